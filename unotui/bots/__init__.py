@@ -1,0 +1,1 @@
+"""unotui.bots (see unotui/__init__.py for the layers)."""

@@ -1,0 +1,77 @@
+"""The ``unotui`` command line: parse arguments, then hand over to one subcommand.
+
+Each subcommand lives in its own module and is imported only when chosen, so
+``unotui --help`` and ``unotui replay`` start fast and never load Textual.
+A subcommand module exposes ``add_arguments(parser)`` and ``run(args) -> int``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+from . import __version__
+
+__all__ = ["main"]
+
+# name -> (module, one-line help).  A module that does not exist yet makes the command
+# say "not yet available" and exit 2 instead of failing with a traceback.
+SUBCOMMANDS: dict[str, tuple[str, str]] = {
+    "play": ("unotui.ui.cli", "play a game against computer players (the default)"),
+    "host": ("unotui.net.host_cli", "host a LAN game that others join"),
+    "join": ("unotui.net.join_cli", "join a LAN game: unotui join HOST[:PORT]"),
+    "serve": ("unotui.lobby.cli", "run the public SSH lobby"),
+    "sim": ("unotui.sim.cli", "simulate games between computer players"),
+    "replay": ("unotui.transcript.cli", "replay a JSON transcript and print the final state"),
+}
+
+
+def _load(module: str) -> object | None:
+    try:
+        return importlib.import_module(module)
+    except ModuleNotFoundError as exc:
+        if exc.name and module.startswith(exc.name):
+            return None
+        raise
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The full argument parser (subcommands that are not available take any arguments)."""
+    parser = argparse.ArgumentParser(
+        prog="unotui",
+        description="UNO in the terminal: solo against computer players, on a LAN, or over SSH.",
+    )
+    parser.add_argument("--version", action="version", version=f"unotui {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, (module, help_text) in SUBCOMMANDS.items():
+        mod = _load(module)
+        p = sub.add_parser(name, help=help_text, description=help_text)
+        p.set_defaults(_module=mod, _name=name)
+        if mod is not None:
+            mod.add_arguments(p)  # type: ignore[attr-defined]
+        else:
+            p.add_argument("rest", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``unotui`` console script; returns the exit status."""
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    if not args_list:
+        args_list = ["play", "--menu"]
+    parser = build_parser()
+    args = parser.parse_args(args_list)
+    if args.command is None:
+        parser.print_help()
+        return 0
+    if args._module is None:
+        print(f"unotui {args._name}: not yet available in this version", file=sys.stderr)
+        return 2
+    status: int = args._module.run(args)
+    return status
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,58 @@
+"""The UNO rules engine: pure standard library, deterministic given its random source.
+
+Public surface::
+
+    from unotui.engine import Game, Rules, Card, Action, seat_view
+
+See ``docs/architecture.md`` for how the layers fit together.
+"""
+
+from .actions import (
+    ACCEPT,
+    CALL_UNO,
+    CHALLENGE,
+    DEAL,
+    DRAW,
+    KEEP,
+    Accept,
+    Action,
+    CallUno,
+    Catch,
+    Challenge,
+    ChooseColour,
+    ChooseTarget,
+    Deal,
+    Discard,
+    Draw,
+    Keep,
+    Play,
+    play,
+)
+from .cards import ALL_CARDS, COLOURS, Card, Colour, Rank, cards_str, parse_cards
+from .errors import (
+    BadChoiceError,
+    CardNotInHandError,
+    IllegalActionError,
+    NoSuchSeatError,
+    NotYourTurnError,
+    ParseError,
+    RulesError,
+    UnoError,
+    UnplayableCardError,
+    WrongPhaseError,
+)
+from .events import Event
+from .game import Game, Phase, build_deck
+from .rules import EFFECTS, PRESETS, CustomRule, Effect, Rules, Scoring, Stacking
+from .views import SeatView, seat_view, spectator_view
+
+__all__ = [
+    "ACCEPT", "ALL_CARDS", "CALL_UNO", "CHALLENGE", "COLOURS", "DEAL", "DRAW", "EFFECTS",
+    "KEEP", "PRESETS", "Accept", "Action", "BadChoiceError", "CallUno", "Card",
+    "CardNotInHandError", "Catch", "Challenge", "ChooseColour", "ChooseTarget", "Colour",
+    "CustomRule", "Deal", "Discard", "Draw", "Effect", "Event", "Game", "IllegalActionError",
+    "Keep", "NoSuchSeatError", "NotYourTurnError", "ParseError", "Phase", "Play", "Rank",
+    "Rules", "RulesError", "Scoring", "SeatView", "Stacking", "UnoError",
+    "UnplayableCardError", "WrongPhaseError", "build_deck", "cards_str", "parse_cards",
+    "play", "seat_view", "spectator_view",
+]

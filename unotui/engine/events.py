@@ -1,0 +1,83 @@
+"""The public log: what happened, as small immutable records.
+
+An :class:`Event` may carry cards that only one seat may see (the cards a player drew,
+the hand revealed to a challenger).  Such events name that seat in ``to``; the view
+builder (:mod:`unotui.engine.views`) is the only place that decides what a seat sees,
+and it blanks ``cards`` for everyone else.
+
+Event kinds (``kind``) and their fields:
+
+=================  ====================================================================
+kind               meaning
+=================  ====================================================================
+``deal``           seat (dealer) dealt round ``value``
+``dealer``         seat won the draw for first deal (``cards``: the card drawn)
+``flip``           the first discard ``cards[0]`` was turned over
+``reflip``         the first discard was a Wild Draw Four: it went back, pile reshuffled
+``play``           seat played ``cards[0]`` (``value`` 1 if UNO was called with it)
+``jump``           seat jumped in with ``cards[0]``
+``draw``           seat drew ``value`` cards (``cards``, private to the seat);
+                   ``note`` says why: turn, penalty, uno, challenge, effect, first
+``keep``           seat kept the drawn card
+``pass``           seat could not draw (both piles empty); the turn passed
+``skip``           seat lost its turn
+``reverse``        direction of play is now ``value`` (+1 left, -1 right)
+``colour``         seat named colour ``value``
+``challenge``      seat challenged ``target``; ``value`` 1 guilty, 0 innocent
+``reveal``         seat's hand ``cards`` as it was when the Wild Draw Four was played,
+                   shown to ``target`` (private to ``target``)
+``accept``         seat accepted the Wild Draw Four
+``uno``            seat called UNO
+``catch``          seat caught ``target``, who had not called UNO
+``swap``           seat swapped hands with ``target``
+``rotate``         every hand passed one seat in direction ``value`` (seven-o zero)
+``shuffle``        seat's card shuffled all hands and dealt them out again
+``effect``         the custom wild's effect ``note`` took place
+``discard``        seat discarded ``cards`` (custom wild)
+``reshuffle``      the discard pile (``value`` cards) was shuffled into a new draw pile
+``round``          seat won the round and scored ``value`` points
+``eliminated``     seat reached the target and is out (elimination scoring)
+``match``          seat won the match
+=================  ====================================================================
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from .cards import Card
+
+__all__ = ["Event"]
+
+
+class Event(NamedTuple):
+    """One line of the game log.  ``to`` >= 0 means ``cards`` are private to that seat."""
+
+    kind: str
+    seat: int = -1
+    cards: tuple[Card, ...] = ()
+    target: int = -1
+    value: int = 0
+    note: str = ""
+    to: int = -1
+
+    def redacted(self, viewer: int | None) -> Event:
+        """The event as ``viewer`` may see it (``None`` for a spectator)."""
+        if self.to < 0 or self.to == viewer or not self.cards:
+            return self
+        return self._replace(cards=())
+
+    def to_json(self) -> dict[str, object]:
+        """A JSON-friendly dict with only the fields that are set."""
+        out: dict[str, object] = {"kind": self.kind}
+        if self.seat >= 0:
+            out["seat"] = self.seat
+        if self.cards:
+            out["cards"] = [c.text for c in self.cards]
+        if self.target >= 0:
+            out["target"] = self.target
+        if self.value:
+            out["value"] = self.value
+        if self.note:
+            out["note"] = self.note
+        return out

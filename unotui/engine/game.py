@@ -1,0 +1,479 @@
+"""The authoritative game state of one match, and the only code that changes it.
+
+A :class:`Game` is a match of several rounds.  Callers ask which actions a seat may take
+(:meth:`Game.legal_actions`, out-of-turn ones included) and :meth:`Game.apply` one; an
+illegal action raises a specific :class:`~unotui.engine.errors.IllegalActionError` and
+leaves the state untouched.  Between rounds the next dealer's only action is ``deal``.
+
+Randomness comes only from the ``rng`` given at construction, so a game replays exactly
+from (players, rules, dealer, deck or seed, actions).  Real games pass
+``secrets.SystemRandom()`` (the default).
+
+Hidden information: this object holds every hand.  Never hand it to a bot, a peer or a
+widget; give them :func:`unotui.engine.views.seat_view` instead.
+
+Turn structure (``phase``; ``actor`` is the seat whose decision is awaited)::
+
+    play       actor plays a card or draws (under stacking, ``pending`` cards are due)
+    drawn      actor drew a playable card: play it or keep it
+    colour     actor names the colour of the wild just played
+    target     actor chooses a seat (swap hands, seven-o 7)
+    discard    actor discards down to a size a custom wild demanded
+    challenge  actor (hit by a Wild Draw Four) challenges, accepts or stacks
+    round_over the next dealer deals
+    match_over nothing more
+
+Out of turn, at any phase but the last two: a seat that went down to one card without
+calling may ``uno``; anyone else may ``catch`` it until the next player acts; under
+jump-in, a seat holding the card identical to the top discard may play it.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections import Counter
+from collections.abc import Sequence
+from random import Random
+
+from . import turns
+from .actions import (
+    ACCEPT,
+    CALL_UNO,
+    CHALLENGE,
+    COLOUR_CHOICES,
+    DEAL,
+    DRAW,
+    KEEP,
+    Accept,
+    Action,
+    CallUno,
+    Catch,
+    Challenge,
+    ChooseColour,
+    ChooseTarget,
+    Deal,
+    Discard,
+    Draw,
+    Keep,
+    Play,
+    play,
+)
+from .cards import Card, Colour, Rank
+from .errors import (
+    BadChoiceError,
+    CardNotInHandError,
+    NoSuchSeatError,
+    NotYourTurnError,
+    RulesError,
+    UnplayableCardError,
+    WrongPhaseError,
+)
+from .events import Event
+from .rules import Rules, Stacking
+
+__all__ = ["Game", "Phase", "build_deck"]
+
+
+class Phase:
+    """Names of the turn-structure phases (plain strings, cheap to compare)."""
+
+    PLAY = "play"
+    DRAWN = "drawn"
+    COLOUR = "colour"
+    TARGET = "target"
+    DISCARD = "discard"
+    CHALLENGE = "challenge"
+    ROUND_OVER = "round_over"
+    MATCH_OVER = "match_over"
+
+
+_W4 = Rank.WILD4
+_D2 = Rank.DRAW2
+
+
+def build_deck(rules: Rules) -> list[Card]:
+    """The full deck for ``rules``, in a fixed (unshuffled) order."""
+    deck: list[Card] = []
+    for colour in Colour:
+        deck.append(Card.of(colour, Rank.N0))
+        for rank in Rank:
+            if Rank.N1 <= rank <= Rank.DRAW2:
+                deck += [Card.of(colour, rank)] * 2
+    deck += [Card.of(None, Rank.WILD)] * 4 + [Card.of(None, _W4)] * 4
+    deck += [Card.of(None, Rank.SWAP)] * rules.swap_hands
+    deck += [Card.of(None, Rank.SHUFFLE)] * rules.shuffle_hands
+    deck += [Card.of(None, Rank.CUSTOM)] * rules.custom_wilds
+    return deck
+
+
+class Game(turns.TurnMixin):
+    """One match: seats, scores, and the state of the current round.
+
+    Args:
+        players: the number of seats, or the players' names (2-10).
+        rules: the table's rules (validated for this table size).
+        rng: the only source of randomness; default ``secrets.SystemRandom()``.
+        dealer: the first dealer; by default the seats draw for it (highest number deals).
+        deck: the first round's deck from the top down (or just its top cards; the rest
+            of the deck follows, shuffled).  For tests and replays.
+    """
+
+    def __init__(
+        self,
+        players: int | Sequence[str],
+        rules: Rules | None = None,
+        rng: Random | None = None,
+        dealer: int | None = None,
+        deck: Sequence[Card] | None = None,
+    ) -> None:
+        self.names: tuple[str, ...] = (
+            tuple(f"Player {i + 1}" for i in range(players))
+            if isinstance(players, int)
+            else tuple(players)
+        )
+        self.n = len(self.names)
+        self.rules = (rules or Rules()).validate(self.n)
+        self.rng: Random = rng if rng is not None else secrets.SystemRandom()
+        self.scores = [0] * self.n
+        self.eliminated: list[bool] = [False] * self.n
+        self.round_no = 0
+        self.winner = -1  # match winner
+        self.round_winner = -1
+        self.round_points: list[int] = [0] * self.n  # points each hand held at round end
+        self.log: list[Event] = []
+        self.version = 0  # bumps on every change; views and caches key on it
+        self._legal_cache: tuple[int, int, list[Action]] = (-1, -1, [])
+        self._deck = build_deck(self.rules)
+        if dealer is None:
+            dealer = self._draw_for_dealer()
+        elif not 0 <= dealer < self.n:
+            raise RulesError(f"dealer must be a seat 0-{self.n - 1}, not {dealer}")
+        self.dealer = dealer
+        self._start_round(list(deck) if deck is not None else None)
+
+    # ----- setup ------------------------------------------------------------------------
+
+    def _draw_for_dealer(self) -> int:
+        """Rule 1: everyone draws; the highest number deals (symbols count 0); ties redraw."""
+        contenders = list(range(self.n))
+        while True:
+            pile = self._deck[:]
+            self.rng.shuffle(pile)
+            values = {}
+            for seat in contenders:
+                card = pile.pop()
+                values[seat] = int(card.rank) if card.rank <= Rank.N9 else 0
+                self.log.append(Event("dealer", seat, (card,), value=values[seat]))
+            best = max(values.values())
+            contenders = [s for s in contenders if values[s] == best]
+            if len(contenders) == 1:
+                return contenders[0]
+
+    def _start_round(self, order: list[Card] | None = None) -> None:
+        self.round_no += 1
+        self.active: list[int] = [s for s in range(self.n) if not self.eliminated[s]]
+        self.hands: list[list[Card]] = [[] for _ in range(self.n)]
+        pile = self._deck[:]
+        self.rng.shuffle(pile)
+        if order:
+            rest = Counter(pile)
+            rest.subtract(order)
+            if min(rest.values(), default=0) < 0:
+                bad = [c.text for c, k in rest.items() if k < 0]
+                raise RulesError(f"the given deck has more of {', '.join(bad)} than the rules' deck")
+            tail = [c for c in pile if rest[c] > 0 and not rest.subtract([c])]
+            pile = order + tail
+            pile.reverse()  # internally the top of the pile is the end of the list
+        self.draw_pile: list[Card] = pile
+        self.discard: list[Card] = []
+        self.direction = 1
+        self.pending = 0
+        self.drawn: Card | None = None
+        self.uno_open = -1  # seat that can be caught for not calling UNO
+        self.uno_called = [False] * self.n
+        self.wd4: tuple[int, Colour, tuple[Card, ...]] | None = None
+        self.todo: list[tuple[str, int]] = []
+        self.discard_left = 0
+        self.face_up_until = -1
+        self.round_winner = -1
+        self.round_points = [0] * self.n
+        self.log.append(Event("deal", self.dealer, value=self.round_no))
+        na = len(self.active)
+        start = self.active.index(self.dealer)
+        for _ in range(self.rules.hand_size):
+            for k in range(1, na + 1):
+                self.hands[self.active[(start + k) % na]].append(self.draw_pile.pop())
+        self.pos = (start + 1) % na
+        self.phase = Phase.PLAY
+        self.actor = self.active[self.pos]
+        self._flip_first(start)
+        self.version += 1
+
+    def _flip_first(self, dealer_pos: int) -> None:
+        """Rules 2-7: the first discard and what it does (nobody "played" it)."""
+        while True:
+            card = self.draw_pile.pop()
+            if card.rank is not _W4:
+                break
+            self.log.append(Event("reflip", cards=(card,)))
+            self.draw_pile.append(card)
+            self.rng.shuffle(self.draw_pile)
+        self.discard.append(card)
+        self.top = card
+        self.log.append(Event("flip", cards=(card,)))
+        first = self.actor
+        if card.is_wild:
+            self.colour = Colour.RED  # placeholder until named
+            self._await(Phase.COLOUR, first)
+            self.todo = [("begin", 0)]
+            return
+        assert card.colour is not None
+        self.colour = card.colour
+        rank = card.rank
+        if rank is _D2:
+            self._draw(first, 2, "penalty")
+            self.log.append(Event("skip", first))
+            self._advance(1)
+        elif rank is Rank.REVERSE:
+            self.direction = -1
+            self.log.append(Event("reverse", value=-1))
+            if len(self.active) == 2:
+                self.log.append(Event("skip", first))
+                self._advance(1)  # two players: reverse acts as skip
+            else:
+                self.pos = dealer_pos
+                self._await(Phase.PLAY, self.dealer)
+        elif rank is Rank.SKIP:
+            self.log.append(Event("skip", first))
+            self._advance(1)
+
+    # ----- queries ----------------------------------------------------------------------
+
+    @property
+    def turn(self) -> int:
+        """The seat whose turn it is (it may be waiting on another seat's decision)."""
+        return self.active[self.pos]
+
+    @property
+    def over(self) -> bool:
+        """True once the match has a winner."""
+        return self.phase == Phase.MATCH_OVER
+
+    def next_seat(self, seat: int | None = None, steps: int = 1) -> int:
+        """The seat ``steps`` places after ``seat`` (default: the turn) in the direction of play."""
+        pos = self.pos if seat is None else self.active.index(seat)
+        return self.active[(pos + steps * self.direction) % len(self.active)]
+
+    def team_of(self, seat: int) -> int:
+        """Team number of a seat (partners sit across); the seat itself without teams."""
+        return seat % (self.n // 2) if self.rules.teams else seat
+
+    def playable(self, card: Card) -> bool:
+        """Whether ``card`` matches the discard pile now (ignoring stacking and bluff rules)."""
+        return card.is_wild or card.colour is self.colour or card.rank is self.top.rank
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        """Every action ``seat`` may take now, out-of-turn ones included."""
+        version, cached_seat, cached = self._legal_cache
+        if version == self.version and cached_seat == seat:
+            return cached
+        actions = self._legal(seat)
+        self._legal_cache = (self.version, seat, actions)
+        return actions
+
+    def _legal(self, seat: int) -> list[Action]:
+        phase = self.phase
+        if phase == Phase.MATCH_OVER:
+            return []
+        if phase == Phase.ROUND_OVER:
+            return [DEAL] if seat == self.dealer else []
+        hand = self.hands[seat]
+        out: list[Action] = []
+        if seat == self.actor:
+            if phase == Phase.PLAY:
+                if self.pending:
+                    out = [self._play_action(c, hand) for c in _unique(hand) if self._stacks(c)]
+                else:
+                    no_bluff = self.rules.no_bluffing
+                    colour, rank = self.colour, self.top.rank
+                    for c in _unique(hand):
+                        if c.is_wild or c.colour is colour or c.rank is rank:
+                            if no_bluff and c.rank is _W4 and self._holds_colour(hand):
+                                continue
+                            out.append(self._play_action(c, hand))
+                out.append(DRAW)
+            elif phase == Phase.DRAWN:
+                assert self.drawn is not None
+                out = [self._play_action(self.drawn, hand)]
+                if not self.rules.forced_play:
+                    out.append(KEEP)
+            elif phase == Phase.COLOUR:
+                out = list(COLOUR_CHOICES)
+            elif phase == Phase.TARGET:
+                out = [ChooseTarget(s) for s in self.active if s != seat]
+            elif phase == Phase.DISCARD:
+                out = [Discard(c) for c in _unique(hand)]
+            elif phase == Phase.CHALLENGE:
+                out = [CHALLENGE, ACCEPT] if self.rules.challenge else [ACCEPT]
+                out += [self._play_action(c, hand) for c in _unique(hand) if self._stacks(c)]
+        elif self.rules.jump_in and phase == Phase.PLAY and not self.pending:
+            top = self.top
+            if not top.is_wild and top in hand and seat in self.active:
+                out.append(self._play_action(top, hand))
+        uno_open = self.uno_open
+        if uno_open >= 0:
+            if seat == uno_open:
+                out.append(CALL_UNO)
+            elif seat in self.active:
+                out.append(Catch(uno_open))
+        return out
+
+    @staticmethod
+    def _play_action(card: Card, hand: list[Card]) -> Play:
+        # With two cards in hand, playing one can carry the UNO call; the plain play is
+        # still offered first (forgetting is legal, and punishable).
+        return play(card, len(hand) == 2)
+
+    def _holds_colour(self, hand: list[Card]) -> bool:
+        colour = self.colour
+        return any(c.colour is colour for c in hand)
+
+    def _stacks(self, card: Card) -> bool:
+        """Whether ``card`` may be stacked on the pending draw penalty."""
+        mode = self.rules.stacking
+        if mode is Stacking.OFF:
+            return False
+        top = self.top.rank
+        if mode is Stacking.OFFICIAL:
+            return card.rank is top and (top is _D2 or top is _W4)
+        if card.rank is _W4:
+            return True
+        return card.rank is _D2 and (top is _D2 or card.colour is self.colour)
+
+    # ----- apply --------------------------------------------------------------------------
+
+    def apply(self, seat: int, action: Action) -> None:
+        """Validate and apply ``action`` by ``seat``.
+
+        Raises:
+            IllegalActionError: a subclass saying why; the state is unchanged.
+        """
+        legal = self.legal_actions(seat) if 0 <= seat < self.n else None
+        if legal is None or action not in legal:
+            if isinstance(action, Play) and action.uno and legal is not None:
+                # Calling UNO with a play that doesn't leave one card is just a play.
+                plain = play(action.card)
+                if plain in legal:
+                    action = plain
+                else:
+                    self._refuse(seat, action)
+            else:
+                self._refuse(seat, action)
+        self.version += 1
+        if self.uno_open >= 0 and self.uno_open != seat and type(action) in _BEGINS_TURN:
+            self.uno_open = -1  # the next player acted: the catch window closes
+        cls = type(action)
+        if cls is Play:
+            assert isinstance(action, Play)
+            self._play(seat, action.card, action.uno)
+        elif cls is Draw:
+            self._on_draw(seat)
+        elif cls is ChooseColour:
+            assert isinstance(action, ChooseColour)
+            self._on_colour(seat, action.colour)
+        elif cls is Keep:
+            self.log.append(Event("keep", seat))
+            self.drawn = None
+            self._advance(1)
+        elif cls is ChooseTarget:
+            assert isinstance(action, ChooseTarget)
+            self._on_target(seat, action.seat)
+        elif cls is Challenge or cls is Accept:
+            self._on_challenge(seat, cls is Challenge)
+        elif cls is CallUno:
+            self.uno_open = -1
+            self.uno_called[seat] = True
+            self.log.append(Event("uno", seat))
+        elif cls is Catch:
+            assert isinstance(action, Catch)
+            self.uno_open = -1
+            self.log.append(Event("catch", seat, target=action.seat))
+            self._draw(action.seat, self.rules.uno_penalty, "uno")
+        elif cls is Discard:
+            assert isinstance(action, Discard)
+            self._on_discard(seat, action.card)
+        elif cls is Deal:
+            self.dealer = seat
+            self._start_round()
+
+    def _refuse(self, seat: int, action: Action) -> None:
+        """Raise the most specific error for an action that is not legal now."""
+        if not 0 <= seat < self.n:
+            raise NoSuchSeatError(f"there is no seat {seat} at this {self.n}-seat table")
+        if self.phase == Phase.MATCH_OVER:
+            raise WrongPhaseError("the match is over")
+        if isinstance(action, Deal):
+            if self.phase != Phase.ROUND_OVER:
+                raise WrongPhaseError("the round is still being played")
+            raise NotYourTurnError(f"seat {self.dealer} deals the next round")
+        if self.phase == Phase.ROUND_OVER:
+            raise WrongPhaseError(f"the round is over; seat {self.dealer} deals next")
+        if isinstance(action, (ChooseTarget, Catch)) and not 0 <= action.seat < self.n:
+            raise NoSuchSeatError(f"there is no seat {action.seat}")
+        if isinstance(action, CallUno):
+            raise WrongPhaseError("UNO can only be called right after going down to one card")
+        if isinstance(action, Catch):
+            raise BadChoiceError(f"seat {action.seat} cannot be caught now")
+        if isinstance(action, (Play, Discard)) and action.card not in self.hands[seat]:
+            raise CardNotInHandError(f"seat {seat} does not hold {action.card}")
+        if seat != self.actor:
+            if isinstance(action, Play) and self.rules.jump_in:
+                raise UnplayableCardError(
+                    f"{action.card} is not identical to the top card {self.top}; no jump-in"
+                )
+            raise NotYourTurnError(f"it is seat {self.actor}'s decision, not seat {seat}'s")
+        expected = _PHASE_ACTIONS[self.phase]
+        if not isinstance(action, expected):
+            raise WrongPhaseError(f"now is the time to {_PHASE_WORDS[self.phase]}")
+        if isinstance(action, Play):
+            if self.phase == Phase.DRAWN:
+                raise UnplayableCardError(f"only the card just drawn ({self.drawn}) may be played")
+            if self.pending:
+                raise UnplayableCardError(f"{action.card} cannot be stacked on the draw penalty")
+            if action.card.rank is _W4 and self.rules.no_bluffing:
+                raise UnplayableCardError(
+                    f"no bluffing: Wild Draw Four only without a {self.colour.name.lower()} card"
+                )
+            raise UnplayableCardError(
+                f"{action.card} does not match {self.top} ({self.colour.name.lower()})"
+            )
+        if isinstance(action, Keep) and self.rules.forced_play:
+            raise WrongPhaseError("forced play: a playable drawn card must be played")
+        if isinstance(action, Challenge):
+            raise WrongPhaseError("challenges are off at this table")
+        raise BadChoiceError(f"{action} is not one of the choices now")
+
+
+def _unique(hand: list[Card]) -> list[Card]:
+    """Distinct cards of a hand in first-held order (duplicates give the same action)."""
+    return list(dict.fromkeys(hand)) if len(hand) > 1 else hand
+
+
+# Rule 16: a catch is possible until the next player "begins their turn (draws or plays)".
+_BEGINS_TURN = frozenset({Play, Draw, Keep, Challenge, Accept})
+_PHASE_ACTIONS: dict[str, type | tuple[type, ...]] = {
+    Phase.PLAY: (Play, Draw),
+    Phase.DRAWN: (Play, Keep),
+    Phase.COLOUR: ChooseColour,
+    Phase.TARGET: ChooseTarget,
+    Phase.DISCARD: Discard,
+    Phase.CHALLENGE: (Challenge, Accept, Play),
+}
+_PHASE_WORDS = {
+    Phase.PLAY: "play a card or draw",
+    Phase.DRAWN: "play the card just drawn or keep it",
+    Phase.COLOUR: "name a colour",
+    Phase.TARGET: "choose a player",
+    Phase.DISCARD: "discard a card",
+    Phase.CHALLENGE: "challenge or accept the Wild Draw Four",
+}

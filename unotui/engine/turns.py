@@ -1,0 +1,459 @@
+"""What actions do: card effects, drawing, challenges, going out and scoring.
+
+Split from :mod:`unotui.engine.game` (which validates and dispatches) so that each module
+fits on a few screens.  Everything here assumes the action was already found legal.
+
+Multi-step cards (a wild needs a colour, a swap needs a target, a custom wild may need
+discards from several seats) push their remaining steps onto ``todo`` and wait for the
+decision; :meth:`TurnMixin._run` resumes them when it arrives.
+"""
+
+from __future__ import annotations
+
+from random import Random
+
+from .cards import Card, Colour, Rank
+from .events import Event
+from .rules import Effect, Rules, Scoring, Stacking
+
+__all__ = ["TurnMixin"]
+
+_W4 = Rank.WILD4
+_D2 = Rank.DRAW2
+PLAY = "play"
+DRAWN = "drawn"
+COLOUR = "colour"
+TARGET = "target"
+DISCARD = "discard"
+CHALLENGE = "challenge"
+ROUND_OVER = "round_over"
+MATCH_OVER = "match_over"
+
+
+class TurnMixin:
+    """State transitions of :class:`~unotui.engine.game.Game` (see there for the fields)."""
+
+    # Declared here for the type checker; Game.__init__ and _start_round set them.
+    rules: Rules
+    rng: Random
+    n: int
+    names: tuple[str, ...]
+    scores: list[int]
+    eliminated: list[bool]
+    active: list[int]
+    hands: list[list[Card]]
+    draw_pile: list[Card]
+    discard: list[Card]
+    top: Card
+    colour: Colour
+    direction: int
+    pos: int
+    phase: str
+    actor: int
+    pending: int
+    drawn: Card | None
+    uno_open: int
+    uno_called: list[bool]
+    wd4: tuple[int, Colour, tuple[Card, ...]] | None
+    todo: list[tuple[str, int]]
+    discard_left: int
+    face_up_until: int
+    dealer: int
+    round_no: int
+    round_winner: int
+    round_points: list[int]
+    winner: int
+    log: list[Event]
+
+    def team_of(self, seat: int) -> int:
+        raise NotImplementedError
+
+    def playable(self, card: Card) -> bool:
+        raise NotImplementedError
+
+    # ----- turn flow ----------------------------------------------------------------------
+
+    def _await(self, phase: str, seat: int) -> None:
+        self.phase = phase
+        self.actor = seat
+
+    def _advance(self, steps: int) -> None:
+        """Pass the turn ``steps`` seats on and wait for that seat to play."""
+        na = len(self.active)
+        self.pos = (self.pos + steps * self.direction) % na
+        seat = self.active[self.pos]
+        if self.face_up_until == seat:
+            self.face_up_until = -1
+        self.phase = PLAY
+        self.actor = seat
+
+    def _next(self, steps: int = 1) -> int:
+        return self.active[(self.pos + steps * self.direction) % len(self.active)]
+
+    def _run(self) -> None:
+        """Carry out queued steps until one waits for a decision or the queue is empty."""
+        todo = self.todo
+        while todo:
+            step, arg = todo.pop(0)
+            if step == "advance":
+                self._advance(arg)
+            elif step == "colour":
+                self._await(COLOUR, self.active[self.pos])
+                return
+            elif step == "hit":
+                self._hit()
+            elif step == "begin":
+                self._await(PLAY, self.active[self.pos])
+            elif step == "resize":
+                if self._resize(arg // 100, arg % 100):
+                    return
+            elif step == "effect" and self._effect(Effect(self.rules.custom.effects[arg])):
+                return
+
+    # ----- drawing ------------------------------------------------------------------------
+
+    def _pull(self) -> Card | None:
+        """Top card of the draw pile, reshuffling the discards (all but the top) if needed."""
+        pile = self.draw_pile
+        if not pile:
+            if len(self.discard) <= 1:
+                return None
+            rest = self.discard[:-1]
+            del self.discard[:-1]
+            self.rng.shuffle(rest)
+            pile.extend(rest)
+            self.log.append(Event("reshuffle", value=len(rest)))
+        return pile.pop()
+
+    def _draw(self, seat: int, count: int, note: str) -> list[Card]:
+        """Seat draws up to ``count`` cards (fewer if both piles run out)."""
+        got: list[Card] = []
+        for _ in range(count):
+            card = self._pull()
+            if card is None:
+                break
+            got.append(card)
+        self._take(seat, got, note)
+        return got
+
+    def _take(self, seat: int, got: list[Card], note: str) -> None:
+        if got:
+            self.hands[seat] += got
+            self.log.append(Event("draw", seat, tuple(got), value=len(got), note=note, to=seat))
+            self.uno_called[seat] = False
+            if self.uno_open == seat:
+                self.uno_open = -1
+
+    def _can_play_drawn(self, seat: int, card: Card) -> bool:
+        if not self.playable(card):
+            return False
+        if card.rank is _W4 and self.rules.no_bluffing:
+            colour = self.colour
+            return not any(c.colour is colour for c in self.hands[seat])
+        return True
+
+    def _on_draw(self, seat: int) -> None:
+        if self.pending:
+            count, self.pending, self.wd4 = self.pending, 0, None
+            self._draw(seat, count, "penalty")
+            self.log.append(Event("skip", seat))
+            self._advance(1)
+            return
+        got: list[Card] = []
+        while True:
+            card = self._pull()
+            if card is None:
+                break
+            got.append(card)
+            if not self.rules.draw_to_match or self.playable(card):
+                break
+        if not got:
+            self.log.append(Event("pass", seat))
+            self._advance(1)
+            return
+        self._take(seat, got, "turn")
+        last = got[-1]
+        if self._can_play_drawn(seat, last):
+            self.drawn = last
+            self.phase = DRAWN
+        else:
+            self._advance(1)
+
+    # ----- playing ------------------------------------------------------------------------
+
+    def _play(self, seat: int, card: Card, uno: bool) -> None:
+        hand = self.hands[seat]
+        hand.remove(card)
+        if seat != self.actor:
+            self.pos = self.active.index(seat)
+            self.actor = seat
+            self.log.append(Event("jump", seat, (card,)))
+        else:
+            self.log.append(Event("play", seat, (card,), value=1 if uno else 0))
+        prev_colour = self.colour
+        self.discard.append(card)
+        self.top = card
+        if card.colour is not None:
+            self.colour = card.colour
+        self.drawn = None
+        left = len(hand)
+        if left == 1:
+            self.uno_called[seat] = uno
+            if not uno:
+                self.uno_open = seat
+        rank = card.rank
+        if not left:
+            self._go_out(seat, card)
+            return
+        if rank <= Rank.N9:
+            if self.rules.seven_o and rank is Rank.N7:
+                self.todo = [("advance", 1)]
+                self._await(TARGET, seat)
+                return
+            if self.rules.seven_o and rank is Rank.N0:
+                self._rotate_hands()
+            self._advance(1)
+        elif rank is Rank.SKIP:
+            self.log.append(Event("skip", self._next()))
+            self._advance(2)
+        elif rank is Rank.REVERSE:
+            self.direction = -self.direction
+            self.log.append(Event("reverse", value=self.direction))
+            if len(self.active) == 2:
+                self.log.append(Event("skip", self._next()))
+                self._advance(2)
+            else:
+                self._advance(1)
+        elif rank is _D2:
+            self.wd4 = None
+            if self.rules.stacking is not Stacking.OFF:
+                self.pending += 2
+                self._advance(1)
+            else:
+                victim = self._next()
+                self._draw(victim, 2, "penalty")
+                self.log.append(Event("skip", victim))
+                self._advance(2)
+        else:
+            self._play_wild(seat, card, hand, prev_colour)
+
+    def _play_wild(self, seat: int, card: Card, hand: list[Card], prev_colour: Colour) -> None:
+        rank = card.rank
+        if rank is _W4:
+            self.wd4 = (seat, prev_colour, tuple(hand))
+            self.todo = [("hit", 0)]
+        elif rank is Rank.SWAP:
+            self.todo = [("colour", 0), ("advance", 1)]
+            self._await(TARGET, seat)
+            return
+        elif rank is Rank.SHUFFLE:
+            self._shuffle_hands(seat)
+            self.todo = [("advance", 1)]
+        elif rank is Rank.CUSTOM:
+            effects = self.rules.custom.effects
+            self.todo = [("effect", i) for i in range(len(effects))] + [("advance", 1)]
+        else:
+            self.todo = [("advance", 1)]
+        self._await(COLOUR, seat)
+
+    def _on_colour(self, seat: int, colour: Colour) -> None:
+        self.colour = colour
+        self.log.append(Event("colour", seat, value=int(colour)))
+        self._run()
+
+    def _hit(self) -> None:
+        """A Wild Draw Four landed and its colour is named: the next player faces it."""
+        self.pending += 4
+        self._advance(1)
+        if not self.rules.challenge and self.rules.stacking is Stacking.OFF:
+            victim = self.actor
+            count, self.pending, self.wd4 = self.pending, 0, None
+            self._draw(victim, count, "penalty")
+            self.log.append(Event("skip", victim))
+            self._advance(1)
+        else:
+            self.phase = CHALLENGE
+
+    def _on_challenge(self, seat: int, challenged: bool) -> None:
+        count, self.pending = self.pending, 0
+        wd4, self.wd4 = self.wd4, None
+        if challenged and wd4 is not None:
+            offender, colour, snapshot = wd4
+            guilty = any(c.colour is colour for c in snapshot)
+            self.log.append(Event("challenge", seat, target=offender, value=int(guilty)))
+            self.log.append(Event("reveal", offender, snapshot, target=seat, to=seat))
+            if guilty:
+                self._draw(offender, count, "challenge")
+                self.phase = PLAY  # the challenger plays on
+                return
+            count += 2
+        else:
+            self.log.append(Event("accept", seat))
+        self._draw(seat, count, "penalty")
+        self.log.append(Event("skip", seat))
+        self._advance(1)
+
+    # ----- hands changing places ----------------------------------------------------------
+
+    def _on_target(self, seat: int, target: int) -> None:
+        hands = self.hands
+        hands[seat], hands[target] = hands[target], hands[seat]
+        self.uno_called[seat] = self.uno_called[target] = False
+        if self.uno_open in (seat, target):
+            self.uno_open = -1
+        self.log.append(Event("swap", seat, target=target))
+        self._run()
+
+    def _rotate_hands(self) -> None:
+        """Seven-o zero: every hand passes to the next seat in the direction of play."""
+        old = [self.hands[s] for s in self.active]
+        na = len(self.active)
+        for i, seat in enumerate(self.active):
+            self.hands[self.active[(i + self.direction) % na]] = old[i]
+            self.uno_called[seat] = False
+        self.uno_open = -1
+        self.log.append(Event("rotate", value=self.direction))
+
+    def _shuffle_hands(self, seat: int) -> None:
+        """Rule 25: gather all hands, shuffle, deal out evenly from the player's left."""
+        pool = [c for s in self.active for c in self.hands[s]]
+        self.rng.shuffle(pool)
+        for s in self.active:
+            self.hands[s] = []
+            self.uno_called[s] = False
+        self.uno_open = -1
+        na = len(self.active)
+        start = self.active.index(seat)
+        for i, card in enumerate(pool):
+            self.hands[self.active[(start + (i + 1) * self.direction) % na]].append(card)
+        self.log.append(Event("shuffle", seat))
+
+    # ----- the customizable wild ------------------------------------------------------------
+
+    def _effect(self, effect: Effect) -> bool:
+        """Apply one custom wild effect; True if it now waits for a decision."""
+        seat = self.active[self.pos]
+        victim = self._next()
+        self.log.append(Event("effect", seat, note=effect.value))
+        if effect is Effect.DRAW_UNTIL_COLOUR:
+            got: list[Card] = []
+            while (card := self._pull()) is not None:
+                got.append(card)
+                if card.colour is self.colour:
+                    break
+            self._take(victim, got, "effect")
+        elif effect is Effect.DISCARD_WILDS:
+            for s in self.active:
+                if s == seat:
+                    continue
+                wilds = [c for c in self.hands[s] if c.is_wild]
+                if wilds:
+                    self.hands[s] = [c for c in self.hands[s] if not c.is_wild]
+                    self.discard[0:0] = wilds
+                    self.log.append(Event("discard", s, tuple(wilds)))
+                    if not self.hands[s]:
+                        self._draw(s, 1, "effect")
+        elif effect is Effect.DRAW3_IF_STUCK:
+            if not any(self.playable(c) for c in self.hands[victim]):
+                self._draw(victim, 3, "effect")
+                self._skip_next()
+        elif effect is Effect.EXTRA_TURN:
+            self.todo[-1] = ("advance", 0)
+        elif effect is Effect.SKIP_NEXT:
+            self._skip_next()
+        elif effect is Effect.NEXT_DRAWS_TWO:
+            self._draw(victim, 2, "effect")
+        elif effect is Effect.NEXT_TO_SEVEN:
+            self.todo.insert(0, ("resize", victim * 100 + 7))
+        elif effect is Effect.ALL_TO_THREE:
+            na = len(self.active)
+            order = [self.active[(self.pos + k * self.direction) % na] for k in range(na)]
+            self.todo[0:0] = [("resize", s * 100 + 3) for s in order]
+        elif effect is Effect.HANDS_FACE_UP:
+            self.face_up_until = seat
+        elif effect is Effect.SWAP_HANDS:
+            self._await(TARGET, seat)
+            return True
+        elif effect is Effect.SHUFFLE_HANDS:
+            self._shuffle_hands(seat)
+        return False
+
+    def _skip_next(self) -> None:
+        step, arg = self.todo[-1]
+        if arg != 0:  # an extra turn already won
+            self.todo[-1] = (step, 2)
+            self.log.append(Event("skip", self._next()))
+
+    def _resize(self, seat: int, size: int) -> bool:
+        """Seat draws or discards to exactly ``size`` cards; True if it must discard."""
+        have = len(self.hands[seat])
+        if have < size:
+            self._draw(seat, size - have, "effect")
+        elif have > size:
+            self.discard_left = have - size
+            self._await(DISCARD, seat)
+            return True
+        return False
+
+    def _on_discard(self, seat: int, card: Card) -> None:
+        self.hands[seat].remove(card)
+        self.discard.insert(0, card)  # under the pile: the top card and colour stay
+        self.log.append(Event("discard", seat, (card,)))
+        self.discard_left -= 1
+        if not self.discard_left:
+            self._run()
+
+    # ----- end of a round -------------------------------------------------------------------
+
+    def _go_out(self, seat: int, card: Card) -> None:
+        """Rule 15: the next player still draws for a Draw Two / Wild Draw Four; then score."""
+        if card.rank is _D2 or card.rank is _W4:
+            count = self.pending + (2 if card.rank is _D2 else 4)
+            self._draw(self._next(), count, "penalty")
+        self.pending = 0
+        self.wd4 = None
+        self.uno_open = -1
+        self.todo = []
+        self.round_winner = seat
+        self.round_points = [sum(c.points for c in h) for h in self.hands]
+        self._score(seat)
+
+    def _score(self, winner: int) -> None:
+        rules, scores, held = self.rules, self.scores, self.round_points
+        if rules.scoring is Scoring.STANDARD:
+            side = self.team_of(winner)
+            gained = sum(held[s] for s in self.active if self.team_of(s) != side)
+            for s in range(self.n):
+                if self.team_of(s) == side:
+                    scores[s] += gained
+            self.log.append(Event("round", winner, value=gained))
+            done = max(scores) >= rules.target_score
+            best = winner
+        else:
+            for s in self.active:
+                team = [t for t in self.active if self.team_of(t) == self.team_of(s)]
+                scores[s] += sum(held[t] for t in team)
+            self.log.append(Event("round", winner))
+            if rules.scoring is Scoring.LOWEST:
+                done = max(scores) >= rules.target_score
+                best = min(self.active, key=lambda s: (scores[s], s != winner, s))
+            else:
+                for s in self.active:
+                    if scores[s] >= rules.target_score:
+                        self.eliminated[s] = True
+                        self.log.append(Event("eliminated", s, value=scores[s]))
+                standing = [s for s in range(self.n) if not self.eliminated[s]]
+                done = len(standing) <= 1
+                best = standing[0] if standing else winner
+        if done:
+            self.winner = best
+            self.log.append(Event("match", best))
+            self._await(MATCH_OVER, -1)
+            return
+        d = self.dealer
+        for _ in range(self.n):
+            d = (d + 1) % self.n
+            if not self.eliminated[d]:
+                break
+        self.dealer = d
+        self._await(ROUND_OVER, d)

@@ -1,0 +1,156 @@
+"""The one place that decides what a seat (or a spectator) may see.
+
+Bots, network peers and screens only ever get a :class:`SeatView`.  It holds the seat's
+own hand, every other seat's card *count*, the public state and the log with other
+seats' private cards blanked.  Hidden cards leave the engine through nowhere else.
+
+A hand is shown to others only when the rules make it public: the revealed hand of a
+challenged Wild Draw Four (to the challenger alone, through the log) and every hand while
+a custom wild's "hands face up" effect lasts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from .actions import Action
+from .cards import Card, Colour
+from .events import Event
+from .rules import Rules
+
+if TYPE_CHECKING:
+    from .game import Game
+
+__all__ = ["SeatView", "seat_view", "spectator_view"]
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    """Everything one seat may know, at one moment.
+
+    Attributes:
+        seat: the viewer's seat, or ``None`` for a spectator.
+        names: every seat's name.
+        hand: the viewer's cards (empty for a spectator).
+        counts: cards held by each seat.
+        face_up: hands visible to everyone now (seat -> cards), under "hands face up".
+        top: the top discard.
+        colour: the colour in play (the *named* colour after a wild).
+        direction: +1 (to the left, seat numbers rising) or -1.
+        turn: whose turn it is; ``actor``: whose decision is awaited; ``phase``: what kind.
+        pending: stacked draw penalty waiting on ``actor``.
+        drawn: the card the viewer just drew and may play (phase ``drawn``).
+        discard_left: cards the actor must still discard (phase ``discard``).
+        draw_count / discard_count: pile sizes.
+        uno_called: seats holding one card that called UNO; ``uno_open``: seat catchable now.
+        wd4_by: seat whose Wild Draw Four may be challenged now (or -1).
+        scores, round_points, round_no, dealer, round_winner, winner, eliminated: match state.
+        teams: team number of each seat (each seat its own team without teams).
+        legal: actions the viewer may take now.
+        log: the public log as the viewer may see it.
+        version: the game's change counter when the view was made.
+    """
+
+    seat: int | None
+    names: tuple[str, ...]
+    rules: Rules
+    hand: tuple[Card, ...]
+    counts: tuple[int, ...]
+    face_up: dict[int, tuple[Card, ...]]
+    top: Card
+    colour: Colour
+    direction: int
+    turn: int
+    actor: int
+    phase: str
+    pending: int
+    drawn: Card | None
+    discard_left: int
+    draw_count: int
+    discard_count: int
+    uno_called: tuple[bool, ...]
+    uno_open: int
+    wd4_by: int
+    scores: tuple[int, ...]
+    round_points: tuple[int, ...]
+    round_no: int
+    dealer: int
+    round_winner: int
+    winner: int
+    eliminated: tuple[bool, ...]
+    teams: tuple[int, ...]
+    active: tuple[int, ...]
+    legal: tuple[Action, ...]
+    log: tuple[Event, ...] = field(default=())
+    version: int = 0
+
+    @property
+    def my_turn(self) -> bool:
+        """Whether the viewer's decision is awaited."""
+        return self.seat is not None and self.actor == self.seat
+
+    @property
+    def players(self) -> int:
+        """Seats at the table."""
+        return len(self.names)
+
+    def next_seat(self, seat: int, steps: int = 1) -> int:
+        """The active seat ``steps`` places after ``seat`` in the direction of play."""
+        i = self.active.index(seat)
+        return self.active[(i + steps * self.direction) % len(self.active)]
+
+
+def seat_view(game: Game, seat: int | None, log_from: int = 0) -> SeatView:
+    """What ``seat`` may see of ``game`` (``None``: a spectator).
+
+    Args:
+        log_from: include log events from this index on (0: the whole match log).
+    """
+    hands = game.hands
+    face_up: dict[int, tuple[Card, ...]] = {}
+    if game.face_up_until >= 0 and game.phase not in ("round_over", "match_over"):
+        face_up = {s: tuple(hands[s]) for s in game.active}
+    if game.phase in ("round_over", "match_over"):
+        # Hands are laid down for scoring at the end of a round.
+        face_up = {s: tuple(hands[s]) for s in game.active if hands[s]}
+    wd4_by = game.wd4[0] if game.wd4 is not None and game.phase == "challenge" else -1
+    return SeatView(
+        seat=seat,
+        names=game.names,
+        rules=game.rules,
+        hand=tuple(hands[seat]) if seat is not None else (),
+        counts=tuple(len(h) for h in hands),
+        face_up=face_up,
+        top=game.top,
+        colour=game.colour,
+        direction=game.direction,
+        turn=game.turn,
+        actor=game.actor,
+        phase=game.phase,
+        pending=game.pending,
+        drawn=game.drawn if seat == game.actor else None,
+        discard_left=game.discard_left,
+        draw_count=len(game.draw_pile),
+        discard_count=len(game.discard),
+        uno_called=tuple(game.uno_called),
+        uno_open=game.uno_open,
+        wd4_by=wd4_by,
+        scores=tuple(game.scores),
+        round_points=tuple(game.round_points),
+        round_no=game.round_no,
+        dealer=game.dealer,
+        round_winner=game.round_winner,
+        winner=game.winner,
+        eliminated=tuple(game.eliminated),
+        teams=tuple(game.team_of(s) for s in range(game.n)),
+        active=tuple(game.active),
+        legal=tuple(game.legal_actions(seat)) if seat is not None else (),
+        log=tuple(e.redacted(seat) for e in game.log[log_from:]),
+        version=game.version,
+    )
+
+
+def spectator_view(game: Game, log_from: int = 0) -> SeatView:
+    """What someone watching (no seat) may see."""
+    return seat_view(game, None, log_from)

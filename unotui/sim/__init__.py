@@ -1,0 +1,1 @@
+"""unotui.sim (see unotui/__init__.py for the layers)."""

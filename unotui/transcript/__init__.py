@@ -1,0 +1,1 @@
+"""unotui.transcript (see unotui/__init__.py for the layers)."""

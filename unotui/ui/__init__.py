@@ -1,0 +1,1 @@
+"""unotui.ui (see unotui/__init__.py for the layers)."""
