@@ -1,1 +1,5 @@
-"""unotui.bots (see unotui/__init__.py for the layers)."""
+"""Computer players.  They import only the engine and see only a seat's view."""
+
+from .base import Bot, RandomBot
+
+__all__ = ["Bot", "RandomBot"]
