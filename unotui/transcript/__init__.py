@@ -1,1 +1,5 @@
-"""unotui.transcript (see unotui/__init__.py for the layers)."""
+"""JSON transcripts and replay (``unotui replay``); imports only the engine."""
+
+from .core import FORMAT, Transcript, TranscriptError, final_state, replay
+
+__all__ = ["FORMAT", "Transcript", "TranscriptError", "final_state", "replay"]

@@ -1,0 +1,106 @@
+"""Golden transcripts: every numbered item of the rules checklist, replayed through the
+``unotui replay --json`` command a user runs."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from unotui.cli import main
+
+HERE = Path(__file__).parent / "transcripts"
+FILES = sorted(HERE.glob("*.json"))
+
+
+def _replay(path: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, dict[str, Any] | None, str]:
+    status = main(["replay", str(path), "--json"])
+    out, err = capsys.readouterr()
+    return status, (json.loads(out) if status == 0 else None), err
+
+
+def test_every_rules_item_has_a_golden_transcript() -> None:
+    covered = set()
+    for path in FILES:
+        covered.update(json.loads(path.read_text())["covers"])
+    assert covered >= set(range(1, 26)), sorted(set(range(1, 26)) - covered)
+
+
+@pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
+def test_golden_transcript(path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    expect = json.loads(path.read_text())["expect"]
+    status, state, err = _replay(path, capsys)
+    if "error_step" in expect:
+        assert status == 1
+        assert f"step {expect['error_step']} " in err
+        return
+    assert status == 0, err
+    assert state is not None
+    kinds = [e["kind"] for e in state["events"]]
+    for key, want in expect.items():
+        if key == "counts":
+            assert [len(h) for h in state["hands"]] == want
+        elif key == "events_include":
+            assert set(want) <= set(kinds), kinds
+        elif key == "top_not":
+            assert state["discard_top"] != want
+        elif key == "reveal":
+            reveal = next(e for e in state["events"] if e["kind"] == "reveal")
+            assert reveal["target"] == want["to"] and reveal["cards"] == want["cards"]
+        elif key == "challenge_guilty":
+            challenge = next(e for e in state["events"] if e["kind"] == "challenge")
+            assert bool(challenge.get("value", 0)) is want
+        else:
+            assert state[key] == want, key
+
+
+def test_replay_console_script_and_errors(tmp_path: Path) -> None:
+    """The installed command: exit 0 with JSON; a bad step names the step, exit 1."""
+    good = FILES[0]
+    run = subprocess.run(
+        [sys.executable, "-m", "unotui", "replay", str(good), "--json"],
+        capture_output=True, text=True, check=False,
+    )
+    assert run.returncode == 0, run.stderr
+    state = json.loads(run.stdout)
+    for key in ("hands", "draw_pile", "discard_top", "colour", "turn", "direction", "scores",
+                "round_winner", "match_winner", "events"):
+        assert key in state
+    bad = tmp_path / "bad.json"
+    data = json.loads((HERE / "10-draw-then-play-drawn.json").read_text())
+    data["actions"].append([0, "R99"])
+    bad.write_text(json.dumps(data))
+    run = subprocess.run(
+        [sys.executable, "-m", "unotui", "replay", str(bad), "--json"],
+        capture_output=True, text=True, check=False,
+    )
+    assert run.returncode == 1
+    assert "step 2" in run.stderr and "R99" in run.stderr
+    assert "Traceback" not in run.stderr
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("{", "not valid JSON"),
+        ("[]", "JSON object"),
+        ('{"players": "x"}', "'players'"),
+        ('{"players": 2, "rules": {"stacking": "maybe"}}', "stacking"),
+        ('{"players": 2, "actions": [[0]]}', "step 0"),
+        ('{"players": 2, "actions": "R5"}', "'actions'"),
+        ('{"players": 11}', "2-10 players"),
+        ('{"players": 2, "deck": "R5 Z9"}', "not a card"),
+        ('{"players": 2, "rules": {"custom_wild": {"effects": ["tell_joke"]}}}', "tell_joke"),
+    ],
+)
+def test_malformed_transcripts_are_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, message: str
+) -> None:
+    path = tmp_path / "t.json"
+    path.write_text(text)
+    assert main(["replay", str(path)]) == 1
+    assert message in capsys.readouterr().err

@@ -1,0 +1,206 @@
+"""JSON transcripts: a game's setup plus its actions, replayed with full validation.
+
+The format is documented in ``docs/transcripts.md``.  In short::
+
+    {
+      "format": "unotui-transcript/1",
+      "players": ["Ann", "Bob"],          # or a number of seats
+      "rules": {"preset": "classic", "stacking": "official"},   # optional (default: giant)
+      "dealer": 0,                         # optional (default: the seats draw for it)
+      "seed": 7,                           # optional (default 0): shuffles and reshuffles
+      "deck": "R5 G7 B+2 ...",             # optional: round 1's deck from the top down
+      "actions": [[1, "R5"], [0, "draw"], [0, "keep"], ...]
+    }
+
+Replaying never trusts the file: every action goes through :meth:`Game.apply`, and the
+first illegal or malformed step stops the replay with a :class:`TranscriptError` that
+names the step.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..engine import Action, Game, Rules, UnoError, parse_cards
+
+__all__ = ["FORMAT", "Transcript", "TranscriptError", "deck_from_hands", "final_state", "replay"]
+
+FORMAT = "unotui-transcript/1"
+
+
+class TranscriptError(ValueError):
+    """A transcript that cannot be read or replayed; ``step`` is the failing action's
+    index (0-based) or ``None`` when the setup itself is bad."""
+
+    def __init__(self, message: str, step: int | None = None) -> None:
+        super().__init__(message)
+        self.step = step
+
+
+@dataclass(frozen=True)
+class Transcript:
+    """A parsed transcript: the setup and the (seat, action) steps."""
+
+    players: tuple[str, ...]
+    rules: Rules
+    dealer: int | None
+    seed: int
+    deck: tuple[str, ...] | None
+    actions: tuple[tuple[int, str], ...]
+
+    @staticmethod
+    def loads(text: str) -> Transcript:
+        """Parse a transcript from JSON text."""
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise TranscriptError(f"not valid JSON: {exc}") from None
+        return Transcript.from_mapping(data)
+
+    @staticmethod
+    def from_mapping(data: object) -> Transcript:
+        """Parse a decoded transcript, checking every field's type."""
+        if not isinstance(data, Mapping):
+            raise TranscriptError("a transcript is a JSON object")
+        fmt = data.get("format", FORMAT)
+        if fmt != FORMAT:
+            raise TranscriptError(f"unknown format {fmt!r} (expected {FORMAT!r})")
+        players = data.get("players")
+        if isinstance(players, int) and not isinstance(players, bool):
+            names = tuple(f"Player {i + 1}" for i in range(players))
+        elif isinstance(players, list) and all(isinstance(p, str) for p in players):
+            names = tuple(players)
+        else:
+            raise TranscriptError("'players' must be a number of seats or a list of names")
+        rules_data = data.get("rules", {})
+        if not isinstance(rules_data, Mapping):
+            raise TranscriptError("'rules' must be an object")
+        try:
+            rules = Rules.from_mapping(rules_data).validate(len(names))
+        except UnoError as exc:
+            raise TranscriptError(f"rules: {exc}") from None
+        dealer = data.get("dealer")
+        if dealer is not None and (not isinstance(dealer, int) or isinstance(dealer, bool)):
+            raise TranscriptError("'dealer' must be a seat number")
+        seed = data.get("seed", 0)
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise TranscriptError("'seed' must be an integer")
+        deck = data.get("deck")
+        if "hands" in data:
+            if deck is not None:
+                raise TranscriptError("give either 'deck' or 'hands', not both")
+            if dealer is None:
+                raise TranscriptError("'hands' needs an explicit 'dealer'")
+            deck = deck_from_hands(data["hands"], data.get("first"), data.get("draws", ""), dealer,
+                                   rules.hand_size)
+        if isinstance(deck, str):
+            deck = deck.split()
+        if deck is not None and not (isinstance(deck, list) and all(isinstance(c, str) for c in deck)):
+            raise TranscriptError("'deck' must be a string or a list of card texts")
+        raw_actions = data.get("actions", [])
+        if not isinstance(raw_actions, list):
+            raise TranscriptError("'actions' must be a list of [seat, action] pairs")
+        actions: list[tuple[int, str]] = []
+        for i, step in enumerate(raw_actions):
+            if (
+                not isinstance(step, list)
+                or len(step) != 2
+                or not isinstance(step[0], int)
+                or isinstance(step[0], bool)
+                or not isinstance(step[1], str)
+            ):
+                raise TranscriptError(f"step {i}: expected [seat, \"action\"], got {step!r}", i)
+            actions.append((step[0], step[1]))
+        return Transcript(names, rules, dealer, seed, tuple(deck) if deck else None, tuple(actions))
+
+    def new_game(self) -> Game:
+        """The game in its starting position."""
+        try:
+            deck = parse_cards(self.deck) if self.deck else None
+            return Game(self.players, self.rules, random.Random(self.seed), self.dealer, deck)
+        except UnoError as exc:
+            raise TranscriptError(f"setup: {exc}") from None
+
+    def to_mapping(self) -> dict[str, Any]:
+        """The JSON-friendly form that :meth:`from_mapping` reads back."""
+        out: dict[str, Any] = {"format": FORMAT, "players": list(self.players)}
+        out["rules"] = self.rules.to_mapping()
+        if self.dealer is not None:
+            out["dealer"] = self.dealer
+        out["seed"] = self.seed
+        if self.deck:
+            out["deck"] = " ".join(self.deck)
+        out["actions"] = [[s, a] for s, a in self.actions]
+        return out
+
+
+def deck_from_hands(hands: object, first: object, draws: object, dealer: int, size: int) -> list[str]:
+    """The deck order that deals ``hands`` (one string of cards per seat), turns ``first``
+    up and then gives ``draws`` in order.  Dealing goes one card at a time from the
+    dealer's left, as the engine deals."""
+    if not isinstance(hands, list) or not all(isinstance(h, str) for h in hands):
+        raise TranscriptError("'hands' must be a list of strings of cards, one per seat")
+    if not isinstance(first, str) or not isinstance(draws, str):
+        raise TranscriptError("'hands' needs 'first' (a card) and 'draws' (a string of cards)")
+    cards = [h.split() for h in hands]
+    n = len(cards)
+    if not 0 <= dealer < n:
+        raise TranscriptError(f"'dealer' must be a seat 0-{n - 1}")
+    if any(len(h) != size for h in cards):
+        raise TranscriptError(f"every hand must have hand_size={size} cards")
+    order = [cards[(dealer + k) % n][i] for i in range(size) for k in range(1, n + 1)]
+    return [*order, first, *draws.split()]
+
+
+def replay(transcript: Transcript, stop: int | None = None) -> Game:
+    """Replay the first ``stop`` steps (all by default) and return the game.
+
+    Raises:
+        TranscriptError: naming the first step that is malformed or illegal.
+    """
+    game = transcript.new_game()
+    for i, (seat, text) in enumerate(transcript.actions[:stop]):
+        try:
+            action = Action.parse(text)
+            game.apply(seat, action)
+        except UnoError as exc:
+            code = getattr(exc, "code", "parse")
+            raise TranscriptError(f"step {i} (seat {seat}, {text!r}): {code}: {exc}", i) from None
+    return game
+
+
+def final_state(game: Game, events: bool = True) -> dict[str, Any]:
+    """The full state after a replay, as JSON-friendly data (hands included: a replay
+    is an offline, all-seeing tool)."""
+    out: dict[str, Any] = {
+        "round": game.round_no,
+        "phase": game.phase,
+        "hands": [[c.text for c in h] for h in game.hands],
+        "draw_pile": len(game.draw_pile),
+        "discard_pile": len(game.discard),
+        "discard_top": game.top.text,
+        "colour": game.colour.letter,
+        "turn": game.turn,
+        "actor": game.actor if game.actor >= 0 else None,
+        "direction": game.direction,
+        "pending": game.pending,
+        "dealer": game.dealer,
+        "scores": list(game.scores),
+        "round_points": list(game.round_points),
+        "round_winner": game.round_winner if game.round_winner >= 0 else None,
+        "match_winner": game.winner if game.winner >= 0 else None,
+        "eliminated": [s for s in range(game.n) if game.eliminated[s]],
+        "uno_called": [s for s in range(game.n) if game.uno_called[s]],
+    }
+    if events:
+        out["events"] = [e.to_json() for e in game.log]
+    return out
+
+
+def dumps_actions(actions: Sequence[tuple[int, Action]]) -> list[list[object]]:
+    """Actions as transcript steps."""
+    return [[seat, str(a)] for seat, a in actions]
