@@ -18,14 +18,14 @@ text               action
 ``deal``           the dealer starts the next round
 =================  ==============================================================
 
-Actions with no arguments and plays of each card are interned, so building the legal
-action list allocates nothing.  ``Action.parse(str(a)) == a`` always holds.
+Every action is interned: ``Play(card)`` returns the one object for that card, so
+equality is identity, membership tests in the legal list are fast and building that
+list allocates nothing.  ``Action.parse(str(a)) is a`` always holds.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from .cards import ALL_CARDS, Card, Colour
 from .errors import ParseError
@@ -100,129 +100,175 @@ def _seat_arg(words: list[str]) -> int:
     return int(arg)
 
 
-@dataclass(frozen=True, slots=True)
-class Play(Action):
+class _Interned(Action):
+    """Shared machinery: instances are immutable and interned per argument value."""
+
+    __slots__ = ()
+    _fields: ClassVar[tuple[str, ...]] = ()
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"{type(self).__name__} is immutable")
+
+    def __repr__(self) -> str:
+        return f"Action.parse({str(self)!r})"
+
+    def __reduce__(self) -> tuple[object, tuple[str]]:
+        return (Action.parse, (str(self),))
+
+    @classmethod
+    def _make(cls, *values: object) -> Any:
+        obj = object.__new__(cls)
+        for name, value in zip(cls._fields, values, strict=True):
+            object.__setattr__(obj, name, value)
+        return obj
+
+
+class Play(_Interned):
     """Play ``card`` from the hand; ``uno`` calls UNO with it."""
 
+    __slots__ = ("card", "uno")
+    _fields = ("card", "uno")
     card: Card
-    uno: bool = False
+    uno: bool
+
+    def __new__(cls, card: Card, uno: bool = False) -> Play:
+        return _PLAYS_UNO[card.code] if uno else _PLAYS[card.code]
 
     def __str__(self) -> str:
         return self.card.text + ("!" if self.uno else "")
 
 
-@dataclass(frozen=True, slots=True)
-class Draw(Action):
+class _Simple(_Interned):
+    __slots__ = ()
+
+    def __new__(cls) -> Any:
+        return _SIMPLE[cls.keyword]
+
+    def __str__(self) -> str:
+        return self.keyword
+
+
+class Draw(_Simple):
     """Draw from the pile (or take a pending stacked penalty)."""
 
-    keyword: ClassVar[str] = "draw"
-
-    def __str__(self) -> str:
-        return "draw"
+    __slots__ = ()
+    keyword = "draw"
 
 
-@dataclass(frozen=True, slots=True)
-class Keep(Action):
+class Keep(_Simple):
     """Keep the card just drawn; the turn ends."""
 
-    keyword: ClassVar[str] = "keep"
-
-    def __str__(self) -> str:
-        return "keep"
+    __slots__ = ()
+    keyword = "keep"
 
 
-@dataclass(frozen=True, slots=True)
-class ChooseColour(Action):
+class Challenge(_Simple):
+    """Challenge the Wild Draw Four just played on you."""
+
+    __slots__ = ()
+    keyword = "challenge"
+
+
+class Accept(_Simple):
+    """Accept the Wild Draw Four (draw the penalty without challenging)."""
+
+    __slots__ = ()
+    keyword = "accept"
+
+
+class CallUno(_Simple):
+    """Call UNO while holding one card; safe from catches afterwards."""
+
+    __slots__ = ()
+    keyword = "uno"
+
+
+class Deal(_Simple):
+    """The dealer deals the next round (only between rounds)."""
+
+    __slots__ = ()
+    keyword = "deal"
+
+
+class ChooseColour(_Interned):
     """Name the colour after a wild card."""
 
+    __slots__ = ("colour",)
+    _fields = ("colour",)
     colour: Colour
+
+    def __new__(cls, colour: Colour) -> ChooseColour:
+        return _COLOURS[Colour(colour)]
 
     def __str__(self) -> str:
         return f"colour {self.colour.letter}"
 
 
-@dataclass(frozen=True, slots=True)
-class ChooseTarget(Action):
+class _SeatAction(_Interned):
+    __slots__ = ("seat",)
+    _fields = ("seat",)
+    seat: int
+    _cache: ClassVar[dict[int, Any]]
+
+    # Seats 0-15 are interned; other numbers make fresh objects that the engine refuses.
+
+
+class ChooseTarget(_SeatAction):
     """Choose a seat for a card that needs one (swap hands, seven-o 7)."""
 
-    seat: int
+    __slots__ = ()
+    _cache: ClassVar[dict[int, Any]] = {}
+
+    def __new__(cls, seat: int) -> ChooseTarget:
+        return cls._cache.get(seat) or cls._make(int(seat))  # type: ignore[no-any-return]
 
     def __str__(self) -> str:
         return f"target {self.seat}"
 
 
-@dataclass(frozen=True, slots=True)
-class Discard(Action):
-    """Discard a card to reach a hand size demanded by a custom wild."""
-
-    card: Card
-
-    def __str__(self) -> str:
-        return f"discard {self.card.text}"
-
-
-@dataclass(frozen=True, slots=True)
-class Challenge(Action):
-    """Challenge the Wild Draw Four just played on you."""
-
-    keyword: ClassVar[str] = "challenge"
-
-    def __str__(self) -> str:
-        return "challenge"
-
-
-@dataclass(frozen=True, slots=True)
-class Accept(Action):
-    """Accept the Wild Draw Four (draw the penalty without challenging)."""
-
-    keyword: ClassVar[str] = "accept"
-
-    def __str__(self) -> str:
-        return "accept"
-
-
-@dataclass(frozen=True, slots=True)
-class CallUno(Action):
-    """Call UNO while holding one card; safe from catches afterwards."""
-
-    keyword: ClassVar[str] = "uno"
-
-    def __str__(self) -> str:
-        return "uno"
-
-
-@dataclass(frozen=True, slots=True)
-class Catch(Action):
+class Catch(_SeatAction):
     """Catch ``seat``, who went down to one card without calling UNO."""
 
-    seat: int
+    __slots__ = ()
+    _cache: ClassVar[dict[int, Any]] = {}
+
+    def __new__(cls, seat: int) -> Catch:
+        return cls._cache.get(seat) or cls._make(int(seat))  # type: ignore[no-any-return]
 
     def __str__(self) -> str:
         return f"catch {self.seat}"
 
 
-@dataclass(frozen=True, slots=True)
-class Deal(Action):
-    """The dealer deals the next round (only between rounds)."""
+class Discard(_Interned):
+    """Discard a card to reach a hand size demanded by a custom wild."""
 
-    keyword: ClassVar[str] = "deal"
+    __slots__ = ("card",)
+    _fields = ("card",)
+    card: Card
+
+    def __new__(cls, card: Card) -> Discard:
+        return _DISCARDS[card.code]
 
     def __str__(self) -> str:
-        return "deal"
+        return f"discard {self.card.text}"
 
 
-DRAW = Draw()
-KEEP = Keep()
-CHALLENGE = Challenge()
-ACCEPT = Accept()
-CALL_UNO = CallUno()
-DEAL = Deal()
-_SIMPLE: dict[str, Action] = {a.keyword: a for a in (DRAW, KEEP, CHALLENGE, ACCEPT, CALL_UNO, DEAL)}
-_PLAYS = [Play(c) for c in ALL_CARDS]
-_PLAYS_UNO = [Play(c, True) for c in ALL_CARDS]
-COLOUR_CHOICES: tuple[ChooseColour, ...] = tuple(ChooseColour(c) for c in Colour)
+_SIMPLE: dict[str, Action] = {c.keyword: c._make() for c in (Draw, Keep, Challenge, Accept, CallUno, Deal)}
+DRAW: Draw = _SIMPLE["draw"]  # type: ignore[assignment]
+KEEP: Keep = _SIMPLE["keep"]  # type: ignore[assignment]
+CHALLENGE: Challenge = _SIMPLE["challenge"]  # type: ignore[assignment]
+ACCEPT: Accept = _SIMPLE["accept"]  # type: ignore[assignment]
+CALL_UNO: CallUno = _SIMPLE["uno"]  # type: ignore[assignment]
+DEAL: Deal = _SIMPLE["deal"]  # type: ignore[assignment]
+_PLAYS: list[Play] = [Play._make(c, False) for c in ALL_CARDS]
+_PLAYS_UNO: list[Play] = [Play._make(c, True) for c in ALL_CARDS]
+_DISCARDS: list[Discard] = [Discard._make(c) for c in ALL_CARDS]
+_COLOURS: dict[Colour, ChooseColour] = {c: ChooseColour._make(c) for c in Colour}
+COLOUR_CHOICES: tuple[ChooseColour, ...] = tuple(_COLOURS.values())
+ChooseTarget._cache = {s: ChooseTarget._make(s) for s in range(16)}
+Catch._cache = {s: Catch._make(s) for s in range(16)}
 
 
 def play(card: Card, uno: bool = False) -> Play:
     """The interned :class:`Play` action for ``card``."""
-    return (_PLAYS_UNO if uno else _PLAYS)[card.code]
+    return _PLAYS_UNO[card.code] if uno else _PLAYS[card.code]

@@ -32,8 +32,9 @@ from __future__ import annotations
 
 import secrets
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from random import Random
+from typing import Any
 
 from . import turns
 from .actions import (
@@ -58,7 +59,7 @@ from .actions import (
     Play,
     play,
 )
-from .cards import Card, Colour, Rank
+from .cards import ALL_CARDS, Card, Colour, Rank
 from .errors import (
     BadChoiceError,
     CardNotInHandError,
@@ -142,7 +143,11 @@ class Game(turns.TurnMixin):
         self.round_points: list[int] = [0] * self.n  # points each hand held at round end
         self.log: list[Event] = []
         self.version = 0  # bumps on every change; views and caches key on it
-        self._legal_cache: tuple[int, int, list[Action]] = (-1, -1, [])
+        # legal_actions() cache, valid while version and seat match
+        self._lc_version, self._lc_seat = -1, -1
+        self._lc: list[Action] = []
+        # Rules that add actions outside the hot path of _legal
+        self._special_legal = self.rules.jump_in or self.rules.no_bluffing
         self._deck = build_deck(self.rules)
         if dealer is None:
             dealer = self._draw_for_dealer()
@@ -274,28 +279,43 @@ class Game(turns.TurnMixin):
 
     def legal_actions(self, seat: int) -> list[Action]:
         """Every action ``seat`` may take now, out-of-turn ones included."""
-        version, cached_seat, cached = self._legal_cache
-        if version == self.version and cached_seat == seat:
-            return cached
-        actions = self._legal(seat)
-        self._legal_cache = (self.version, seat, actions)
-        return actions
+        if self._lc_version == self.version and self._lc_seat == seat:
+            return self._lc
+        if self.phase == "play" and seat == self.actor and not self.pending and not self._special_legal:
+            # The hot path, inlined: a plain turn at a table without jump-in or no-bluffing.
+            hand = self.hands[seat]
+            match = _MATCH[self.colour, self.top.rank]
+            if len(hand) == 2:
+                out = self._plays([c for c in hand if c in match], hand)
+            else:
+                out = [_PLAY_OF[c] for c in hand if c in match]
+            if len(out) > 1:
+                out = list(dict.fromkeys(out))
+            out.append(DRAW)
+            if self.uno_open >= 0:
+                out.append(Catch(self.uno_open))
+        else:
+            out = self._legal(seat)
+        self._lc_version, self._lc_seat, self._lc = self.version, seat, out
+        return out
 
     def _legal(self, seat: int) -> list[Action]:
         phase = self.phase
+        hand = self.hands[seat]
         if phase == Phase.MATCH_OVER:
             return []
         if phase == Phase.ROUND_OVER:
             return [DEAL] if seat == self.dealer else []
-        hand = self.hands[seat]
-        out: list[Action] = []
+        out = []
         if seat == self.actor:
             if phase == Phase.PLAY:
                 if self.pending:
                     out = self._plays([c for c in _unique(hand) if self._stacks(c)], hand)
                 else:
-                    colour, rank = self.colour, self.top.rank
-                    ok = [c for c in _unique(hand) if c.is_wild or c.colour is colour or c.rank is rank]
+                    match = _MATCH[self.colour, self.top.rank]
+                    ok = [c for c in hand if c in match]
+                    if len(ok) > 1:
+                        ok = list(dict.fromkeys(ok))
                     if self.rules.no_bluffing and self._holds_colour(hand):
                         ok = [c for c in ok if c.rank is not _W4]
                     out = self._plays(ok, hand)
@@ -358,7 +378,10 @@ class Game(turns.TurnMixin):
         Raises:
             IllegalActionError: a subclass saying why; the state is unchanged.
         """
-        legal = self.legal_actions(seat) if 0 <= seat < self.n else None
+        if self._lc_version == self.version and self._lc_seat == seat:
+            legal: list[Action] | None = self._lc
+        else:
+            legal = self.legal_actions(seat) if 0 <= seat < self.n else None
         if legal is None or action not in legal:
             if isinstance(action, Play) and action.uno and legal is not None:
                 # Calling UNO with a play that doesn't leave one card is just a play.
@@ -372,39 +395,27 @@ class Game(turns.TurnMixin):
         self.version += 1
         if self.uno_open >= 0 and self.uno_open != seat and type(action) in _BEGINS_TURN:
             self.uno_open = -1  # the next player acted: the catch window closes
-        cls = type(action)
-        if cls is Play:
-            assert isinstance(action, Play)
-            self._play(seat, action.card, action.uno)
-        elif cls is Draw:
-            self._on_draw(seat)
-        elif cls is ChooseColour:
-            assert isinstance(action, ChooseColour)
-            self._on_colour(seat, action.colour)
-        elif cls is Keep:
-            self.log.append(Event("keep", seat))
-            self.drawn = None
-            self._advance(1)
-        elif cls is ChooseTarget:
-            assert isinstance(action, ChooseTarget)
-            self._on_target(seat, action.seat)
-        elif cls is Challenge or cls is Accept:
-            self._on_challenge(seat, cls is Challenge)
-        elif cls is CallUno:
-            self.uno_open = -1
-            self.uno_called[seat] = True
-            self.log.append(Event("uno", seat))
-        elif cls is Catch:
-            assert isinstance(action, Catch)
-            self.uno_open = -1
-            self.log.append(Event("catch", seat, target=action.seat))
-            self._draw(action.seat, self.rules.uno_penalty, "uno")
-        elif cls is Discard:
-            assert isinstance(action, Discard)
-            self._on_discard(seat, action.card)
-        elif cls is Deal:
-            self.dealer = seat
-            self._start_round()
+        _DISPATCH[type(action)](self, seat, action)
+
+    def _on_keep(self, seat: int, action: Action) -> None:
+        self.log.append(_event(Event, ("keep", seat, (), -1, 0, "", -1)))
+        self.drawn = None
+        self._advance(1)
+
+    def _on_uno(self, seat: int, action: Action) -> None:
+        self.uno_open = -1
+        self.uno_called[seat] = True
+        self.log.append(Event("uno", seat))
+
+    def _on_catch(self, seat: int, action: Action) -> None:
+        assert isinstance(action, Catch)
+        self.uno_open = -1
+        self.log.append(Event("catch", seat, target=action.seat))
+        self._draw(action.seat, self.rules.uno_penalty, "uno")
+
+    def _on_deal(self, seat: int, action: Action) -> None:
+        self.dealer = seat
+        self._start_round()
 
     def _refuse(self, seat: int, action: Action) -> None:
         """Raise the most specific error for an action that is not legal now."""
@@ -458,6 +469,36 @@ def _unique(hand: list[Card]) -> list[Card]:
     """Distinct cards of a hand in first-held order (duplicates give the same action)."""
     return list(dict.fromkeys(hand)) if len(hand) > 1 else hand
 
+
+def _build_match() -> dict[tuple[Colour, Rank], frozenset[Card]]:
+    """For each (colour in play, top rank): the cards that may be played on it."""
+    table = {}
+    for colour in Colour:
+        for rank in Rank:
+            table[colour, rank] = frozenset(
+                c
+                for c in ALL_CARDS
+                if c.is_wild or c.colour is colour or (c.rank is rank and not rank.is_wild)
+            )
+    return table
+
+
+_MATCH = _build_match()
+_PLAY_OF: dict[Card, Play] = {c: play(c) for c in ALL_CARDS}
+_event = tuple.__new__
+_DISPATCH: dict[type, Callable[[Game, int, Any], None]] = {
+    Play: Game._on_play,
+    Draw: Game._on_draw,
+    Keep: Game._on_keep,
+    ChooseColour: lambda g, seat, a: g._on_colour(seat, a.colour),
+    ChooseTarget: lambda g, seat, a: g._on_target(seat, a.seat),
+    Challenge: lambda g, seat, a: g._on_challenge(seat, True),
+    Accept: lambda g, seat, a: g._on_challenge(seat, False),
+    CallUno: Game._on_uno,
+    Catch: Game._on_catch,
+    Discard: lambda g, seat, a: g._on_discard(seat, a.card),
+    Deal: Game._on_deal,
+}
 
 # Rule 16: a catch is possible until the next player "begins their turn (draws or plays)".
 _BEGINS_TURN = frozenset({Play, Draw, Keep, Challenge, Accept})

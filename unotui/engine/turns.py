@@ -11,12 +11,15 @@ decision; :meth:`TurnMixin._run` resumes them when it arrives.
 from __future__ import annotations
 
 from random import Random
+from typing import Any
 
 from .cards import Card, Colour, Rank
 from .events import Event
 from .rules import Effect, Rules, Scoring, Stacking
 
 __all__ = ["TurnMixin"]
+
+_event = tuple.__new__  # builds an Event without NamedTuple's slower keyword __new__
 
 _W4 = Rank.WILD4
 _D2 = Rank.DRAW2
@@ -139,7 +142,7 @@ class TurnMixin:
     def _take(self, seat: int, got: list[Card], note: str) -> None:
         if got:
             self.hands[seat] += got
-            self.log.append(Event("draw", seat, tuple(got), value=len(got), note=note, to=seat))
+            self.log.append(_event(Event, ("draw", seat, tuple(got), -1, len(got), note, seat)))
             self.uno_called[seat] = False
             if self.uno_open == seat:
                 self.uno_open = -1
@@ -152,7 +155,22 @@ class TurnMixin:
             return not any(c.colour is colour for c in self.hands[seat])
         return True
 
-    def _on_draw(self, seat: int) -> None:
+    def _on_draw(self, seat: int, action: object = None) -> None:
+        pile = self.draw_pile
+        if pile and not self.pending and not self.rules.draw_to_match:
+            # The common case, kept short: draw exactly one card.
+            card = pile.pop()
+            self.hands[seat].append(card)
+            self.log.append(_event(Event, ("draw", seat, (card,), -1, 1, "turn", seat)))
+            self.uno_called[seat] = False
+            if self.uno_open == seat:
+                self.uno_open = -1
+            if self._can_play_drawn(seat, card):
+                self.drawn = card
+                self.phase = DRAWN
+            else:
+                self._advance(1)
+            return
         if self.pending:
             count, self.pending, self.wd4 = self.pending, 0, None
             self._draw(seat, count, "penalty")
@@ -161,11 +179,11 @@ class TurnMixin:
             return
         got: list[Card] = []
         while True:
-            card = self._pull()
-            if card is None:
+            pulled = self._pull()
+            if pulled is None:
                 break
-            got.append(card)
-            if not self.rules.draw_to_match or self.playable(card):
+            got.append(pulled)
+            if not self.rules.draw_to_match or self.playable(pulled):
                 break
         if not got:
             self.log.append(Event("pass", seat))
@@ -181,6 +199,9 @@ class TurnMixin:
 
     # ----- playing ------------------------------------------------------------------------
 
+    def _on_play(self, seat: int, action: Any) -> None:
+        self._play(seat, action.card, action.uno)
+
     def _play(self, seat: int, card: Card, uno: bool) -> None:
         hand = self.hands[seat]
         hand.remove(card)
@@ -189,7 +210,7 @@ class TurnMixin:
             self.actor = seat
             self.log.append(Event("jump", seat, (card,)))
         else:
-            self.log.append(Event("play", seat, (card,), value=1 if uno else 0))
+            self.log.append(_event(Event, ("play", seat, (card,), -1, 1 if uno else 0, "", -1)))
         prev_colour = self.colour
         self.discard.append(card)
         self.top = card
@@ -205,12 +226,19 @@ class TurnMixin:
         if not left:
             self._go_out(seat, card)
             return
-        if rank <= Rank.N9:
-            if self.rules.seven_o and rank is Rank.N7:
+        if rank <= 9:
+            if not self.rules.seven_o:  # the commonest play of all: inline _advance(1)
+                self.pos = pos = (self.pos + self.direction) % len(self.active)
+                self.actor = nxt = self.active[pos]
+                self.phase = PLAY
+                if self.face_up_until == nxt:
+                    self.face_up_until = -1
+                return
+            if rank is Rank.N7:
                 self.todo = [("advance", 1)]
                 self._await(TARGET, seat)
                 return
-            if self.rules.seven_o and rank is Rank.N0:
+            if rank is Rank.N0:
                 self._rotate_hands()
             self._advance(1)
         elif rank is Rank.SKIP:
