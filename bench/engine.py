@@ -3,7 +3,8 @@
 Plays two-player hands (a "game" here is one hand, as in RLCard) under the official
 rules (``classic`` preset: challenges, UNO calls and catches, first-card rules,
 reshuffles): at every step the seat whose decision is awaited picks uniformly among its
-legal actions, dealing included.  In the same run, when ``rlcard`` is installed
+legal actions, dealing included, and the engine applies it with ``Game.push`` (the
+unchecked apply, for actions just taken from ``legal_actions``).  In the same run, when ``rlcard`` is installed
 (``pip install -e '.[bench]'``), RLCard's raw ``UnoGame`` is played the same way (random
 legal action each step, ``init_game`` included) and the ratio is reported.  Times are
 CPU seconds of this process (``time.process_time``), and the two engines alternate in
@@ -33,12 +34,12 @@ def bench_engine(seconds: float, players: int, seed: int = 1) -> tuple[int, floa
         for _ in range(20):
             game = Game(players, rules, rng=random.Random(rng.random()), dealer=0)
             hands += 1
-            legal_actions, apply = game.legal_actions, game.apply
+            legal_actions, push = game.legal_actions, game.push
             rand = rng.random
-            while game.phase != "round_over" and game.phase != "match_over":
+            while game.round_winner < 0:  # the hand is on
                 seat = game.actor
                 legal = legal_actions(seat)
-                apply(seat, legal[int(rand() * len(legal))])
+                push(seat, legal[int(rand() * len(legal))])
                 moves += 1
     return moves, time.process_time() - start, hands
 

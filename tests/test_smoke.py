@@ -16,7 +16,7 @@ def test_random_match_conserves_cards(preset: str, players: int) -> None:
     rng = random.Random(players)
     g = Game(players, rules, rng=random.Random(7 * players))
     steps = 0
-    while not g.over and steps < 20000:
+    while not g.over and steps < 200_000:
         actions = g.legal_actions(g.actor)
         g.apply(g.actor, actions[rng.randrange(len(actions))])
         steps += 1

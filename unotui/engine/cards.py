@@ -122,17 +122,21 @@ _POINTS = {
 }
 
 
-class Card:
+class Card(int):
     """One UNO card.  Immutable and interned: build cards with :meth:`of` or :meth:`parse`.
+
+    A card *is* its small dense code (an ``int`` subclass, like ``IntEnum``), so hashing
+    is done in C and sets of cards iterate in the same order in every process: the
+    engine's legal-action lists, and so seeded games, are reproducible everywhere.
+    Always write a card with ``str(card)`` or ``card.text`` (never as a number).
 
     Attributes:
         colour: the printed colour, or ``None`` for wild cards.
         rank: what the card is.
         points: its value when left in a hand at the end of a round.
-        code: a small dense integer (0..ALL_CARDS-1) for tables and counters.
+        code: the card's number (0..len(ALL_CARDS)-1), for tables and counters.
+        text: the compact text form.
     """
-
-    __slots__ = ("code", "colour", "is_wild", "points", "rank", "text")
 
     colour: Colour | None
     rank: Rank
@@ -141,13 +145,21 @@ class Card:
     is_wild: bool
     text: str
 
-    def __init__(self, colour: Colour | None, rank: Rank, code: int) -> None:
-        self.colour = colour
-        self.rank = rank
-        self.code = code
-        self.is_wild = rank.is_wild
-        self.points = _POINTS.get(rank, int(rank))
-        self.text = rank.symbol if colour is None else colour.letter + rank.symbol
+    def __new__(cls, colour: Colour | None, rank: Rank, code: int) -> Card:
+        self = int.__new__(cls, code)
+        values = {
+            "colour": colour,
+            "rank": rank,
+            "code": code,
+            "is_wild": rank.is_wild,
+            "points": _POINTS.get(rank, int(rank)),
+            "text": rank.symbol if colour is None else colour.letter + rank.symbol,
+        }
+        self.__dict__.update(values)
+        return self
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("cards are immutable")
 
     @staticmethod
     def of(colour: Colour | None, rank: Rank) -> Card:
@@ -169,10 +181,13 @@ class Card:
     def __str__(self) -> str:
         return self.text
 
+    def __format__(self, spec: str) -> str:
+        return format(self.text, spec)
+
     def __repr__(self) -> str:
         return f"Card.parse({self.text!r})"
 
-    def __reduce__(self) -> tuple[object, tuple[str]]:
+    def __reduce__(self) -> tuple[object, tuple[str]]:  # type: ignore[override]
         # Pickling (e.g. for worker processes) must keep cards interned.
         return (Card.parse, (self.text,))
 

@@ -284,13 +284,13 @@ class Game(turns.TurnMixin):
         if self.phase == "play" and seat == self.actor and not self.pending and not self._special_legal:
             # The hot path, inlined: a plain turn at a table without jump-in or no-bluffing.
             hand = self.hands[seat]
-            match = _MATCH[self.colour, self.top.rank]
+            # Set intersection dedupes and runs in C; cards hash as their codes, so the
+            # order is the same in every process.
+            ok = _MATCH[self.colour, self.top.rank].intersection(hand)
             if len(hand) == 2:
-                out = self._plays([c for c in hand if c in match], hand)
+                out = self._plays(sorted(ok), hand)
             else:
-                out = [_PLAY_OF[c] for c in hand if c in match]
-            if len(out) > 1:
-                out = list(dict.fromkeys(out))
+                out = list(map(_PLAY_BY_CODE.__getitem__, ok))
             out.append(DRAW)
             if self.uno_open >= 0:
                 out.append(Catch(self.uno_open))
@@ -322,7 +322,7 @@ class Game(turns.TurnMixin):
                 out.append(DRAW)
             elif phase == Phase.DRAWN:
                 assert self.drawn is not None
-                out = self._plays([self.drawn], hand)
+                out = [play(self.drawn)] if len(hand) != 2 else self._plays([self.drawn], hand)
                 if not self.rules.forced_play:
                     out.append(KEEP)
             elif phase == Phase.COLOUR:
@@ -333,7 +333,8 @@ class Game(turns.TurnMixin):
                 out = [Discard(c) for c in _unique(hand)]
             elif phase == Phase.CHALLENGE:
                 out = [CHALLENGE, ACCEPT] if self.rules.challenge else [ACCEPT]
-                out += self._plays([c for c in _unique(hand) if self._stacks(c)], hand)
+                if self.rules.stacking is not Stacking.OFF:
+                    out += self._plays([c for c in _unique(hand) if self._stacks(c)], hand)
         elif self.rules.jump_in and phase == Phase.PLAY and not self.pending:
             top = self.top
             if not top.is_wild and top in hand and seat in self.active:
@@ -392,6 +393,15 @@ class Game(turns.TurnMixin):
                     self._refuse(seat, action)
             else:
                 self._refuse(seat, action)
+        self.push(seat, action)
+
+    def push(self, seat: int, action: Action) -> None:
+        """Apply ``action`` *without* checking it (like python-chess's ``push``).
+
+        Only for actions just taken from ``legal_actions(seat)`` of this same state, as
+        simulations do; anything that comes from a person or a peer goes through
+        :meth:`apply`.  An unchecked illegal action corrupts the game.
+        """
         self.version += 1
         if self.uno_open >= 0 and self.uno_open != seat and type(action) in _BEGINS_TURN:
             self.uno_open = -1  # the next player acted: the catch window closes
@@ -484,7 +494,7 @@ def _build_match() -> dict[tuple[Colour, Rank], frozenset[Card]]:
 
 
 _MATCH = _build_match()
-_PLAY_OF: dict[Card, Play] = {c: play(c) for c in ALL_CARDS}
+_PLAY_BY_CODE: list[Play] = [play(c) for c in ALL_CARDS]
 _event = tuple.__new__
 _DISPATCH: dict[type, Callable[[Game, int, Any], None]] = {
     Play: Game._on_play,

@@ -148,7 +148,7 @@ class TurnMixin:
                 self.uno_open = -1
 
     def _can_play_drawn(self, seat: int, card: Card) -> bool:
-        if not self.playable(card):
+        if not (card.is_wild or card.colour is self.colour or card.rank is self.top.rank):
             return False
         if card.rank is _W4 and self.rules.no_bluffing:
             colour = self.colour
@@ -165,11 +165,17 @@ class TurnMixin:
             self.uno_called[seat] = False
             if self.uno_open == seat:
                 self.uno_open = -1
-            if self._can_play_drawn(seat, card):
+            if (card.is_wild or card.colour is self.colour or card.rank is self.top.rank) and (
+                card.rank is not _W4 or self._can_play_drawn(seat, card)
+            ):
                 self.drawn = card
                 self.phase = DRAWN
-            else:
-                self._advance(1)
+            else:  # inline _advance(1)
+                self.pos = pos = (self.pos + self.direction) % len(self.active)
+                self.actor = nxt = self.active[pos]
+                self.phase = PLAY
+                if self.face_up_until == nxt:
+                    self.face_up_until = -1
             return
         if self.pending:
             count, self.pending, self.wd4 = self.pending, 0, None
@@ -211,7 +217,6 @@ class TurnMixin:
             self.log.append(Event("jump", seat, (card,)))
         else:
             self.log.append(_event(Event, ("play", seat, (card,), -1, 1 if uno else 0, "", -1)))
-        prev_colour = self.colour
         self.discard.append(card)
         self.top = card
         if card.colour is not None:
@@ -263,7 +268,7 @@ class TurnMixin:
                 self.log.append(Event("skip", victim))
                 self._advance(2)
         else:
-            self._play_wild(seat, card, hand, prev_colour)
+            self._play_wild(seat, card, hand, self.colour)  # a wild leaves the colour as it was
 
     def _play_wild(self, seat: int, card: Card, hand: list[Card], prev_colour: Colour) -> None:
         rank = card.rank
