@@ -187,7 +187,7 @@ class Card(int):
     def __repr__(self) -> str:
         return f"Card.parse({self.text!r})"
 
-    def __reduce__(self) -> tuple[object, tuple[str]]:  # type: ignore[override]
+    def __reduce__(self) -> tuple[object, tuple[str]]:
         # Pickling (e.g. for worker processes) must keep cards interned.
         return (Card.parse, (self.text,))
 
