@@ -5,8 +5,8 @@ rules (``classic`` preset: challenges, UNO calls and catches, first-card rules,
 reshuffles): at every step the seat whose decision is awaited picks uniformly among its
 legal actions, dealing included, and the engine applies it with ``Game.push`` (the
 unchecked apply, for actions just taken from ``legal_actions``).  In the same run,
-when ``rlcard`` is installed (``pip install -e '.[bench]'``), RLCard's raw ``UnoGame`` is played the same way (random
-legal action each step, ``init_game`` included) and the ratio is reported.  Times are
+when ``rlcard`` is installed (``pip install -e '.[bench]'``), RLCard's raw ``UnoGame``
+is played the same way (random legal action each step, ``init_game`` included) and the ratio is reported.  Times are
 CPU seconds of this process (``time.process_time``), and the two engines alternate in
 several rounds, so other load on the machine disturbs both sides alike.
 
