@@ -2,13 +2,15 @@
 
 Plays two-player hands (a "game" here is one hand, as in RLCard) under the official
 rules (``classic`` preset: challenges, UNO calls and catches, first-card rules,
-reshuffles): at every step the seat whose decision is awaited picks uniformly among its
-legal actions, dealing included, and the engine applies it with ``Game.push`` (the
-unchecked apply, for actions just taken from ``legal_actions``).  In the same run,
-when ``rlcard`` is installed (``pip install -e '.[bench]'``), RLCard's raw ``UnoGame``
-is played the same way (random legal action each step, ``init_game`` included) and the ratio is reported.  Times are
-CPU seconds of this process (``time.process_time``), and the two engines alternate in
-several rounds, so other load on the machine disturbs both sides alike.
+reshuffles).  At every step the seat whose decision is awaited picks uniformly among
+its legal actions, and the engine applies it with ``Game.push`` (the unchecked apply,
+for actions just taken from ``legal_actions``).
+
+In the same run, when ``rlcard`` is installed (``pip install -e '.[bench]'``), RLCard's
+raw ``UnoGame`` is played the same way (a random legal action each step, ``init_game``
+included) and the ratio is reported.  Times are CPU seconds of this process
+(``time.process_time``) and the two engines alternate over several rounds, so other
+load on the machine disturbs both sides alike.
 
 Usage: ``python bench/engine.py [--seconds S] [--players N]``.  The last line is exactly
 ``engine_moves_per_s=N rlcard_moves_per_s=N ratio=R``.
