@@ -9,7 +9,8 @@ import unotui
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "unotui", *args], capture_output=True, text=True, check=False)
+    cmd = [sys.executable, "-m", "unotui", *args]
+    return subprocess.run(cmd, capture_output=True, text=True, check=False)
 
 
 def test_version() -> None:
