@@ -13,13 +13,14 @@ from __future__ import annotations
 from random import Random
 from typing import Any
 
-from .cards import Card, Colour, Rank
+from .cards import ALL_CARDS, Card, Colour, Rank
 from .events import Event
 from .rules import Effect, Rules, Scoring, Stacking
 
 __all__ = ["TurnMixin"]
 
 _event = tuple.__new__  # builds an Event without NamedTuple's slower keyword __new__
+_SOLO: list[tuple[Card]] = [(c,) for c in ALL_CARDS]  # one-card tuples for the log, shared
 
 _W4 = Rank.WILD4
 _D2 = Rank.DRAW2
@@ -161,7 +162,7 @@ class TurnMixin:
             # The common case, kept short: draw exactly one card.
             card = pile.pop()
             self.hands[seat].append(card)
-            self.log.append(_event(Event, ("draw", seat, (card,), -1, 1, "turn", seat)))
+            self.log.append(_event(Event, ("draw", seat, _SOLO[card], -1, 1, "turn", seat)))
             self.uno_called[seat] = False
             if self.uno_open == seat:
                 self.uno_open = -1
@@ -206,9 +207,8 @@ class TurnMixin:
     # ----- playing ------------------------------------------------------------------------
 
     def _on_play(self, seat: int, action: Any) -> None:
-        self._play(seat, action.card, action.uno)
-
-    def _play(self, seat: int, card: Card, uno: bool) -> None:
+        card: Card = action.card
+        uno: bool = action.uno
         hand = self.hands[seat]
         hand.remove(card)
         if seat != self.actor:
@@ -216,7 +216,7 @@ class TurnMixin:
             self.actor = seat
             self.log.append(Event("jump", seat, (card,)))
         else:
-            self.log.append(_event(Event, ("play", seat, (card,), -1, 1 if uno else 0, "", -1)))
+            self.log.append(_event(Event, ("play", seat, _SOLO[card], -1, 1 if uno else 0, "", -1)))
         self.discard.append(card)
         self.top = card
         if card.colour is not None:
