@@ -359,6 +359,32 @@ class Game(turns.TurnMixin):
         colour = self.colour
         return any(c.colour is colour for c in hand)
 
+    def timeout_action(self) -> tuple[int, Action] | None:
+        """What the host applies for ``actor`` when their turn timer runs out.
+
+        Always the least a player could do: draw (then keep), accept a Wild Draw Four,
+        name the colour they hold most of, choose the next seat, discard their first
+        card, deal.  It is one ordinary action of the seat that is due, so a timeout can
+        never give anyone a second turn; ``None`` when nothing is awaited.
+        """
+        seat, phase = self.actor, self.phase
+        if phase == Phase.MATCH_OVER or seat < 0:
+            return None
+        legal = self.legal_actions(seat)
+        if phase == Phase.PLAY:
+            return seat, DRAW
+        if phase == Phase.DRAWN:
+            return seat, KEEP if KEEP in legal else legal[0]
+        if phase == Phase.CHALLENGE:
+            return seat, ACCEPT
+        if phase == Phase.COLOUR:
+            held = Counter(c.colour for c in self.hands[seat] if c.colour is not None)
+            best = max(Colour, key=lambda c: (held[c], -c))
+            return seat, COLOUR_CHOICES[best]
+        if phase == Phase.TARGET:
+            return seat, ChooseTarget(self.next_seat(seat))
+        return seat, legal[0]  # discard the first card; deal
+
     def _stacks(self, card: Card) -> bool:
         """Whether ``card`` may be stacked on the pending draw penalty."""
         mode = self.rules.stacking
