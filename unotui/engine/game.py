@@ -292,19 +292,17 @@ class Game(turns.TurnMixin):
         if seat == self.actor:
             if phase == Phase.PLAY:
                 if self.pending:
-                    out = [self._play_action(c, hand) for c in _unique(hand) if self._stacks(c)]
+                    out = self._plays([c for c in _unique(hand) if self._stacks(c)], hand)
                 else:
-                    no_bluff = self.rules.no_bluffing
                     colour, rank = self.colour, self.top.rank
-                    for c in _unique(hand):
-                        if c.is_wild or c.colour is colour or c.rank is rank:
-                            if no_bluff and c.rank is _W4 and self._holds_colour(hand):
-                                continue
-                            out.append(self._play_action(c, hand))
+                    ok = [c for c in _unique(hand) if c.is_wild or c.colour is colour or c.rank is rank]
+                    if self.rules.no_bluffing and self._holds_colour(hand):
+                        ok = [c for c in ok if c.rank is not _W4]
+                    out = self._plays(ok, hand)
                 out.append(DRAW)
             elif phase == Phase.DRAWN:
                 assert self.drawn is not None
-                out = [self._play_action(self.drawn, hand)]
+                out = self._plays([self.drawn], hand)
                 if not self.rules.forced_play:
                     out.append(KEEP)
             elif phase == Phase.COLOUR:
@@ -315,11 +313,11 @@ class Game(turns.TurnMixin):
                 out = [Discard(c) for c in _unique(hand)]
             elif phase == Phase.CHALLENGE:
                 out = [CHALLENGE, ACCEPT] if self.rules.challenge else [ACCEPT]
-                out += [self._play_action(c, hand) for c in _unique(hand) if self._stacks(c)]
+                out += self._plays([c for c in _unique(hand) if self._stacks(c)], hand)
         elif self.rules.jump_in and phase == Phase.PLAY and not self.pending:
             top = self.top
             if not top.is_wild and top in hand and seat in self.active:
-                out.append(self._play_action(top, hand))
+                out += self._plays([top], hand)
         uno_open = self.uno_open
         if uno_open >= 0:
             if seat == uno_open:
@@ -329,10 +327,12 @@ class Game(turns.TurnMixin):
         return out
 
     @staticmethod
-    def _play_action(card: Card, hand: list[Card]) -> Play:
-        # With two cards in hand, playing one can carry the UNO call; the plain play is
-        # still offered first (forgetting is legal, and punishable).
-        return play(card, len(hand) == 2)
+    def _plays(cards: list[Card], hand: list[Card]) -> list[Action]:
+        """Play actions for ``cards``.  With two cards in hand each play is offered plain
+        and with the UNO call attached (forgetting to call is legal, and punishable)."""
+        if len(hand) == 2:
+            return [p for c in cards for p in (play(c), play(c, True))]
+        return [play(c) for c in cards]
 
     def _holds_colour(self, hand: list[Card]) -> bool:
         colour = self.colour
