@@ -210,10 +210,14 @@ class Game(turns.TurnMixin):
         self.version += 1
 
     def _flip_first(self, dealer_pos: int) -> None:
-        """Rules 2-7: the first discard and what it does (nobody "played" it)."""
+        """Rules 2-7: the first discard and what it does (nobody "played" it).
+
+        A Wild Draw Four goes back and the pile is reshuffled; if nothing but Wild Draw
+        Fours is left to flip (a crowded table), it stays and counts as a plain Wild.
+        """
         while True:
             card = self.draw_pile.pop()
-            if card.rank is not _W4:
+            if card.rank is not _W4 or all(c.rank is _W4 for c in self.draw_pile):
                 break
             self.log.append(Event("reflip", cards=(card,)))
             self.draw_pile.append(card)
