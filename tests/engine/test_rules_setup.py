@@ -6,7 +6,18 @@ import random
 from collections import Counter
 
 import pytest
-from uno_testkit import CLASSIC, act, all_cards, deal_order, events, full_deck, hand, kinds, legal, stacked_game
+from uno_testkit import (
+    CLASSIC,
+    act,
+    all_cards,
+    deal_order,
+    events,
+    full_deck,
+    hand,
+    kinds,
+    legal,
+    stacked_game,
+)
 
 from unotui.engine import (
     Card,
