@@ -54,8 +54,9 @@ class Scoring(enum.StrEnum):
 class Effect(enum.StrEnum):
     """The enforceable vocabulary of the customizable wild card.
 
-    Each effect is applied in the order written, after the card lands and before the
-    player names the colour (so a colour can be named knowing the new hand).
+    Each effect is applied in the order written, after the card lands and the player has
+    named the colour (``draw_until_colour`` draws to that colour).  Going out on the card
+    fires no effect.
     """
 
     DRAW_UNTIL_COLOUR = "draw_until_colour"  # next player draws until they get the named colour

@@ -187,6 +187,8 @@ class TurnMixin:
         if seat != self.actor:
             self.pos = self.active.index(seat)
             self.actor = seat
+            if self.face_up_until == seat:  # jumping in is the player's next turn
+                self.face_up_until = -1
             self.log.append(Event("jump", seat, (card,)))
         else:
             self.log.append(Event("play", seat, (card,), value=1 if uno else 0))
