@@ -277,7 +277,13 @@ class Game(turns.TurnMixin):
         return card.is_wild or card.colour is self.colour or card.rank is self.top.rank
 
     def legal_actions(self, seat: int) -> list[Action]:
-        """Every action ``seat`` may take now, out-of-turn ones included."""
+        """Every action ``seat`` may take now, out-of-turn ones included.
+
+        Raises:
+            NoSuchSeatError: ``seat`` is not a seat at this table.
+        """
+        if not 0 <= seat < self.n:
+            raise NoSuchSeatError(f"there is no seat {seat} at this {self.n}-seat table")
         version, cached_seat, cached = self._legal_cache
         if version == self.version and cached_seat == seat:
             return cached
