@@ -370,3 +370,38 @@ def test_hand_size(players: int, size: int) -> None:
     extra = 2 if first.rank.name == "DRAW2" else 0
     assert sorted(sizes) == sorted([size] * (players - 1) + [size + extra])
     assert all_cards(g) == full_deck(g)
+
+
+def test_no_bluffing_also_refuses_a_stacked_bluff() -> None:
+    # Stacking a Wild Draw Four while holding the colour in play is the same bluff: a
+    # challenge would find it guilty, so without bluffing it is refused.
+    rules = OFFICIAL.with_(no_bluffing=True)
+    g = stacked_game(["W+4 G1 B2", "W+4 R1 Y2", "W+4 G2 G3"], "R7", DRAWS, rules=rules, dealer=2)
+    act(g, 0, "W+4", "colour R")  # legal: seat 0 held no red
+    assert legal(g, 1) == ["challenge", "accept"]  # seat 1 holds R1
+    before = snapshot(g)
+    with pytest.raises(UnplayableCardError, match="bluff"):
+        act(g, 1, "W+4")
+    assert snapshot(g) == before
+    act(g, 1, "accept")
+    assert g.actor == 2
+    g = stacked_game(["W+4 G1 B2", "W+4 Y1 Y2", "G1 G2 G3"], "R7", DRAWS, rules=rules, dealer=2)
+    act(g, 0, "W+4", "colour R")
+    assert legal(g, 1) == ["challenge", "accept", "W+4"]  # no red held: a legal stack
+
+
+def test_no_bluffing_cross_stack_on_a_draw_two() -> None:
+    rules = CROSS.with_(no_bluffing=True)
+    g = stacked_game(["R+2 G1 B2", "W+4 R1 Y2", "G1 G2 G3"], "R7", DRAWS, rules=rules, dealer=2)
+    act(g, 0, "R+2")
+    assert legal(g, 1) == ["draw"]  # R1 in hand: the +4 would be a bluff
+
+
+def test_draw_to_match_keeps_drawing_past_an_unplayable_wild_draw_four() -> None:
+    # Without bluffing, a Wild Draw Four is not playable while holding the colour in play,
+    # so drawing to match goes on to the next card.
+    g = stacked_game(["R1 B2", "Y1 Y2"], "R7", "W+4 G5 R9 G6", dealer=1,
+                     draw_to_match=True, no_bluffing=True)
+    act(g, 0, "draw")
+    assert hand(g, 0) == "R1 B2 W+4 G5 R9"
+    assert g.phase == Phase.DRAWN and g.drawn == Card.parse("R9")

@@ -302,7 +302,7 @@ class Game(turns.TurnMixin):
         if seat == self.actor:
             if phase == Phase.PLAY:
                 if self.pending:
-                    out = self._plays([c for c in _unique(hand) if self._stacks(c)], hand)
+                    out = self._plays(self._stackable(hand), hand)
                 else:
                     colour, rank = self.colour, self.top.rank
                     ok = [c for c in _unique(hand) if c.is_wild or c.colour is colour or c.rank is rank]
@@ -323,7 +323,7 @@ class Game(turns.TurnMixin):
                 out = [Discard(c) for c in _unique(hand)]
             elif phase == Phase.CHALLENGE:
                 out = [CHALLENGE, ACCEPT] if self.rules.challenge else [ACCEPT]
-                out += self._plays([c for c in _unique(hand) if self._stacks(c)], hand)
+                out += self._plays(self._stackable(hand), hand)
         elif self.rules.jump_in and phase == Phase.PLAY and not self.pending:
             top = self.top
             if not top.is_wild and top in hand and seat in self.active:
@@ -347,6 +347,14 @@ class Game(turns.TurnMixin):
     def _holds_colour(self, hand: list[Card]) -> bool:
         colour = self.colour
         return any(c.colour is colour for c in hand)
+
+    def _stackable(self, hand: list[Card]) -> list[Card]:
+        """Cards of ``hand`` that may be stacked on the pending penalty (no bluffing applies
+        to a stacked Wild Draw Four as to any other)."""
+        ok = [c for c in _unique(hand) if self._stacks(c)]
+        if self.rules.no_bluffing and self._holds_colour(hand):
+            ok = [c for c in ok if c.rank is not _W4]
+        return ok
 
     def _stacks(self, card: Card) -> bool:
         """Whether ``card`` may be stacked on the pending draw penalty."""
@@ -448,12 +456,12 @@ class Game(turns.TurnMixin):
         if isinstance(action, Play):
             if self.phase == Phase.DRAWN:
                 raise UnplayableCardError(f"only the card just drawn ({self.drawn}) may be played")
-            if self.pending:
-                raise UnplayableCardError(f"{action.card} cannot be stacked on the draw penalty")
-            if action.card.rank is _W4 and self.rules.no_bluffing:
+            if action.card.rank is _W4 and self.rules.no_bluffing and self._holds_colour(self.hands[seat]):
                 raise UnplayableCardError(
                     f"no bluffing: Wild Draw Four only without a {self.colour.name.lower()} card"
                 )
+            if self.pending:
+                raise UnplayableCardError(f"{action.card} cannot be stacked on the draw penalty")
             raise UnplayableCardError(
                 f"{action.card} does not match {self.top} ({self.colour.name.lower()})"
             )

@@ -165,7 +165,7 @@ class TurnMixin:
             if card is None:
                 break
             got.append(card)
-            if not self.rules.draw_to_match or self.playable(card):
+            if not self.rules.draw_to_match or self._can_play_drawn(seat, card):
                 break
         if not got:
             self.log.append(Event("pass", seat))
