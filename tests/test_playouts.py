@@ -295,3 +295,20 @@ def test_playouts_reach_every_kind_of_event() -> None:
                 "accept", "uno", "catch", "swap", "rotate", "shuffle", "effect", "discard", "reshuffle",
                 "round", "eliminated", "match", "deal"}
     assert expected <= set(seen), expected - set(seen)
+
+
+def test_a_match_replays_exactly_from_its_seed_and_actions() -> None:
+    rules = Rules.preset("modern").with_(shuffle_hands=2, seven_o=True, jump_in=True, target_score=100)
+    first = Game(5, rules, rng=random.Random(42))
+    actions: list[tuple[int, Action]] = []
+    rng = random.Random(42)
+    while not first.over and len(actions) < 3000:
+        pairs = [(s, a) for s in range(first.n) for a in first.legal_actions(s)]
+        seat, action = pairs[rng.randrange(len(pairs))]
+        first.apply(seat, action)
+        actions.append((seat, action))
+    again = Game(5, rules, rng=random.Random(42))
+    for seat, action in actions:
+        again.apply(seat, Action.parse(str(action)))
+    assert again.log == first.log
+    assert again.hands == first.hands and again.scores == first.scores
