@@ -204,6 +204,18 @@ def test_2_only_wild_draw_fours_left_to_flip_does_not_loop() -> None:
     assert g.pending == 0
 
 
+@pytest.mark.timeout(10)
+def test_2_a_single_wild_draw_four_left_to_flip_does_not_loop() -> None:
+    # Ten players x 11 cards from the 111-card giant deck leave exactly one card.
+    rules = Rules.preset("giant").with_(hand_size=11)
+    deck = build_deck(rules)
+    deck.remove(Card.parse("W+4"))
+    g = Game(10, rules, rng=random.Random(2), dealer=9, deck=[*deck, Card.parse("W+4")])
+    assert g.top == Card.parse("W+4") and g.draw_pile == []
+    assert g.phase == Phase.COLOUR and g.actor == 0
+    assert all_cards(g) == full_deck(g)
+
+
 # ----- 3. first card Wild (and the other wilds) ------------------------------------------------
 
 
