@@ -38,10 +38,10 @@ def test_stacking_official_draw_two_on_draw_two() -> None:
     g = stacked_game(["R+2 R1 R2", "G+2 Y1 Y2", "G1 G2 G3"], "R7", DRAWS, rules=OFFICIAL, dealer=2)
     act(g, 0, "R+2")
     assert g.actor == 1 and g.phase == Phase.PLAY and g.pending == 2
-    assert legal(g, 1) == ["G+2", "draw"]  # only a stack or take the penalty
+    assert legal(g, 1) == {"G+2", "draw"}  # only a stack or take the penalty
     act(g, 1, "G+2")
     assert g.actor == 2 and g.pending == 4
-    assert legal(g, 2) == ["draw"]
+    assert legal(g, 2) == {"draw"}
     act(g, 2, "draw")
     assert hand(g, 2) == "G1 G2 G3 B1 B2 B3 B4"
     assert events(g, "skip")[-1].seat == 2
@@ -53,7 +53,7 @@ def test_stacking_official_wild_draw_four_on_wild_draw_four_last_names_colour() 
     g = stacked_game(["W+4 R1 R2", "W+4 Y1 Y2", "G1 G2 G3"], "B7", DRAWS, rules=OFFICIAL, dealer=2)
     act(g, 0, "W+4", "colour R")
     assert g.phase == Phase.CHALLENGE and g.actor == 1
-    assert legal(g, 1) == ["challenge", "accept", "W+4"]
+    assert legal(g, 1) == {"challenge", "accept", "W+4"}
     act(g, 1, "W+4")
     assert g.phase == Phase.COLOUR and g.actor == 1
     act(g, 1, "colour Y")
@@ -67,22 +67,22 @@ def test_stacking_official_wild_draw_four_on_wild_draw_four_last_names_colour() 
 def test_stacking_official_no_cross() -> None:
     g = stacked_game(["R+2 R1 R2", "W+4 Y1 Y2", "G1 G2 G3"], "R7", DRAWS, rules=OFFICIAL, dealer=2)
     act(g, 0, "R+2")
-    assert legal(g, 1) == ["draw"]
+    assert legal(g, 1) == {"draw"}
     with pytest.raises(UnplayableCardError):
         act(g, 1, "W+4")
     g = stacked_game(["W+4 R1 R2", "R+2 Y1 Y2", "G1 G2 G3"], "B7", DRAWS, rules=OFFICIAL, dealer=2)
     act(g, 0, "W+4", "colour R")
-    assert legal(g, 1) == ["challenge", "accept"]
+    assert legal(g, 1) == {"challenge", "accept"}
 
 
 def test_stacking_cross() -> None:
     g = stacked_game(["R+2 R1 R2", "W+4 Y1 Y2", "G+2 B+2 G3"], "R7", DRAWS, rules=CROSS, dealer=2)
     act(g, 0, "R+2")
-    assert legal(g, 1) == ["W+4", "draw"]  # +4 on +2
+    assert legal(g, 1) == {"W+4", "draw"}  # +4 on +2
     act(g, 1, "W+4", "colour G")
     assert g.pending == 6 and g.actor == 2
     # +2 on +4 only in the named colour.
-    assert legal(g, 2) == ["challenge", "accept", "G+2"]
+    assert legal(g, 2) == {"challenge", "accept", "G+2"}
     act(g, 2, "G+2")
     assert g.pending == 8 and g.actor == 0 and g.wd4 is None
     act(g, 0, "draw")
@@ -157,7 +157,7 @@ def test_seven_o_seven_swaps_with_a_chosen_player() -> None:
     g = stacked_game(["R7 R1 R2", "Y1 Y2 Y3", "G1 G2 G3"], "R5", rules=SEVEN_O, dealer=2)
     act(g, 0, "R7")
     assert g.phase == Phase.TARGET and g.actor == 0
-    assert legal(g, 0) == ["target 1", "target 2"]
+    assert legal(g, 0) == {"target 1", "target 2"}
     act(g, 0, "target 2")
     assert hand(g, 0) == "G1 G2 G3" and hand(g, 2) == "R1 R2"
     assert g.actor == 1 and g.phase == Phase.PLAY
@@ -185,8 +185,8 @@ def test_jump_in_with_the_identical_card_play_continues_from_them() -> None:
     g = stacked_game(["R5 R1 R2", "Y1 Y2 Y3", "G1 G2 G3", "R5 B2 B3"], "R9", rules=JUMP, dealer=3)
     act(g, 0, "R5")
     assert g.actor == 1
-    assert legal(g, 3) == ["R5"]
-    assert legal(g, 2) == []
+    assert legal(g, 3) == {"R5"}
+    assert legal(g, 2) == set()
     act(g, 3, "R5")
     assert events(g, "jump")[-1].seat == 3
     assert g.actor == 0  # play continues to the left of the jumper
@@ -240,11 +240,11 @@ def test_jump_in_seven_under_seven_o_still_swaps() -> None:
     act(g, 0, "R7", "target 3")
     assert hand(g, 0) == "B1 B2 B3" and hand(g, 3) == "R1 R2"
     assert g.actor == 1
-    assert legal(g, 2) == ["R7"]
+    assert legal(g, 2) == {"R7"}
     act(g, 2, "R7")  # out of turn
     assert g.phase == Phase.TARGET and g.actor == 2
-    assert legal(g, 2) == ["target 0", "target 1", "target 3"]
-    assert legal(g, 1) == []
+    assert legal(g, 2) == {"target 0", "target 1", "target 3"}
+    assert legal(g, 1) == set()
     act(g, 2, "target 1")
     assert hand(g, 2) == "Y1 Y2 Y3" and hand(g, 1) == "G2 G3"
     assert g.actor == 3
@@ -268,14 +268,14 @@ def test_draw_to_match_draws_until_playable() -> None:
     act(g, 0, "draw")
     assert hand(g, 0) == "Y1 Y2 G1 G2 B7"
     assert g.phase == Phase.DRAWN and g.drawn == Card.parse("B7")
-    assert legal(g, 0) == ["B7", "keep"]
+    assert legal(g, 0) == {"B7", "keep"}
     assert events(g, "draw")[-1].value == 3
 
 
 def test_draw_to_match_and_forced_play() -> None:
     g = stacked_game(["Y1 Y2", "B1 B2"], "R7", "G1 R3 G4", dealer=1, draw_to_match=True, forced_play=True)
     act(g, 0, "draw")
-    assert legal(g, 0) == ["R3"]
+    assert legal(g, 0) == {"R3"}
     with pytest.raises(WrongPhaseError):
         act(g, 0, "keep")
     act(g, 0, "R3")
@@ -296,7 +296,7 @@ def test_draw_to_match_with_both_piles_running_dry() -> None:
 def test_forced_play_of_a_drawn_playable_card() -> None:
     g = stacked_game(["Y1 Y2", "B1 B2"], "R7", "R3", dealer=1, forced_play=True)
     act(g, 0, "draw")
-    assert legal(g, 0) == ["R3"]
+    assert legal(g, 0) == {"R3"}
     with pytest.raises(WrongPhaseError):
         act(g, 0, "keep")
 
@@ -315,7 +315,7 @@ NO_BLUFF = CLASSIC.with_(no_bluffing=True)
 
 def test_no_bluffing_refuses_an_illegal_wild_draw_four() -> None:
     g = stacked_game(["W+4 R1 B2", "Y1 Y2 Y3"], "R7", rules=NO_BLUFF, dealer=1)
-    assert legal(g, 0) == ["R1", "draw"]
+    assert legal(g, 0) == {"R1", "draw"}
     before = snapshot(g)
     with pytest.raises(UnplayableCardError, match="bluff"):
         act(g, 0, "W+4")
@@ -324,7 +324,7 @@ def test_no_bluffing_refuses_an_illegal_wild_draw_four() -> None:
 
 def test_no_bluffing_allows_a_legal_wild_draw_four() -> None:
     g = stacked_game(["W+4 G7 B2", "Y1 Y2 Y3"], "R7", rules=NO_BLUFF, dealer=1)
-    assert legal(g, 0) == ["W+4", "G7", "draw"]
+    assert legal(g, 0) == {"W+4", "G7", "draw"}
 
 
 def test_no_bluffing_drawn_wild_draw_four_with_the_colour_in_hand() -> None:
@@ -346,7 +346,7 @@ def test_no_challenge_with_stacking_accept_or_stack() -> None:
     rules = OFFICIAL.with_(challenge=False)
     g = stacked_game(["W+4 R1 B2", "W+4 Y2 Y3", "G1 G2 G3"], "R7", DRAWS, rules=rules, dealer=2)
     act(g, 0, "W+4", "colour B")
-    assert legal(g, 1) == ["accept", "W+4"]
+    assert legal(g, 1) == {"accept", "W+4"}
     with pytest.raises(WrongPhaseError):
         act(g, 1, "challenge")
 
@@ -378,7 +378,7 @@ def test_no_bluffing_also_refuses_a_stacked_bluff() -> None:
     rules = OFFICIAL.with_(no_bluffing=True)
     g = stacked_game(["W+4 G1 B2", "W+4 R1 Y2", "W+4 G2 G3"], "R7", DRAWS, rules=rules, dealer=2)
     act(g, 0, "W+4", "colour R")  # legal: seat 0 held no red
-    assert legal(g, 1) == ["challenge", "accept"]  # seat 1 holds R1
+    assert legal(g, 1) == {"challenge", "accept"}  # seat 1 holds R1
     before = snapshot(g)
     with pytest.raises(UnplayableCardError, match="bluff"):
         act(g, 1, "W+4")
@@ -387,14 +387,14 @@ def test_no_bluffing_also_refuses_a_stacked_bluff() -> None:
     assert g.actor == 2
     g = stacked_game(["W+4 G1 B2", "W+4 Y1 Y2", "G1 G2 G3"], "R7", DRAWS, rules=rules, dealer=2)
     act(g, 0, "W+4", "colour R")
-    assert legal(g, 1) == ["challenge", "accept", "W+4"]  # no red held: a legal stack
+    assert legal(g, 1) == {"challenge", "accept", "W+4"}  # no red held: a legal stack
 
 
 def test_no_bluffing_cross_stack_on_a_draw_two() -> None:
     rules = CROSS.with_(no_bluffing=True)
     g = stacked_game(["R+2 G1 B2", "W+4 R1 Y2", "G1 G2 G3"], "R7", DRAWS, rules=rules, dealer=2)
     act(g, 0, "R+2")
-    assert legal(g, 1) == ["draw"]  # R1 in hand: the +4 would be a bluff
+    assert legal(g, 1) == {"draw"}  # R1 in hand: the +4 would be a bluff
 
 
 def test_draw_to_match_keeps_drawing_past_an_unplayable_wild_draw_four() -> None:

@@ -72,7 +72,7 @@ def test_19_target_score(target: int, over: bool) -> None:
     if over:
         assert g.phase == Phase.MATCH_OVER and g.winner == 0
         assert events(g, "match")[-1].seat == 0
-        assert legal(g, 0) == legal(g, 1) == legal(g, 2) == []
+        assert legal(g, 0) == legal(g, 1) == legal(g, 2) == set()
     else:
         assert g.phase == Phase.ROUND_OVER and g.winner == -1
 
@@ -114,7 +114,7 @@ def test_21_elimination() -> None:
     act(g, 0, "deal")
     assert g.active == [0, 2]
     assert g.hands[1] == []
-    assert legal(g, 1) == []
+    assert legal(g, 1) == set()
     # Head-to-head under the two-player rules: Reverse acts as Skip.
     _force(g, 2, "RR R2 R3", "R9")
     act(g, 2, "RR")

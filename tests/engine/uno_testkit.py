@@ -56,9 +56,11 @@ def act(g: Game, seat: int, *texts: str) -> None:
         g.apply(seat, Action.parse(text))
 
 
-def legal(g: Game, seat: int) -> list[str]:
-    """The seat's legal actions as text."""
-    return [str(a) for a in g.legal_actions(seat)]
+def legal(g: Game, seat: int) -> set[str]:
+    """The seat's legal actions as text (a set: the order is not part of the contract)."""
+    texts = [str(a) for a in g.legal_actions(seat)]
+    assert len(set(texts)) == len(texts), f"duplicate legal actions: {texts}"
+    return set(texts)
 
 
 def hand(g: Game, seat: int) -> str:
