@@ -162,3 +162,15 @@ def test_18_a_call_with_the_drawn_card() -> None:
     assert legal(g, 0) == {"R5", "R5!", "keep"}
     act(g, 0, "R5!")
     assert g.uno_called[0] and g.uno_open == -1
+
+
+def test_16_going_again_after_a_skip_the_player_may_still_call_and_not_catch_itself() -> None:
+    # Two players: a Skip down to one card without calling gives the same seat the turn.
+    g = stacked_game(["RS R2", "Y1 Y2"], "R7", "B1 B2 B3", dealer=1)
+    act(g, 0, "RS")
+    assert g.actor == 0 and g.uno_open == 0
+    mine = legal(g, 0)
+    assert "uno" in mine and "catch 0" not in mine
+    assert legal(g, 1) == {"catch 0"}
+    act(g, 0, "uno")
+    assert g.uno_called[0] and legal(g, 1) == set()
