@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 
 from unotui.engine import (
     ALL_CARDS,
+    CALL_UNO,
     DRAW,
     PRESETS,
     Action,
@@ -80,6 +81,18 @@ def check_invariants(g: Game, deck: Counter[Card], log_from: int) -> None:
         if s not in g.active:
             assert not g.hands[s]
     for seat in range(g.n):
+        legal = g.legal_actions(seat)
+        assert len(set(legal)) == len(legal), f"duplicate legal actions {legal}"
+        if playing and g.uno_open >= 0 and seat in g.active:
+            # Rule 16: the seat that forgot may still call; everyone else may catch it.
+            assert (CALL_UNO in legal) is (seat == g.uno_open)
+            assert (Catch(g.uno_open) in legal) is (seat != g.uno_open)
+        else:
+            assert not any(a is CALL_UNO or isinstance(a, Catch) for a in legal)
+        if seat != g.actor:
+            for a in legal:  # out of turn: only calls, catches and jump-ins
+                assert a is CALL_UNO or isinstance(a, Catch) or (
+                    g.rules.jump_in and isinstance(a, Play) and a.card is g.top), f"seat {seat}: {a}"
         v = seat_view(g, seat, log_from)
         assert v.hand == tuple(g.hands[seat])
         assert v.counts == tuple(len(h) for h in g.hands)
