@@ -245,6 +245,8 @@ def test_3_first_wild_left_of_dealer_names_colour_no_effect(first: str) -> None:
 def test_4_first_draw_two_player_left_of_dealer_draws_two_and_loses_turn() -> None:
     g = stacked_game(["R1 R2", "B1 B2", "G1 G2"], "Y+2", "Y7 Y8 Y9", dealer=0)
     assert hand(g, 1) == "B1 B2 Y7 Y8"
+    drew = events(g, "draw")[-1]
+    assert (drew.seat, drew.value, drew.note, drew.to) == (1, 2, "first", 1)  # as documented
     assert g.actor == 2
     assert g.phase == Phase.PLAY
     assert g.pending == 0

@@ -235,7 +235,7 @@ class Game(turns.TurnMixin):
         self.colour = card.colour
         rank = card.rank
         if rank is _D2:
-            self._draw(first, 2, "penalty")
+            self._draw(first, 2, "first")
             self.log.append(Event("skip", first))
             self._advance(1)
         elif rank is Rank.REVERSE:
