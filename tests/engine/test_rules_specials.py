@@ -316,3 +316,16 @@ def test_25_shuffle_hands_gathers_shuffles_deals_evenly_from_the_left() -> None:
     act(g, 1, "colour Y")
     assert g.actor == 2
     assert Card.parse("WH").points == 40
+
+
+def test_25_shuffle_hands_deals_from_the_players_left_even_after_a_reverse() -> None:
+    # "Left" is a place at the table (seat numbers rising), not the direction of play.
+    rules = CLASSIC.with_(shuffle_hands=1)
+    g = stacked_game(["RR R1 R2", "Y1 Y2 Y3", "G1 G2 G3", "WH B1 B2"], "R5", rules=rules, dealer=3)
+    act(g, 0, "RR")
+    assert g.direction == -1 and g.actor == 3
+    act(g, 3, "WH")
+    # Ten cards from seat 3's left: seats 0, 1, 2, 3, 0, 1, 2, 3, 0, 1.
+    assert [len(h) for h in g.hands] == [3, 3, 2, 2]
+    act(g, 3, "colour B")
+    assert g.actor == 2  # play still goes right

@@ -326,8 +326,8 @@ class TurnMixin:
         self.uno_open = -1
         na = len(self.active)
         start = self.active.index(seat)
-        for i, card in enumerate(pool):
-            self.hands[self.active[(start + (i + 1) * self.direction) % na]].append(card)
+        for i, card in enumerate(pool):  # from the left (seat numbers rising), whatever the direction
+            self.hands[self.active[(start + i + 1) % na]].append(card)
         self.log.append(Event("shuffle", seat))
 
     # ----- the customizable wild ------------------------------------------------------------
