@@ -215,10 +215,14 @@ class Game(turns.TurnMixin):
         self.version += 1
 
     def _flip_first(self, dealer_pos: int) -> None:
-        """Rules 2-7: the first discard and what it does (nobody "played" it)."""
+        """Rules 2-7: the first discard and what it does (nobody "played" it).
+
+        A Wild Draw Four goes back and the pile is reshuffled; if nothing but Wild Draw
+        Fours is left to flip (a crowded table), it stays and counts as a plain Wild.
+        """
         while True:
             card = self.draw_pile.pop()
-            if card.rank is not _W4:
+            if card.rank is not _W4 or all(c.rank is _W4 for c in self.draw_pile):
                 break
             self.log.append(Event("reflip", cards=(card,)))
             self.draw_pile.append(card)
@@ -236,7 +240,7 @@ class Game(turns.TurnMixin):
         self.colour = card.colour
         rank = card.rank
         if rank is _D2:
-            self._draw(first, 2, "penalty")
+            self._draw(first, 2, "first")
             self.log.append(Event("skip", first))
             self._advance(1)
         elif rank is Rank.REVERSE:
@@ -278,7 +282,11 @@ class Game(turns.TurnMixin):
         return card.is_wild or card.colour is self.colour or card.rank is self.top.rank
 
     def legal_actions(self, seat: int) -> list[Action]:
-        """Every action ``seat`` may take now, out-of-turn ones included."""
+        """Every action ``seat`` may take now, out-of-turn ones included.
+
+        Raises:
+            NoSuchSeatError: ``seat`` is not a seat at this table.
+        """
         if self._lc_version == self.version and self._lc_seat == seat:
             return self._lc
         if self.phase == "play" and seat == self.actor and not self.pending and not self._special_legal:
@@ -292,9 +300,11 @@ class Game(turns.TurnMixin):
             else:
                 out = list(map(_PLAY_BY_CODE.__getitem__, ok))
             out.append(DRAW)
-            if self.uno_open >= 0:
-                out.append(Catch(self.uno_open))
+            if self.uno_open >= 0:  # e.g. two players: going again after one's own Skip
+                out.append(CALL_UNO if seat == self.uno_open else Catch(self.uno_open))
         else:
+            if not 0 <= seat < self.n:
+                raise NoSuchSeatError(f"there is no seat {seat} at this {self.n}-seat table")
             out = self._legal(seat)
         self._lc_version, self._lc_seat, self._lc = self.version, seat, out
         return out
@@ -310,7 +320,7 @@ class Game(turns.TurnMixin):
         if seat == self.actor:
             if phase == Phase.PLAY:
                 if self.pending:
-                    out = self._plays([c for c in _unique(hand) if self._stacks(c)], hand)
+                    out = self._plays(self._stackable(hand), hand)
                 else:
                     match = _MATCH[self.colour, self.top.rank]
                     ok = [c for c in hand if c in match]
@@ -334,7 +344,7 @@ class Game(turns.TurnMixin):
             elif phase == Phase.CHALLENGE:
                 out = [CHALLENGE, ACCEPT] if self.rules.challenge else [ACCEPT]
                 if self.rules.stacking is not Stacking.OFF:
-                    out += self._plays([c for c in _unique(hand) if self._stacks(c)], hand)
+                    out += self._plays(self._stackable(hand), hand)
         elif self.rules.jump_in and phase == Phase.PLAY and not self.pending:
             top = self.top
             if not top.is_wild and top in hand and seat in self.active:
@@ -384,6 +394,14 @@ class Game(turns.TurnMixin):
         if phase == Phase.TARGET:
             return seat, ChooseTarget(self.next_seat(seat))
         return seat, legal[0]  # discard the first card; deal
+
+    def _stackable(self, hand: list[Card]) -> list[Card]:
+        """Cards of ``hand`` that may be stacked on the pending penalty (no bluffing applies
+        to a stacked Wild Draw Four as to any other)."""
+        ok = [c for c in _unique(hand) if self._stacks(c)]
+        if self.rules.no_bluffing and self._holds_colour(hand):
+            ok = [c for c in ok if c.rank is not _W4]
+        return ok
 
     def _stacks(self, card: Card) -> bool:
         """Whether ``card`` may be stacked on the pending draw penalty."""
@@ -485,12 +503,12 @@ class Game(turns.TurnMixin):
         if isinstance(action, Play):
             if self.phase == Phase.DRAWN:
                 raise UnplayableCardError(f"only the card just drawn ({self.drawn}) may be played")
-            if self.pending:
-                raise UnplayableCardError(f"{action.card} cannot be stacked on the draw penalty")
-            if action.card.rank is _W4 and self.rules.no_bluffing:
+            if action.card.rank is _W4 and self.rules.no_bluffing and self._holds_colour(self.hands[seat]):
                 raise UnplayableCardError(
                     f"no bluffing: Wild Draw Four only without a {self.colour.name.lower()} card"
                 )
+            if self.pending:
+                raise UnplayableCardError(f"{action.card} cannot be stacked on the draw penalty")
             raise UnplayableCardError(
                 f"{action.card} does not match {self.top} ({self.colour.name.lower()})"
             )

@@ -54,8 +54,9 @@ class Scoring(enum.StrEnum):
 class Effect(enum.StrEnum):
     """The enforceable vocabulary of the customizable wild card.
 
-    Each effect is applied in the order written, after the card lands and before the
-    player names the colour (so a colour can be named knowing the new hand).
+    Each effect is applied in the order written, after the card lands and the player has
+    named the colour (``draw_until_colour`` draws to that colour).  Going out on the card
+    fires no effect.
     """
 
     DRAW_UNTIL_COLOUR = "draw_until_colour"  # next player draws until they get the named colour
@@ -184,11 +185,28 @@ class Rules:
         return 108 + self.swap_hands + self.shuffle_hands + self.custom_wilds
 
     def with_(self, **changes: Any) -> Rules:
-        """A copy with some rules changed, validated."""
+        """A copy with some rules changed, validated.
+
+        Values are checked like settings, so ``scoring="lowest"`` means
+        ``Scoring.LOWEST``; an unknown key or a bad value raises :class:`RulesError`.
+        """
+        for key, value in changes.items():
+            if key in _FIELD_TYPES:
+                changes[key] = _coerce(key, value)
+            elif key not in ("name", "custom"):
+                raise RulesError(f"unknown rule {key!r} (known: {', '.join(sorted(_SETTABLE))})")
         return dataclasses.replace(self, **changes).validate()
 
     def validate(self, players: int | None = None) -> Rules:
         """Check the rules (for a table of ``players`` if given); return self."""
+        for key, kind in _FIELD_TYPES.items():
+            value = getattr(self, key)
+            # bool is an int subclass: plain ints and bools must not stand in for each other.
+            ok = type(value) is kind if kind in (int, bool) else isinstance(value, kind)
+            if not ok:
+                raise RulesError(f"rule {key!r} must be a {kind.__name__}, not {value!r}")
+        if not isinstance(self.custom, CustomRule):
+            raise RulesError(f"rule 'custom' must be a CustomRule, not {self.custom!r}")
         if not 0 <= self.custom_wilds <= 3:
             raise RulesError("custom_wilds must be between 0 and 3")
         if not 0 <= self.swap_hands <= 4 or not 0 <= self.shuffle_hands <= 4:

@@ -190,7 +190,7 @@ class TurnMixin:
             if pulled is None:
                 break
             got.append(pulled)
-            if not self.rules.draw_to_match or self.playable(pulled):
+            if not self.rules.draw_to_match or self._can_play_drawn(seat, pulled):
                 break
         if not got:
             self.log.append(Event("pass", seat))
@@ -214,6 +214,8 @@ class TurnMixin:
         if seat != self.actor:
             self.pos = self.active.index(seat)
             self.actor = seat
+            if self.face_up_until == seat:  # jumping in is the player's next turn
+                self.face_up_until = -1
             self.log.append(Event("jump", seat, (card,)))
         else:
             self.log.append(_event(Event, ("play", seat, _SOLO[card], -1, 1 if uno else 0, "", -1)))
@@ -357,8 +359,8 @@ class TurnMixin:
         self.uno_open = -1
         na = len(self.active)
         start = self.active.index(seat)
-        for i, card in enumerate(pool):
-            self.hands[self.active[(start + (i + 1) * self.direction) % na]].append(card)
+        for i, card in enumerate(pool):  # from the left (seat numbers rising), whatever the direction
+            self.hands[self.active[(start + i + 1) % na]].append(card)
         self.log.append(Event("shuffle", seat))
 
     # ----- the customizable wild ------------------------------------------------------------

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from .actions import Action
 from .cards import Card, Colour
+from .errors import NoSuchSeatError
 from .events import Event
 from .rules import Rules
 
@@ -106,7 +107,13 @@ def seat_view(game: Game, seat: int | None, log_from: int = 0) -> SeatView:
 
     Args:
         log_from: include log events from this index on (0: the whole match log).
+
+    Raises:
+        NoSuchSeatError: ``seat`` is not a seat at this table (a negative index must not
+            show another seat's hand).
     """
+    if seat is not None and not 0 <= seat < game.n:
+        raise NoSuchSeatError(f"there is no seat {seat} at this {game.n}-seat table")
     hands = game.hands
     face_up: dict[int, tuple[Card, ...]] = {}
     if game.face_up_until >= 0 and game.phase not in ("round_over", "match_over"):
