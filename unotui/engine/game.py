@@ -110,6 +110,9 @@ def build_deck(rules: Rules) -> list[Card]:
 class Game(turns.TurnMixin):
     """One match: seats, scores, and the state of the current round.
 
+    ``__slots__`` keeps attribute access on the hot path uniform and fast (CPython's
+    shared-key instance dicts stop at 30 keys; this state has more).
+
     Args:
         players: the number of seats, or the players' names (2-10).
         rules: the table's rules (validated for this table size).
@@ -118,6 +121,14 @@ class Game(turns.TurnMixin):
         deck: the first round's deck from the top down (or just its top cards; the rest
             of the deck follows, shuffled).  For tests and replays.
     """
+
+    __slots__ = (
+        "_deck", "_lc", "_lc_seat", "_lc_version", "_special_legal", "active", "actor", "colour",
+        "dealer", "direction", "discard", "discard_left", "draw_pile", "drawn", "eliminated",
+        "face_up_until", "hands", "log", "n", "names", "pending", "phase", "pos", "rng", "round_no",
+        "round_points", "round_winner", "rules", "scores", "todo", "top", "uno_called", "uno_open",
+        "version", "wd4", "winner",
+    )
 
     def __init__(
         self,
@@ -310,42 +321,42 @@ class Game(turns.TurnMixin):
         return out
 
     def _legal(self, seat: int) -> list[Action]:
+        """The general case of :meth:`legal_actions` (every phase, every house rule)."""
         phase = self.phase
         hand = self.hands[seat]
-        if phase == Phase.MATCH_OVER:
-            return []
-        if phase == Phase.ROUND_OVER:
-            return [DEAL] if seat == self.dealer else []
-        out = []
+        out: list[Action] = []
         if seat == self.actor:
-            if phase == Phase.PLAY:
-                if self.pending:
-                    out = self._plays(self._stackable(hand), hand)
-                else:
-                    match = _MATCH[self.colour, self.top.rank]
-                    ok = [c for c in hand if c in match]
-                    if len(ok) > 1:
-                        ok = list(dict.fromkeys(ok))
-                    if self.rules.no_bluffing and self._holds_colour(hand):
-                        ok = [c for c in ok if c.rank is not _W4]
-                    out = self._plays(ok, hand)
-                out.append(DRAW)
-            elif phase == Phase.DRAWN:
+            if phase == "drawn":
                 assert self.drawn is not None
                 out = [play(self.drawn)] if len(hand) != 2 else self._plays([self.drawn], hand)
                 if not self.rules.forced_play:
                     out.append(KEEP)
-            elif phase == Phase.COLOUR:
+            elif phase == "colour":
                 out = list(COLOUR_CHOICES)
-            elif phase == Phase.TARGET:
-                out = [ChooseTarget(s) for s in self.active if s != seat]
-            elif phase == Phase.DISCARD:
-                out = [Discard(c) for c in _unique(hand)]
-            elif phase == Phase.CHALLENGE:
+            elif phase == "play":
+                if self.pending:
+                    out = self._plays(self._stackable(hand), hand)
+                else:
+                    ok = sorted(_MATCH[self.colour, self.top.rank].intersection(hand))
+                    if self.rules.no_bluffing and self._holds_colour(hand):
+                        ok = [c for c in ok if c.rank is not _W4]
+                    out = self._plays(ok, hand)
+                out.append(DRAW)
+            elif phase == "challenge":
                 out = [CHALLENGE, ACCEPT] if self.rules.challenge else [ACCEPT]
                 if self.rules.stacking is not Stacking.OFF:
                     out += self._plays(self._stackable(hand), hand)
-        elif self.rules.jump_in and phase == Phase.PLAY and not self.pending:
+            elif phase == "target":
+                out = [ChooseTarget(s) for s in self.active if s != seat]
+            elif phase == "discard":
+                out = [Discard(c) for c in _unique(hand)]
+            elif phase == "round_over":
+                return [DEAL] if seat == self.dealer else []
+        elif phase == "round_over":
+            return [DEAL] if seat == self.dealer else []
+        elif phase == "match_over":
+            return []
+        elif self.rules.jump_in and phase == "play" and not self.pending:
             top = self.top
             if not top.is_wild and top in hand and seat in self.active:
                 out += self._plays([top], hand)

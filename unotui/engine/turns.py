@@ -11,6 +11,7 @@ decision; :meth:`TurnMixin._run` resumes them when it arrives.
 from __future__ import annotations
 
 from random import Random
+from collections.abc import Callable
 from typing import Any
 
 from .cards import ALL_CARDS, Card, Colour, Rank
@@ -20,6 +21,11 @@ from .rules import Effect, Rules, Scoring, Stacking
 __all__ = ["TurnMixin"]
 
 _event = tuple.__new__  # builds an Event without NamedTuple's slower keyword __new__
+def _random_key(rng: Random) -> Callable[[object], float]:
+    rand = rng.random
+    return lambda _card: rand()
+
+
 _SOLO: list[tuple[Card]] = [(c,) for c in ALL_CARDS]  # one-card tuples for the log, shared
 
 _W4 = Rank.WILD4
@@ -36,6 +42,8 @@ MATCH_OVER = "match_over"
 
 class TurnMixin:
     """State transitions of :class:`~unotui.engine.game.Game` (see there for the fields)."""
+
+    __slots__ = ()
 
     # Declared here for the type checker; Game.__init__ and _start_round set them.
     rules: Rules
@@ -124,7 +132,9 @@ class TurnMixin:
                 return None
             rest = self.discard[:-1]
             del self.discard[:-1]
-            self.rng.shuffle(rest)
+            # Sorting on random keys is a uniform shuffle, and several times faster than
+            # random.shuffle (one C-level random() per card instead of _randbelow).
+            rest.sort(key=_random_key(self.rng))
             pile.extend(rest)
             self.log.append(Event("reshuffle", value=len(rest)))
         return pile.pop()
