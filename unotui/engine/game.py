@@ -110,8 +110,9 @@ def build_deck(rules: Rules) -> list[Card]:
 class Game(turns.TurnMixin):
     """One match: seats, scores, and the state of the current round.
 
-    ``__slots__`` keeps attribute access on the hot path uniform and fast (CPython's
-    shared-key instance dicts stop at 30 keys; this state has more).
+    Its fields are slots (declared in :class:`~unotui.engine.turns.TurnMixin`): that keeps
+    attribute access on the hot path uniform and fast (CPython's shared-key instance
+    dicts stop at 30 keys; this state has more).
 
     Args:
         players: the number of seats, or the players' names (2-10).
@@ -122,13 +123,7 @@ class Game(turns.TurnMixin):
             of the deck follows, shuffled).  For tests and replays.
     """
 
-    __slots__ = (
-        "_deck", "_lc", "_lc_seat", "_lc_version", "_special_legal", "active", "actor", "colour",
-        "dealer", "direction", "discard", "discard_left", "draw_pile", "drawn", "eliminated",
-        "face_up_until", "hands", "log", "n", "names", "pending", "phase", "pos", "rng", "round_no",
-        "round_points", "round_winner", "rules", "scores", "todo", "top", "uno_called", "uno_open",
-        "version", "wd4", "winner",
-    )
+    __slots__ = ()  # the fields are declared (as slots) in TurnMixin
 
     def __init__(
         self,

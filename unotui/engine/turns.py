@@ -10,8 +10,8 @@ decision; :meth:`TurnMixin._run` resumes them when it arrives.
 
 from __future__ import annotations
 
-from random import Random
 from collections.abc import Callable
+from random import Random
 from typing import Any
 
 from .cards import ALL_CARDS, Card, Colour, Rank
@@ -43,7 +43,13 @@ MATCH_OVER = "match_over"
 class TurnMixin:
     """State transitions of :class:`~unotui.engine.game.Game` (see there for the fields)."""
 
-    __slots__ = ()
+    __slots__ = (
+        "_deck", "_lc", "_lc_seat", "_lc_version", "_special_legal", "active", "actor", "colour",
+        "dealer", "direction", "discard", "discard_left", "draw_pile", "drawn", "eliminated",
+        "face_up_until", "hands", "log", "n", "names", "pending", "phase", "pos", "rng", "round_no",
+        "round_points", "round_winner", "rules", "scores", "todo", "top", "uno_called", "uno_open",
+        "version", "wd4", "winner",
+    )
 
     # Declared here for the type checker; Game.__init__ and _start_round set them.
     rules: Rules
@@ -76,6 +82,12 @@ class TurnMixin:
     round_points: list[int]
     winner: int
     log: list[Event]
+    version: int
+    _deck: list[Card]
+    _lc: list[Any]
+    _lc_seat: int
+    _lc_version: int
+    _special_legal: bool
 
     def team_of(self, seat: int) -> int:
         raise NotImplementedError
