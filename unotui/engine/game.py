@@ -455,7 +455,10 @@ class Game(turns.TurnMixin):
         self.version += 1
         if self.uno_open >= 0 and self.uno_open != seat and type(action) in _BEGINS_TURN:
             self.uno_open = -1  # the next player acted: the catch window closes
-        _DISPATCH[type(action)](self, seat, action)
+        if type(action) is Play:  # the commonest action skips the table lookup
+            self._on_play(seat, action)
+        else:
+            _DISPATCH[type(action)](self, seat, action)
 
     def _on_keep(self, seat: int, action: Action) -> None:
         self.log.append(_event(Event, ("keep", seat, (), -1, 0, "", -1)))
@@ -550,7 +553,7 @@ _DISPATCH: dict[type, Callable[[Game, int, Any], None]] = {
     Play: Game._on_play,
     Draw: Game._on_draw,
     Keep: Game._on_keep,
-    ChooseColour: lambda g, seat, a: g._on_colour(seat, a.colour),
+    ChooseColour: Game._on_colour,
     ChooseTarget: lambda g, seat, a: g._on_target(seat, a.seat),
     Challenge: lambda g, seat, a: g._on_challenge(seat, True),
     Accept: lambda g, seat, a: g._on_challenge(seat, False),

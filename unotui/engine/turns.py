@@ -26,6 +26,7 @@ def _random_key(rng: Random) -> Callable[[object], float]:
     return lambda _card: rand()
 
 
+_JUST_ADVANCE = [("advance", 1)]
 _SOLO: list[tuple[Card]] = [(c,) for c in ALL_CARDS]  # one-card tuples for the log, shared
 
 _W4 = Rank.WILD4
@@ -313,10 +314,14 @@ class TurnMixin:
             self.todo = [("advance", 1)]
         self._await(COLOUR, seat)
 
-    def _on_colour(self, seat: int, colour: Colour) -> None:
-        self.colour = colour
-        self.log.append(Event("colour", seat, value=int(colour)))
-        self._run()
+    def _on_colour(self, seat: int, action: Any) -> None:
+        self.colour = colour = action.colour
+        self.log.append(_event(Event, ("colour", seat, (), -1, int(colour), "", -1)))
+        if self.todo == _JUST_ADVANCE:  # a plain wild: the next player's turn
+            self.todo = []
+            self._advance(1)
+        else:
+            self._run()
 
     def _hit(self) -> None:
         """A Wild Draw Four landed and its colour is named: the next player faces it."""
