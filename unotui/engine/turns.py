@@ -194,12 +194,8 @@ class TurnMixin:
             ):
                 self.drawn = card
                 self.phase = DRAWN
-            else:  # inline _advance(1)
-                self.pos = pos = (self.pos + self.direction) % len(self.active)
-                self.actor = nxt = self.active[pos]
-                self.phase = PLAY
-                if self.face_up_until == nxt:
-                    self.face_up_until = -1
+            else:
+                self._advance(1)
             return
         if self.pending:
             count, self.pending, self.wd4 = self.pending, 0, None
