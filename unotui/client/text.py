@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from ..engine import Card, Colour, Event
 
-__all__ = ["card_name", "clean", "clean_name", "describe", "describe_card"]
+__all__ = ["NAME_LIMIT", "card_name", "clean", "clean_name", "describe", "describe_card", "display_name"]
 
 _BAD_CATEGORIES = frozenset({"Cc", "Cf", "Co", "Cs", "Zl", "Zp", "Cn"})
 
@@ -25,6 +25,15 @@ def clean(text: str, limit: int = 280) -> str:
     text = unicodedata.normalize("NFC", str(text))
     out = "".join(ch for ch in text if unicodedata.category(ch) not in _BAD_CATEGORIES)
     return out[:limit]
+
+
+#: the most characters of a name shown (names from elsewhere may be longer than ours)
+NAME_LIMIT = 24
+
+
+def display_name(name: str) -> str:
+    """Another player's name made safe to show: cleaned, one line, at most NAME_LIMIT."""
+    return " ".join(clean(name, 200).split())[:NAME_LIMIT] or "?"
 
 
 def clean_name(name: str, fallback: str = "Player") -> str:
@@ -117,7 +126,7 @@ def describe(event: Event, names: Sequence[str], viewer: int | None) -> str:
     if k == "reveal":
         if event.cards:
             return f"{who(s)} held: {_cards(event.cards)} (shown to {whom(event.target)} only)."
-        return f"{who(s)} showed their hand to {whom(event.target)}."
+        return f"{who(s)} showed {'your' if you else 'their'} hand to {whom(event.target)}."
     if k == "accept":
         return f"{who(s)} accepted the Wild Draw Four."
     if k == "uno":

@@ -11,7 +11,7 @@ from rich.style import Style
 from rich.text import Text
 from textual.widgets import RichLog, Static
 
-from ..client.text import card_name, clean, describe
+from ..client.text import card_name, clean, describe, display_name
 from ..engine import Card, Catch, Play, SeatView
 from .render import big_card, card_chip, colour_style, hand_row, pile_card
 
@@ -26,9 +26,18 @@ def _block(lines: list[Text]) -> Text:
     return out
 
 
+def _set(widget: Static, content: Text, height: int | None = None) -> None:
+    """Update ``widget``; lay out again only if its height must change."""
+    if height is not None and widget.styles.height != height:
+        widget.styles.height = height
+        widget.update(content)
+    else:
+        widget.update(content, layout=False)
+
+
 def names_of(view: SeatView) -> list[str]:
     """Every seat's display name (sanitised; the viewer is "You")."""
-    return ["You" if s == view.seat else clean(n, 16) for s, n in enumerate(view.names)]
+    return ["You" if s == view.seat else display_name(n) for s, n in enumerate(view.names)]
 
 
 def playable_flags(view: SeatView) -> list[bool]:
@@ -98,7 +107,7 @@ class StatusLine(Static):
         text.append(f" Round {view.round_no} ", Style(reverse=True, bold=True))
         text.append(" ")
         text.append(prompt(view), Style(bold=view.my_turn))
-        self.update(_block([text]))
+        _set(self, _block([text]))
 
 
 class PlayersView(Static):
@@ -106,8 +115,8 @@ class PlayersView(Static):
 
     def show(self, view: SeatView, palette: str) -> None:
         """Draw ``view``."""
-        names = [clean(n, 16) for n in view.names]
-        width = max(8, min(16, max(len(n) for n in names)))
+        names = [display_name(n) for n in view.names]
+        width = max(8, min(18, max(len(n) for n in names)))
         lines: list[Text] = []
         for s in range(view.players):
             row = Text()
@@ -136,7 +145,7 @@ class PlayersView(Static):
                 for c in shown:
                     cards.append_text(card_chip(c, palette))
                 lines.append(cards)
-        self.update(_block(lines))
+        _set(self, _block(lines), len(lines) + 2)
         self.border_title = f"Players (play goes {'down' if view.direction > 0 else 'up'})"
         self.border_subtitle = f"to {view.rules.target_score}"
 
@@ -160,10 +169,8 @@ class PileView(Static):
             info.append(Text(f"Pending draw: +{view.pending}", Style(bold=True)))
         if compact:
             line = Text.assemble(card_chip(view.top, palette), " ", info[1], "  ", info[2])
-            out = Text("\n").join([line, info[3], *info[4:]])
-            out.no_wrap = True
-            out.overflow = "ellipsis"
-            self.update(out)
+            rows = [line, info[3], *info[4:]]
+            _set(self, _block(rows), len(rows))
             return
         art = [
             Text.assemble(d, "  ", t)
@@ -172,10 +179,7 @@ class PileView(Static):
         lines = []
         for i, row in enumerate(art):
             lines.append(Text.assemble(row, "  ", info[i] if i < len(info) else ""))
-        out = Text("\n").join(lines)
-        out.no_wrap = True
-        out.overflow = "ellipsis"
-        self.update(out)
+        _set(self, _block(lines), len(lines))
 
 
 class HandView(Static):
@@ -197,7 +201,7 @@ class HandView(Static):
                 info.append(f": {clean(view.rules.custom.describe(), 120)}", Style(italic=True))
         else:
             info.append(" No cards.")
-        self.update(_block([art, info]))
+        _set(self, _block([art, info]))
         self.border_title = "Your hand"
 
 
@@ -219,7 +223,7 @@ class GameLog(RichLog):
             self.clear()
             self._written = 0
             self._key = key
-        names = [clean(n, 16) for n in view.names]
+        names = [display_name(n) for n in view.names]
         start = max(self._written, len(log) - 200)
         for event in log[start:]:
             if event.kind == "dealer":

@@ -13,7 +13,7 @@ from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from ...client.text import clean
+from ...client.text import display_name
 from ...engine import Card, Colour
 from ..render import card_chip, colour_style
 
@@ -72,7 +72,7 @@ class TargetPicker(ModalScreen[int]):
 
     def compose(self) -> ComposeResult:
         options = [
-            Option(Text(f"{s}  {clean(self.names[s], 16):<16} {self.counts[s]:>3} cards"), id=f"seat{s}")
+            Option(Text(f"{s}  {display_name(self.names[s]):<16} {self.counts[s]:>3} cards"), id=f"seat{s}")
             for s in self.seats
         ]
         with Vertical(classes="dialog"):
@@ -97,7 +97,7 @@ class RevealScreen(ModalScreen[None]):
 
     def __init__(self, name: str, cards: tuple[Card, ...], guilty: bool | None, palette: str) -> None:
         super().__init__()
-        self.who = clean(name, 16)
+        self.who = display_name(name)
         self.cards = cards
         self.guilty = guilty
         self.palette = palette

@@ -13,7 +13,7 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
 
-from ...client.text import clean
+from ...client.text import clean, display_name
 from ...engine import SeatView
 from ..chart import score_chart
 from ..render import card_chip
@@ -22,7 +22,7 @@ __all__ = ["MatchOverScreen", "RoundOverScreen", "round_table", "standings"]
 
 
 def _name(view: SeatView, seat: int) -> str:
-    return clean(view.names[seat], 16) + (" (you)" if seat == view.seat else "")
+    return display_name(view.names[seat]) + (" (you)" if seat == view.seat else "")
 
 
 def round_table(view: SeatView, palette: str) -> Text:
@@ -52,7 +52,7 @@ def _headline(view: SeatView) -> str:
     w = view.round_winner
     if w < 0:
         return f"Round {view.round_no} is over."
-    who = "You" if w == view.seat else clean(view.names[w], 16)
+    who = "You" if w == view.seat else display_name(view.names[w])
     return f"{who} won round {view.round_no}!"
 
 
@@ -101,7 +101,7 @@ class MatchOverScreen(ModalScreen[str]):
 
     def compose(self) -> ComposeResult:
         v = self.view
-        winner = "You" if v.winner == v.seat else clean(v.names[v.winner], 16)
+        winner = "You" if v.winner == v.seat else display_name(v.names[v.winner])
         with VerticalScroll(classes="results"):
             yield Static(Text(f"{winner} won the match!", Style(bold=True)))
             yield Static(Text(_headline(v)))

@@ -18,7 +18,7 @@ from textual.events import Resize
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
-from ...client.text import card_name, clean
+from ...client.text import card_name, clean, display_name
 from ...engine import (
     ACCEPT,
     CALL_UNO,
@@ -54,8 +54,11 @@ def describe_action(action: Action, view: SeatView) -> str:
     if isinstance(action, ChooseColour):
         return f"name {action.colour.name.lower()}"
     if isinstance(action, ChooseTarget | Catch):
-        return f"{'catch' if isinstance(action, Catch) else 'choose'} {clean(view.names[action.seat], 16)}"
+        return f"{'catch' if isinstance(action, Catch) else 'choose'} {display_name(view.names[action.seat])}"
     return str(action)
+
+
+_CONTEXT_ACTIONS = ("keep", "catch", "challenge", "accept", "jump", "draw", "uno")
 
 
 class TableScreen(Screen[None]):
@@ -90,6 +93,7 @@ class TableScreen(Screen[None]):
         self._shown_round = 0
         self._last_phase = ""
         self._compact = False
+        self._keys: tuple[bool | None, ...] = ()
 
     @property
     def uno(self) -> UnoApp:
@@ -129,7 +133,10 @@ class TableScreen(Screen[None]):
         self._last_phase = view.phase if view.my_turn else ""
         self.cursor = max(0, min(self.cursor, n - 1))
         self._redraw()
-        self.refresh_bindings()
+        keys = tuple(self.check_action(a, ()) for a in _CONTEXT_ACTIONS)
+        if keys != self._keys:
+            self._keys = keys
+            self.refresh_bindings()
         for i in range(self._seen_log, len(view.log)):
             e = view.log[i]
             if e.kind == "reveal" and e.target == view.seat and e.cards:
@@ -154,13 +161,19 @@ class TableScreen(Screen[None]):
         self.query_one(HandView).show(view, self.cursor, palette)
         self.query_one(GameLog).show(view)
 
+    def _redraw_hand(self) -> None:
+        if self.view is not None and self.is_mounted:
+            self.query_one(HandView).show(self.view, self.cursor, self.uno.palette)
+
     def on_resize(self, event: Resize) -> None:
         self._redraw()
 
     def say(self, text: str, warn: bool = False) -> None:
         """Show ``text`` on the message line (literal text)."""
         style = Style(bold=True, reverse=True) if warn else Style(italic=True)
-        self.query_one("#message", Static).update(Text(" " + clean(text, 300), style) if text else Text())
+        self.query_one("#message", Static).update(
+            Text(" " + clean(text, 300), style) if text else Text(), layout=False
+        )
 
     def refused(self, action: str, code: str, message: str) -> None:
         """An intent was refused: say why; nothing else changes."""
@@ -278,13 +291,13 @@ class TableScreen(Screen[None]):
         """Move the cursor along the hand."""
         if self.view and self.view.hand:
             self.cursor = (self.cursor + step) % len(self.view.hand)
-            self._redraw()
+            self._redraw_hand()
 
     def action_move_to(self, index: int) -> None:
         """Jump to the first or last card."""
         if self.view and self.view.hand:
             self.cursor = index % len(self.view.hand)
-            self._redraw()
+            self._redraw_hand()
 
     def action_play(self) -> None:
         """Play (or discard, or jump in with) the selected card."""
