@@ -164,6 +164,10 @@ async def play_card(pilot: Pilot[Any], card: str, key: str = "enter") -> None:
     await settle(pilot)
 
 
+def _distance(i: int, cur: int, n: int) -> int:
+    return min((i - cur) % n, (cur - i) % n)
+
+
 async def autoplay(pilot: Pilot[Any], until: type = MatchOverScreen, max_keys: int = 3000) -> list[str]:
     """Play by keys alone until a screen of type ``until`` shows; returns the keys pressed."""
     app = pilot.app
@@ -209,11 +213,7 @@ async def autoplay(pilot: Pilot[Any], until: type = MatchOverScreen, max_keys: i
                 n, cur = len(view.hand), table(app).cursor
                 texts = [c.text for c in view.hand]
 
-                def distance(a: Play) -> int:
-                    i = texts.index(a.card.text)
-                    return min((i - cur) % n, (cur - i) % n)
-
-                plays.sort(key=distance)
+                plays.sort(key=lambda a, t=texts, c=cur, n=n: _distance(t.index(a.card.text), c, n))
                 if plays:
                     key = "u" if len(view.hand) == 2 else "enter"
                     pressed.append(f"<{plays[0].card.text}>")
