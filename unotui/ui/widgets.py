@@ -28,7 +28,8 @@ def _block(lines: list[Text]) -> Text:
 
 def _set(widget: Static, content: Text, height: int | None = None) -> None:
     """Update ``widget``; lay out again only if its height must change."""
-    if height is not None and widget.styles.height != height:
+    current = widget.styles.height
+    if height is not None and (current is None or current.cells != height):
         widget.styles.height = height
         widget.update(content)
     else:
