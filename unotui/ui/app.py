@@ -8,6 +8,7 @@ view (and the score history for the final chart) and hands it down to the table 
 from __future__ import annotations
 
 import contextlib
+import gc
 from collections.abc import Callable, Iterable
 from dataclasses import replace
 from typing import ClassVar
@@ -87,18 +88,24 @@ class UnoApp(App[int]):
         self.palette = config.theme if config.theme in THEMES else "default"
         self._table: TableScreen | None = None
 
-    def on_mount(self) -> None:
+    async def on_mount(self) -> None:
         self.register_theme(MONO)
         self.theme = _TEXTUAL_THEMES[self.palette]
         if self.menu:
             from .screens.menu import MenuScreen
 
-            self.push_screen(MenuScreen())
+            await self.push_screen(MenuScreen())
         else:
-            self.start_game()
+            await self._start()
 
     async def on_unmount(self) -> None:
         await self._stop()
+
+    def first_frame_drawn(self) -> None:
+        """Start-up is over: freeze what exists and let the garbage collector run again."""
+        if not gc.isenabled():
+            gc.freeze()
+            gc.enable()
 
     # ----- games ----------------------------------------------------------------------------
 
@@ -124,11 +131,16 @@ class UnoApp(App[int]):
             while self.screen is not self._table:
                 self.pop_screen()
             self.pop_screen()
+        controller.listen(self._deliver(controller))
+        await controller.start()
+        try:  # draw the first frame of the table complete (a remote game may not know yet)
+            self.view = controller.view
+            self.history = [tuple(0 for _ in self.view.names)]
+        except LookupError:
+            pass
         table = TableScreen()
         self._table = table
         await self.push_screen(table)
-        controller.listen(self._deliver(controller))
-        await controller.start()
 
     def _deliver(self, controller: Controller) -> Callable[[object], None]:
         def deliver(update: object) -> None:

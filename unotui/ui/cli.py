@@ -1,21 +1,21 @@
 """``unotui play``: the Textual table against computer players (and the main menu).
 
 Arguments are checked before Textual is imported, so bad ``--rules`` or ``--set`` give a
-one-line error on stderr and exit status 2, and ``unotui --help`` stays light.
+one-line error on stderr and exit status 2.  This module imports nothing heavy at load
+time (the top-level parser loads it for ``unotui --help`` too); ``run`` does.
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import sys
+from typing import TYPE_CHECKING
 
-from ..client.config import Config, load_config
-from ..client.local import MIN_CATCH_GRACE
-from ..client.options import GameOptions
-from ..client.players import BOT_LEVELS
-from ..client.text import clean_name
-from ..engine import Rules, RulesError
+if TYPE_CHECKING:
+    from ..client.config import Config
+    from ..client.options import GameOptions
 
 __all__ = ["add_arguments", "build_options", "run"]
 
@@ -44,6 +44,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def build_options(args: argparse.Namespace) -> tuple[Config, GameOptions]:
     """(Config, GameOptions) from the arguments and the settings file; raises RulesError."""
+    from ..client.config import load_config
+    from ..client.local import MIN_CATCH_GRACE
+    from ..client.options import GameOptions
+    from ..client.players import BOT_LEVELS
+    from ..client.text import clean_name
+    from ..engine import Rules, RulesError
+
     config = load_config()
     rules = config.rules
     if args.rules:
@@ -85,15 +92,24 @@ def build_options(args: argparse.Namespace) -> tuple[Config, GameOptions]:
 
 def run(args: argparse.Namespace) -> int:
     """Run the app; returns the exit status."""
+    # Starting up builds many long-lived objects (the engine, Textual, the stylesheets,
+    # the screens): collecting garbage meanwhile is wasted work.  The app turns the
+    # collector back on (after freezing what exists) once its first frame is drawn.
+    gc.disable()
     try:
-        config, options = build_options(args)
-    except RulesError as exc:
-        print(f"unotui play: {exc}", file=sys.stderr)
-        return 2
-    from .app import UnoApp
+        from ..engine import RulesError
 
-    for problem in config.problems:
-        print(f"unotui: settings ignored: {problem}", file=sys.stderr)
-    app = UnoApp(config, options, menu=args.menu)
-    code = app.run()
+        try:
+            config, options = build_options(args)
+        except RulesError as exc:
+            print(f"unotui play: {exc}", file=sys.stderr)
+            return 2
+        from .app import UnoApp
+
+        for problem in config.problems:
+            print(f"unotui: settings ignored: {problem}", file=sys.stderr)
+        app = UnoApp(config, options, menu=args.menu)
+        code = app.run()
+    finally:
+        gc.enable()
     return code if isinstance(code, int) else (app.return_code or 0)

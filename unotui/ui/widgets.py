@@ -15,7 +15,9 @@ from ..client.text import card_name, clean, describe, display_name
 from ..engine import Card, Catch, Play, SeatView
 from .render import big_card, card_chip, colour_style, hand_row, pile_card
 
-__all__ = ["GameLog", "HandView", "PileView", "PlayersView", "StatusLine", "playable_flags", "prompt"]
+__all__ = [
+    "GameLog", "HandView", "KeyBar", "PileView", "PlayersView", "StatusLine", "playable_flags", "prompt",
+]
 
 
 def _block(lines: list[Text]) -> Text:
@@ -232,3 +234,26 @@ class GameLog(RichLog):
             line = describe(event, names, view.seat)
             self.write(Text(line, style=Style(bold=True) if event.kind in ("round", "match") else ""))
         self._written = len(log)
+
+
+_KEY_NAMES = {"enter": "Enter", "space": "Space", "question_mark": "?", "exclamation_mark": "!"}
+
+
+class KeyBar(Static):
+    """The keys that do something now, in one line (a light footer for the table)."""
+
+    def show(self, bindings: list[tuple[str, str]]) -> None:
+        """Draw (key, description) pairs, then the palette and quit keys."""
+        bar = Text()
+        for key, what in [*bindings, ("^P", "Palette"), ("^Q", "Quit")]:
+            bar.append(f" {key} ", Style(bold=True, reverse=True))
+            bar.append(f" {what} ")
+        _set(self, _block([bar]))
+
+    @staticmethod
+    def key_name(keys: str, display: str | None) -> str:
+        """How a binding's keys are written in the bar."""
+        if display:
+            return display
+        first = keys.split(",")[0]
+        return _KEY_NAMES.get(first, first)

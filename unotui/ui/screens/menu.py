@@ -55,6 +55,10 @@ class MenuScreen(Screen[None]):
         options = self.query_one(OptionList)
         options.highlighted = 0
         options.focus()
+        from ..app import UnoApp
+
+        if isinstance(self.app, UnoApp):
+            self.call_after_refresh(self.app.first_frame_drawn)
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         if event.option.id:

@@ -7,6 +7,7 @@ revealed hand after a challenge, and the round and match summaries.
 
 from __future__ import annotations
 
+import os
 from typing import TYPE_CHECKING, ClassVar
 
 from rich.style import Style
@@ -16,7 +17,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.events import Resize
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from ...client.text import card_name, clean, display_name
 from ...engine import (
@@ -35,9 +36,7 @@ from ...engine import (
     SeatView,
     play,
 )
-from ..widgets import GameLog, HandView, PileView, PlayersView, StatusLine, names_of
-from .dialogs import ColourPicker, RevealScreen, TargetPicker
-from .results import MatchOverScreen, RoundOverScreen
+from ..widgets import GameLog, HandView, KeyBar, PileView, PlayersView, StatusLine, names_of
 
 if TYPE_CHECKING:
     from ..app import UnoApp
@@ -58,6 +57,7 @@ def describe_action(action: Action, view: SeatView) -> str:
     return str(action)
 
 
+_DIALOG_PHASES = frozenset({"colour", "target", "round_over", "match_over"})
 _CONTEXT_ACTIONS = ("keep", "catch", "challenge", "accept", "jump", "draw", "uno")
 
 
@@ -66,7 +66,7 @@ class TableScreen(Screen[None]):
 
     CSS_PATH = "table.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("left,h", "move(-1)", "Move", key_display="<-/->"),
+        Binding("left,h", "move(-1)", "Move", key_display="<- ->"),
         Binding("right,l", "move(1)", "Move", show=False),
         Binding("home", "move_to(0)", "First card", show=False),
         Binding("end", "move_to(-1)", "Last card", show=False),
@@ -113,7 +113,7 @@ class TableScreen(Screen[None]):
             yield GameLog(id="log")
         yield Static(id="message")
         yield HandView(id="hand")
-        yield Footer()
+        yield KeyBar(id="keys")
 
     def on_mount(self) -> None:
         self.query_one(GameLog).border_title = "Log"
@@ -124,6 +124,7 @@ class TableScreen(Screen[None]):
 
     def show(self, view: SeatView) -> None:
         """Draw ``view`` (the latest from the controller)."""
+        first = self.view is None
         self.view = view
         n = len(view.hand)
         if view.phase == "drawn" and view.my_turn and self._last_phase != "drawn" and view.drawn is not None:
@@ -134,9 +135,10 @@ class TableScreen(Screen[None]):
         self.cursor = max(0, min(self.cursor, n - 1))
         self._redraw()
         keys = tuple(self.check_action(a, ()) for a in _CONTEXT_ACTIONS)
-        if keys != self._keys:
+        if keys != self._keys and self.is_mounted:
             self._keys = keys
             self.refresh_bindings()
+            self._show_keys()
         for i in range(self._seen_log, len(view.log)):
             e = view.log[i]
             if e.kind == "reveal" and e.target == view.seat and e.cards:
@@ -146,6 +148,30 @@ class TableScreen(Screen[None]):
                 self._reveals.append((view.names[e.seat], e.cards, guilty))
         self._seen_log = len(view.log)
         self._maybe_dialog()
+        if first:
+            self.call_after_refresh(self._first_frame_drawn)
+
+    def _show_keys(self) -> None:
+        """The key bar: every binding that is shown and applies now."""
+        shown = []
+        for binding in self.BINDINGS:
+            if not isinstance(binding, Binding) or not binding.show:
+                continue
+            action = binding.action.split("(")[0]
+            if self.check_action(action, ()) is False:
+                continue
+            shown.append((KeyBar.key_name(binding.key, binding.key_display), binding.description))
+        self.query_one(KeyBar).show(shown)
+
+    def _first_frame_drawn(self) -> None:
+        self.uno.first_frame_drawn()
+        stamp = os.environ.get("UNOTUI_FIRST_FRAME_FILE")
+        if stamp:  # bench/tui.py: note the time of the first full frame, then quit
+            import time
+
+            with open(stamp, "w", encoding="utf-8") as out:
+                out.write(repr(time.time()))
+            self.app.exit(0)
 
     def _redraw(self) -> None:
         view = self.view
@@ -194,6 +220,12 @@ class TableScreen(Screen[None]):
         view = self.view
         if self._dialog or view is None or self.app.screen is not self:
             return
+        if not (self._reveals or view.phase in _DIALOG_PHASES):
+            return
+        # Imported here: the first frame of the table does not wait for them.
+        from .dialogs import ColourPicker, RevealScreen, TargetPicker
+        from .results import MatchOverScreen, RoundOverScreen
+
         palette = self.uno.palette
         if self._reveals:
             name, cards, guilty = self._reveals.pop(0)
