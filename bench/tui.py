@@ -58,8 +58,18 @@ def _time_in_tmux(command: str) -> float:
             f"start=$(date +%s.%N); UNOTUI_FIRST_FRAME_FILE={stamp} {command}; echo $start > {stamp}.start"
         )
         subprocess.run(
-            ["tmux", "new-session", "-d", "-s", session, "-x", "100", "-y", "30",
-             f"{shell}; tmux wait-for -S {channel}"],
+            [
+                "tmux",
+                "new-session",
+                "-d",
+                "-s",
+                session,
+                "-x",
+                "100",
+                "-y",
+                "30",
+                f"{shell}; tmux wait-for -S {channel}",
+            ],
             check=True,
             env=env,
         )
@@ -75,9 +85,7 @@ def first_frame(runs: int) -> tuple[float, float]:
     with tempfile.TemporaryDirectory() as cfg:
         bare_file = Path(cfg) / "bare.py"
         bare_file.write_text(BARE)
-        ours = (
-            f"UNOTUI_CONFIG_DIR={cfg} {unotui} play --seed 1 --delay 0 --rules classic"
-        )
+        ours = f"UNOTUI_CONFIG_DIR={cfg} {unotui} play --seed 1 --delay 0 --rules classic"
         bare = f"{exe} {bare_file}"
         _time_in_tmux(bare)  # warm the file cache
         _time_in_tmux(ours)

@@ -289,3 +289,59 @@ async def test_hint_key_suggests_a_legal_action() -> None:
         await pilot.pause()
         assert "Hint: play red 7 (R7)" in screen_text(app)
         assert app.view is not None and app.view.hand[table(app).cursor].text == "R7"
+
+
+async def test_swap_target_picker_then_colour() -> None:
+    rules = Rules.preset("modern").with_(hand_size=3, custom_wilds=0, target_score=1000)
+    deck = deal_order(["WX R5 G3", "B9 B2 Y1"], "R1", dealer=1)
+    app = scripted_app(["Me", "Ada"], rules, {1: ScriptedBot()}, dealer=1, deck=deck)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await play_card(pilot, "WX")
+        from unotui.ui.screens.dialogs import TargetPicker
+
+        assert isinstance(app.screen, TargetPicker)
+        assert "Ada" in screen_text(app)
+        await pilot.press("1")
+        await settle(pilot)
+        assert isinstance(app.screen, ColourPicker)
+        await pilot.press("y")
+        await settle(pilot)
+        log = log_text(app)
+        assert "You swapped hands with Ada." in log and "You named yellow." in log
+        assert app.view is not None and sorted(c.text for c in app.view.hand[:3]) == ["B2", "B9", "Y1"]
+
+
+async def test_custom_wild_discard_prompt_by_keys() -> None:
+    rules = Rules.preset("giant").with_settings(
+        {"custom": "all_to_three", "hand_size": "5", "target_score": "1000"}
+    )
+    deck = deal_order(["R5 G3 B4 Y7 G8", "WC B9 B2 Y1 R2"], "R1", dealer=0)
+    app = scripted_app(["Me", "Ada"], rules, {1: ScriptedBot(["WC", "colour B"])}, dealer=0, deck=deck)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        view = app.view
+        assert view is not None and view.phase == "discard" and view.my_turn and view.discard_left == 2
+        assert "Discard 2 more" in screen_text(app)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert "Discard 1 more" in screen_text(app)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.view is not None and len(app.view.hand) == 3
+        assert "You discarded R5." in log_text(app) and "You discarded G3." in log_text(app)
+
+
+async def test_command_palette_offers_game_commands() -> None:
+    rules = CLASSIC.with_(hand_size=3)
+    deck = deal_order(["B5 R7 G3", "B9 G2 Y1"], "R1", dealer=1)
+    app = scripted_app(["Me", "Ada"], rules, {1: ScriptedBot()}, dealer=1, deck=deck)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        await pilot.press(*"draw a card")
+        await pilot.pause(0.3)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert "You drew 1 card" in log_text(app)

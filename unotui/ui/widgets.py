@@ -16,7 +16,14 @@ from ..engine import Card, Catch, Play, SeatView
 from .render import big_card, card_chip, colour_style, hand_row, pile_card
 
 __all__ = [
-    "GameLog", "HandView", "KeyBar", "PileView", "PlayersView", "StatusLine", "playable_flags", "prompt",
+    "GameLog",
+    "HandView",
+    "KeyBar",
+    "PileView",
+    "PlayersView",
+    "StatusLine",
+    "playable_flags",
+    "prompt",
 ]
 
 

@@ -103,15 +103,15 @@ class MatchOverScreen(ModalScreen[str]):
         v = self.view
         winner = "You" if v.winner == v.seat else display_name(v.names[v.winner])
         with VerticalScroll(classes="results"):
-            yield Static(Text(f"{winner} won the match!", Style(bold=True)))
-            yield Static(Text(_headline(v)))
+            yield Static(Text(f"{winner} won the match! {_headline(v)}", Style(bold=True)))
             yield Static(round_table(v, self.palette))
             place = Text("Final standings\n", Style(bold=True))
             for i, s in enumerate(standings(v), 1):
                 place.append(f"{i:>2}. {_name(v, s):<22} {v.scores[s]:>6}\n")
-            yield Static(place)
+            yield Static(place, classes="tight")
             chart = Text("Scores by round\n", Style(bold=True))
-            chart.append("\n".join(score_chart(self.history, height=6)))
+            tall = self.app.size.height >= 34
+            chart.append("\n".join(score_chart(self.history, height=8 if tall else 4)))
             legend = "  ".join(f"{s}={clean(n, 10)}" for s, n in enumerate(v.names))
             chart.append("\n" + legend)
             yield Static(chart)
