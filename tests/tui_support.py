@@ -55,6 +55,10 @@ class ScriptedBot:
             return plays[0] if plays else view.legal[0]
         return self.random.choose(view)
 
+    def react(self, view: SeatView) -> Action | None:
+        """Out of turn: always catch a seat that forgot UNO; never call late."""
+        return next((a for a in view.legal if isinstance(a, Catch)), None)
+
 
 def deal_order(hands: Sequence[str], flip: str, dealer: int) -> list[Card]:
     """A deck (top first) that deals ``hands[seat]`` to each seat and then flips ``flip``."""

@@ -25,7 +25,6 @@ from ..engine import (
     DEAL,
     Action,
     Card,
-    Catch,
     Game,
     IllegalActionError,
     Play,
@@ -35,7 +34,7 @@ from ..engine import (
     seat_view,
 )
 from .controller import Controller, Refused, ViewChanged
-from .players import make_bot
+from .players import catch_delay, make_bot, react
 
 __all__ = ["MIN_CATCH_GRACE", "LocalGame", "TableGame"]
 
@@ -113,6 +112,8 @@ class LocalGame(Controller):
         self._ready = False
         self._task: asyncio.Task[None] | None = None
         self._closed = False
+        self._window: tuple[int, int] = (-1, -1)  # (seat that forgot UNO, version then)
+        self._plan: tuple[float, int, Action] | None = None  # a bot's answer to that window
         self.bot_errors: list[str] = []
 
     # ----- Controller -----------------------------------------------------------------------
@@ -173,6 +174,8 @@ class LocalGame(Controller):
     # ----- the computer players' loop ----------------------------------------------------------
 
     def _changed(self) -> None:
+        if self.game.uno_open != self._window[0]:
+            self._window, self._plan = (-1, -1), None  # the window closed (or another opened)
         self._view = seat_view(self.game, self.seat)
         self._emit(ViewChanged(self._view))
         self._poke()
@@ -188,12 +191,9 @@ class LocalGame(Controller):
             return None
         offender = g.uno_open
         if offender >= 0:
-            na = len(g.active)
-            start = g.active.index(offender) if offender in g.active else 0
-            for k in range(1, na):
-                s = g.active[(start + k) % na]
-                if s in self.bots and Catch(offender) in g.legal_actions(s):
-                    return (max(self.catch_grace, self.delay if s == g.actor else 0.0), s, Catch(offender))
+            plan = self._catch_plan(offender)
+            if plan is not None:
+                return plan
         if g.phase == "round_over":
             if self._ready and g.dealer in self.bots:
                 return (self.delay, g.dealer, DEAL)
@@ -201,6 +201,27 @@ class LocalGame(Controller):
         if g.actor in self.bots:
             return (self.delay, g.actor, None)
         return None
+
+    def _catch_plan(self, offender: int) -> tuple[float, int, Action] | None:
+        """Ask the bots once per missed UNO call what they do about it (never sooner than
+        ``catch_grace``): the quickest catch wins; the offender may call late."""
+        g = self.game
+        if self._window[0] != offender:
+            self._window = (offender, g.version)
+            options: list[tuple[float, int, int, Action]] = []
+            for seat, bot in self.bots.items():
+                if seat not in g.active:
+                    continue
+                action = react(bot, seat_view(g, seat))
+                if action is None or action not in g.legal_actions(seat):
+                    continue
+                wait = max(self.catch_grace, catch_delay(bot))
+                if seat == g.actor:
+                    wait = max(wait, self.delay)
+                options.append((wait, (seat - offender) % g.n, seat, action))
+            options.sort(key=lambda o: (o[0], o[1]))
+            self._plan = (options[0][0], options[0][2], options[0][3]) if options else None
+        return self._plan
 
     async def _pause(self, seconds: float) -> None:
         if seconds <= 0:

@@ -28,7 +28,7 @@ from ..engine import (
     SeatView,
 )
 
-__all__ = ["BOT_LEVELS", "BOT_NAMES", "make_bot", "suggest"]
+__all__ = ["BOT_LEVELS", "BOT_NAMES", "catch_delay", "make_bot", "react", "suggest"]
 
 BOT_LEVELS: tuple[str, ...] = ("random", "greedy", "easy", "medium", "hard")
 BOT_NAMES: tuple[str, ...] = (
@@ -45,6 +45,30 @@ BOT_NAMES: tuple[str, ...] = (
 
 _make = cast("Callable[[str, Random], Bot] | None", getattr(_bots, "make_bot", None))
 _suggest = cast("Callable[[SeatView], Action] | None", getattr(_bots, "suggest", None))
+_react = cast("Callable[[object, SeatView], Action | None] | None", getattr(_bots, "react", None))
+
+
+def react(bot: Bot, view: SeatView) -> Action | None:
+    """What ``bot`` does out of turn (catch, late UNO call), or ``None`` to let it pass.
+
+    Uses ``unotui.bots.react`` when the bots provide it; until then a bot always catches
+    a seat that forgot UNO, and never calls UNO late for itself.
+    """
+    if _react is not None:
+        try:
+            return _react(bot, view)
+        except Exception:  # a broken bot must not stop the game
+            return None
+    for a in view.legal:
+        if isinstance(a, Catch):
+            return a
+    return None
+
+
+def catch_delay(bot: Bot) -> float:
+    """The bot's own least delay before a catch (0 if it has none)."""
+    value = getattr(bot, "catch_delay", 0.0)
+    return float(value) if isinstance(value, int | float) else 0.0
 
 
 def make_bot(level: str, rng: Random) -> Bot:
