@@ -65,3 +65,27 @@ def test_play_a_few_moves_and_quit_with_ctrl_q(tmp_path: Path) -> None:
         assert "Players" not in after  # the alternate screen is gone: the terminal is restored
     finally:
         subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)
+
+
+def test_no_arguments_opens_the_menu_and_enter_starts_a_solo_game(tmp_path: Path) -> None:
+    session = f"unotui-e2e-{uuid.uuid4().hex[:8]}"
+    status = tmp_path / "status"
+    exe = Path(sys.executable).with_name("unotui")
+    command = f"UNOTUI_CONFIG_DIR={tmp_path} {exe}; echo $? > {status}; sleep 5"
+    env = {k: v for k, v in os.environ.items() if k != "TMUX"}
+    subprocess.run(
+        ["tmux", "new-session", "-d", "-s", session, "-x", "80", "-y", "24", command], check=True, env=env
+    )
+    try:
+        _wait_for(session, "Play solo against three computer players")
+        _tmux("send-keys", "-t", session, "Enter")
+        screen = _wait_for(session, "Players")
+        for name in ("Ada", "Blaise", "Grace"):
+            assert name in screen
+        _tmux("send-keys", "-t", session, "C-q")
+        deadline = time.monotonic() + 10
+        while not status.exists() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert status.read_text().strip() == "0"
+    finally:
+        subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)

@@ -345,3 +345,35 @@ async def test_command_palette_offers_game_commands() -> None:
         await pilot.press("enter")
         await settle(pilot)
         assert "You drew 1 card" in log_text(app)
+
+
+async def test_ctrl_q_quits_from_a_dialog() -> None:
+    rules = CLASSIC.with_(hand_size=3)
+    deck = deal_order(["W R5 G3", "B9 G2 Y1"], "R1", dealer=1)
+    app = scripted_app(["Me", "Ada"], rules, {1: ScriptedBot()}, dealer=1, deck=deck)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await play_card(pilot, "W")
+        assert isinstance(app.screen, ColourPicker)
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+    assert app.return_code == 0
+
+
+async def test_theme_key_cycles_and_saves(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setenv("UNOTUI_CONFIG_DIR", str(tmp_path))
+    from unotui.client.config import load_config
+
+    app = seeded_app(players=3, seed=2)
+    app.save_settings = True
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        seen = []
+        for _ in range(3):
+            await pilot.press("t")
+            await pilot.pause()
+            seen.append(app.palette)
+            assert f"Theme: {app.palette}." in screen_text(app)
+        assert seen == ["colourblind", "mono", "default"]
+        assert app.theme == "textual-dark"
+    assert load_config().theme == "default"
