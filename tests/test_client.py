@@ -204,3 +204,41 @@ def test_config_round_trip_and_env_dir(tmp_path: Path, monkeypatch: pytest.Monke
     (tmp_path / "config.toml").write_text("name = [broken", encoding="utf-8")
     broken = load_config()
     assert broken.name == "You" and broken.problems
+
+
+async def test_a_broken_bot_does_not_stop_the_game() -> None:
+    class Broken:
+        name = "broken"
+
+        def choose(self, view: object) -> Action:
+            raise RuntimeError("oops")
+
+    deck = deal_order(["B5 R7 G3", "B9 G2 Y1"], "R1", dealer=0)
+    game = LocalGame(
+        ["Me", "Ada"], CLASSIC.with_(hand_size=3), bots={1: Broken()}, delay=0, dealer=0, deck=deck
+    )
+    await game.start()
+    await game.settled()
+    assert game.view.my_turn and game.bot_errors and "oops" in game.bot_errors[0]
+    await game.close()
+
+
+async def test_an_internal_error_closes_the_game_with_a_reason() -> None:
+    from unotui.client import Closed
+
+    deck = deal_order(["B5 R7 G3", "B9 G2 Y1"], "R1", dealer=0)
+    game = LocalGame(
+        ["Me", "Ada"], CLASSIC.with_(hand_size=3), bots={1: ScriptedBot()}, delay=0, dealer=0, deck=deck
+    )
+    updates: list[object] = []
+    game.listen(updates.append)
+
+    def explode(seat: int, action: Action) -> None:
+        raise RuntimeError("engine bug")
+
+    game.game.apply = explode  # type: ignore[method-assign]
+    await game.start()
+    for _ in range(20):
+        await asyncio.sleep(0)
+    assert isinstance(updates[-1], Closed) and "engine bug" in updates[-1].reason
+    await game.close()

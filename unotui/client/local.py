@@ -33,7 +33,7 @@ from ..engine import (
     play,
     seat_view,
 )
-from .controller import Controller, Refused, ViewChanged
+from .controller import Closed, Controller, Refused, ViewChanged
 from .players import catch_delay, make_bot, react
 
 __all__ = ["MIN_CATCH_GRACE", "LocalGame", "TableGame"]
@@ -231,6 +231,15 @@ class LocalGame(Controller):
             await asyncio.wait_for(self._wake.wait(), seconds)
 
     async def _drive(self) -> None:
+        try:
+            await self._run_bots()
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # never leave the person waiting on a dead game
+            self.bot_errors.append(f"driver: {exc!r}")
+            self._emit(Closed(f"the game stopped: {exc}"))
+
+    async def _run_bots(self) -> None:
         while not self._closed:
             step = self._next_step()
             if step is None:
