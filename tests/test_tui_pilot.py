@@ -377,3 +377,24 @@ async def test_theme_key_cycles_and_saves(tmp_path, monkeypatch) -> None:  # typ
         assert seen == ["colourblind", "mono", "default"]
         assert app.theme == "textual-dark"
     assert load_config().theme == "default"
+
+
+async def test_a_round_ending_while_help_is_open_shows_its_summary_after() -> None:
+    rules = CLASSIC.with_(hand_size=2, target_score=1000)
+    deck = deal_order(["R5 R6", "B1 B7"], "R1", dealer=1)
+    app = scripted_app(["Me", "Ada"], rules, {1: ScriptedBot()}, dealer=1, deck=deck)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await play_card(pilot, "R5", key="u")
+        await pilot.press("question_mark")
+        await pilot.pause()
+        from unotui.engine import Action
+        from unotui.ui.screens.help import HelpScreen
+
+        assert isinstance(app.screen, HelpScreen)
+        app.send(Action.parse("R6"))  # the round ends behind the help screen
+        await settle(pilot)
+        assert isinstance(app.screen, HelpScreen)
+        await pilot.press("escape")
+        await settle(pilot)
+        assert isinstance(app.screen, RoundOverScreen)

@@ -94,6 +94,7 @@ class TableScreen(Screen[None]):
         self._last_phase = ""
         self._compact = False
         self._keys: tuple[bool | None, ...] = ()
+        self._answered = -1  # version of the view whose decision was just sent
 
     @property
     def uno(self) -> UnoApp:
@@ -191,6 +192,11 @@ class TableScreen(Screen[None]):
         if self.view is not None and self.is_mounted:
             self.query_one(HandView).show(self.view, self.cursor, self.uno.palette)
 
+    def on_screen_resume(self) -> None:
+        # Back from help (or a dialog): a decision or summary may have come up meanwhile.
+        if self.view is not None:
+            self._maybe_dialog()
+
     def on_resize(self, event: Resize) -> None:
         self._redraw()
 
@@ -204,6 +210,7 @@ class TableScreen(Screen[None]):
     def refused(self, action: str, code: str, message: str) -> None:
         """An intent was refused: say why; nothing else changes."""
         self.say(f"Not allowed ({code}): {message}", warn=True)
+        self._answered = -1
         self._maybe_dialog()
 
     # ----- dialogs ------------------------------------------------------------------------
@@ -245,8 +252,8 @@ class TableScreen(Screen[None]):
             self._dialog_opened()
             self.app.push_screen(RoundOverScreen(view, palette), self._round_done)
             return
-        if not view.my_turn:
-            return
+        if not view.my_turn or view.version == self._answered:
+            return  # not ours, or answered and waiting for the next view
         if view.phase == "colour":
             self._dialog_opened()
             self.app.push_screen(ColourPicker(view.hand, palette), self._colour_done)
@@ -258,6 +265,7 @@ class TableScreen(Screen[None]):
     def _colour_done(self, colour: Colour | None) -> None:
         self._dialog = False
         if colour is not None:
+            self._answered = self.view.version if self.view is not None else -1
             self.send(ChooseColour(colour))
         else:
             self._dialog_closed()
@@ -265,6 +273,7 @@ class TableScreen(Screen[None]):
     def _target_done(self, seat: int | None) -> None:
         self._dialog = False
         if seat is not None:
+            self._answered = self.view.version if self.view is not None else -1
             self.send(ChooseTarget(seat))
         else:
             self._dialog_closed()
