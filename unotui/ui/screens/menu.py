@@ -41,7 +41,7 @@ class MenuScreen(Screen[None]):
         Binding("s", "choose('solo')", "Solo", show=False),
         Binding("r", "choose('rules')", "House rules", show=False),
         Binding("question_mark", "choose('help')", "Help", show=False),
-        Binding("q,escape", "choose('quit')", "Quit"),
+        Binding("q,escape", "choose('quit')", "Quit", show=False),
     ]
 
     def compose(self) -> ComposeResult:
