@@ -34,8 +34,8 @@ def log_text(app: object) -> str:
     return "\n".join(describe(e, view.names, view.seat) for e in view.log)
 
 
-async def test_colour_challenge_caught_uno_and_round_end_by_keys() -> None:
-    rules = CLASSIC.with_(hand_size=4, target_score=1000)
+async def test_a_game_to_the_end_with_colour_challenge_caught_uno_and_round_end() -> None:
+    rules = CLASSIC.with_(hand_size=4, target_score=150)
     deck = deal_order(["W R5 R7 G3", "W+4 B9 G2 Y1"], "R1", dealer=1)
     bot = ScriptedBot(["W+4", "colour R", "draw", "keep"], passive=False, seed=3)
     app = scripted_app(["Me", "Ada"], rules, {1: bot}, dealer=1, deck=deck)
@@ -83,6 +83,12 @@ async def test_colour_challenge_caught_uno_and_round_end_by_keys() -> None:
         await settle(pilot)
         assert app.view.round_no == 2 and app.view.phase != "round_over"
         assert isinstance(app.screen, TableScreen)
+
+        # And on to the end of the match (this deal: round 2 decides it).
+        await autoplay(pilot, until=MatchOverScreen)
+        final = screen_text(app)
+        assert "won the match!" in final and "Final standings" in final
+        assert app.view.phase == "match_over" and max(app.view.scores) >= 150
 
 
 async def test_calling_uno_with_the_play_key_is_safe() -> None:
