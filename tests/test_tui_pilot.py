@@ -404,3 +404,24 @@ async def test_a_round_ending_while_help_is_open_shows_its_summary_after() -> No
         await pilot.press("escape")
         await settle(pilot)
         assert isinstance(app.screen, RoundOverScreen)
+
+
+async def test_match_summary_back_to_the_menu() -> None:
+    rules = CLASSIC.with_(hand_size=2, target_score=1)
+    deck = deal_order(["R5 R6", "B1 B7"], "R1", dealer=1)
+    app = scripted_app(["Me", "Ada"], rules, {1: ScriptedBot()}, dealer=1, deck=deck)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await play_card(pilot, "R5", key="u")
+        await play_card(pilot, "R6")
+        assert isinstance(app.screen, MatchOverScreen)
+        assert "You won the match!" in screen_text(app)
+        await pilot.press("m")
+        await pilot.pause()
+        from unotui.ui.screens.menu import MenuScreen
+
+        assert isinstance(app.screen, MenuScreen)
+        assert app.controller is None
+        await pilot.press("enter")  # and a new game starts from the menu
+        await settle(pilot)
+        assert isinstance(app.screen, TableScreen)
