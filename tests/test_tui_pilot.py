@@ -425,3 +425,28 @@ async def test_match_summary_back_to_the_menu() -> None:
         await pilot.press("enter")  # and a new game starts from the menu
         await settle(pilot)
         assert isinstance(app.screen, TableScreen)
+
+
+async def test_acting_out_of_turn_is_refused_with_whose_turn_it_is() -> None:
+    rules = CLASSIC.with_(hand_size=3, target_score=1000)
+    deck = deal_order(["G4 R5 Y1", "R5 B2 B3", "G7 G8 G9"], "R1", dealer=2)
+    gate = threading.Event()
+
+    class SlowBot(ScriptedBot):
+        def choose(self, view: SeatView) -> object:  # type: ignore[override]
+            gate.wait(5)
+            return super().choose(view)
+
+    app = scripted_app(["Me", "Ada", "Blaise"], rules, {1: SlowBot(), 2: ScriptedBot()}, dealer=2, deck=deck)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("d")  # our turn ends; Ada thinks (held by the gate)
+        for _ in range(50):
+            await pilot.pause(0.02)
+            if app.view is not None and app.view.actor == 1:
+                break
+        await pilot.press("enter")
+        await pilot.pause()
+        assert "Not allowed (not_your_turn): wait for Ada" in screen_text(app)
+        gate.set()
+        await settle(pilot)

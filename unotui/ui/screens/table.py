@@ -209,6 +209,9 @@ class TableScreen(Screen[None]):
 
     def refused(self, action: str, code: str, message: str) -> None:
         """An intent was refused: say why; nothing else changes."""
+        view = self.view
+        if code == "not_your_turn" and view is not None and 0 <= view.actor < view.players:
+            message = f"wait for {names_of(view)[view.actor]}"
         self.say(f"Not allowed ({code}): {message}", warn=True)
         self._answered = -1
         self._maybe_dialog()
