@@ -151,7 +151,7 @@ async def test_jump_in_while_a_bot_is_thinking() -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         await pilot.press("d")  # draw: Ada plays R5, then Blaise thinks (held by the gate)
-        for _ in range(50):
+        for _ in range(250):
             await pilot.pause(0.02)
             if app.view is not None and app.view.actor == 2 and app.view.top.text == "R5":
                 break
@@ -441,7 +441,7 @@ async def test_acting_out_of_turn_is_refused_with_whose_turn_it_is() -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         await pilot.press("d")  # our turn ends; Ada thinks (held by the gate)
-        for _ in range(50):
+        for _ in range(250):
             await pilot.pause(0.02)
             if app.view is not None and app.view.actor == 1:
                 break
