@@ -12,19 +12,28 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input
 
+from unotui.client import BOT_NAMES
 from unotui.client.config import Config
 from unotui.client.options import GameOptions
 from unotui.engine import Rules
 from unotui.ui.app import UnoApp
 
-from .tui_support import ScriptedBot, deal_order, play_card, scripted_app, seeded_app, settle
+from .tui_support import ScriptedBot, deal_order, play_card, scripted_app, settle
 
 SIZES = [(80, 24), (120, 40)]
 CLASSIC = Rules.preset("classic")
 
 
-async def _settled(pilot: Pilot[Any]) -> None:
+async def _one_round_of_turns(pilot: Pilot[Any]) -> None:
+    """Draw (keeping the card), so everyone else takes a turn and the log fills."""
     await settle(pilot)
+    await pilot.press("d")
+    await settle(pilot)
+    app = pilot.app
+    assert isinstance(app, UnoApp)
+    if app.view is not None and app.view.phase == "drawn":
+        await pilot.press("k")
+        await settle(pilot)
     await pilot.pause()
 
 
@@ -47,21 +56,29 @@ def test_menu(snap_compare: Any, size: tuple[int, int]) -> None:
     assert snap_compare(app, terminal_size=size)
 
 
+def _table(players: int, rules: Rules, seed: int, theme: str = "default") -> UnoApp:
+    """A seeded deal; the computer players are scripted (draw and keep), so the picture
+    does not change when the bots' play does."""
+    names = ["Me", *BOT_NAMES[: players - 1]]
+    bots = {s: ScriptedBot(seed=s) for s in range(1, players)}
+    return scripted_app(names, rules, bots, dealer=players - 1, seed=seed, theme=theme)
+
+
 @pytest.mark.parametrize("size", SIZES)
 def test_table(snap_compare: Any, size: tuple[int, int]) -> None:
-    app = seeded_app(players=4, rules=Rules.preset("giant"), seed=3)
-    assert snap_compare(app, terminal_size=size, run_before=_settled)
+    app = _table(4, Rules.preset("giant"), seed=3)
+    assert snap_compare(app, terminal_size=size, run_before=_one_round_of_turns)
 
 
 @pytest.mark.parametrize("theme", ["colourblind", "mono"])
 def test_table_themes(snap_compare: Any, theme: str) -> None:
-    app = seeded_app(players=4, rules=Rules.preset("giant"), seed=3, theme=theme)
-    assert snap_compare(app, terminal_size=(80, 24), run_before=_settled)
+    app = _table(4, Rules.preset("giant"), seed=3, theme=theme)
+    assert snap_compare(app, terminal_size=(80, 24), run_before=_one_round_of_turns)
 
 
 def test_table_ten_players(snap_compare: Any) -> None:
-    app = seeded_app(players=10, rules=Rules.preset("classic"), seed=8)
-    assert snap_compare(app, terminal_size=(80, 24), run_before=_settled)
+    app = _table(10, Rules.preset("classic"), seed=8)
+    assert snap_compare(app, terminal_size=(80, 24), run_before=_one_round_of_turns)
 
 
 @pytest.mark.parametrize("size", SIZES)
