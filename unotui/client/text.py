@@ -106,6 +106,7 @@ def describe(event: Event, names: Sequence[str], viewer: int | None) -> str:
             "uno": " for not calling UNO",
             "challenge": " after the challenge",
             "effect": " (custom wild)",
+            "first": " (the first card was a Draw Two)",
             "turn": "",
         }.get(event.note, "")
         shown = f": {_cards(event.cards)}" if event.cards else ""
