@@ -429,7 +429,3 @@ class TableScreen(Screen[None]):
         name = self.uno.cycle_theme()
         self._redraw()
         self.say(f"Theme: {name}.")
-
-    def names(self) -> list[str]:
-        """Display names (for tests)."""
-        return names_of(self.view) if self.view is not None else []
