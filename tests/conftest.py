@@ -1,0 +1,26 @@
+"""Shared fixtures."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+
+@pytest.fixture
+def fast_keys(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Key presses in Textual's pilot without its 20 ms idle polls (see tui_support.settle)."""
+    import textual.app
+    import textual.pilot
+
+    from .tui_support import quick_idle
+
+    monkeypatch.setattr(textual.app, "wait_for_idle", quick_idle)
+    monkeypatch.setattr(textual.pilot, "wait_for_idle", quick_idle)
+    yield
+
+
+@pytest.fixture(autouse=True)
+def _config_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Never read or write the real settings file."""
+    monkeypatch.setenv("UNOTUI_CONFIG_DIR", str(tmp_path_factory.mktemp("config")))

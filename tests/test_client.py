@@ -1,0 +1,244 @@
+"""The controller layer without a screen: LocalGame, config file, text, CLI checks."""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from unotui.cli import main
+from unotui.client import (
+    LocalGame,
+    Refused,
+    TableGame,
+    ViewChanged,
+    clean,
+    clean_name,
+    describe,
+    make_bot,
+    suggest,
+)
+from unotui.client.config import Config, config_path, load_config, save_config
+from unotui.engine import DRAW, Action, Card, Event, Play, Rules, play
+
+from .tui_support import ScriptedBot, deal_order
+
+CLASSIC = Rules.preset("classic")
+
+
+def test_nothing_below_the_ui_loads_textual() -> None:
+    code = (
+        "import sys, unotui.client, unotui.client.local, unotui.ui.cli, unotui.cli; "
+        "unotui.cli.build_parser(); "
+        "assert 'textual' not in sys.modules and 'rich' not in sys.modules, sorted(sys.modules)"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--rules", "nope"], "unknown preset"),
+        (["--set", "stacking=maybe"], "stacking"),
+        (["--set", "nonsense=1"], "unknown rule"),
+        (["--set", "novalue"], "KEY=VALUE"),
+        (["--players", "11"], "2-10 players"),
+        (["--bots", "genius"], "unknown bot level"),
+    ],
+)
+def test_bad_play_arguments_exit_2_without_traceback(
+    args: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["play", *args]) == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err and err.count("\n") == 1
+
+
+def test_table_game_offers_the_plain_play_of_a_next_to_last_card() -> None:
+    import random
+
+    g = TableGame(
+        2,
+        CLASSIC.with_(hand_size=2),
+        rng=random.Random(1),
+        deck=deal_order(["R5 G7", "B1 B2"], "R1", dealer=1),
+        dealer=1,
+    )
+    legal = g.legal_actions(0)
+    assert play(Card.parse("R5")) in legal and play(Card.parse("R5"), True) in legal
+    g.apply(0, play(Card.parse("R5")))
+    assert g.uno_open == 0
+
+
+async def test_local_game_refuses_with_code_and_keeps_state() -> None:
+    deck = deal_order(["B5 R7 G3", "B9 G2 Y1"], "R1", dealer=1)
+    game = LocalGame(
+        ["Me", "Ada"], CLASSIC.with_(hand_size=3), bots={1: ScriptedBot()}, delay=0, dealer=1, deck=deck
+    )
+    updates: list[object] = []
+    game.listen(updates.append)
+    await game.start()
+    await game.settled()
+    version = game.game.version
+    game.send(play(Card.parse("B5")))
+    assert isinstance(updates[-1], Refused) and updates[-1].code == "unplayable"
+    assert game.game.version == version
+    game.send(DRAW)
+    assert isinstance(updates[-1], ViewChanged)
+    await game.close()
+
+
+async def test_bot_catches_only_after_the_grace_period() -> None:
+    deck = deal_order(["R5 R7 G3", "B9 G2 Y1"], "R1", dealer=1)
+    rules = CLASSIC.with_(hand_size=3)
+    game = LocalGame(
+        ["Me", "Ada"], rules, bots={1: ScriptedBot()}, delay=0, catch_grace=0.3, dealer=1, deck=deck
+    )
+    await game.start()
+    await game.settled()
+    game.send(play(Card.parse("R5")))
+    await game.settled()
+    game.send(play(Card.parse("R7")))  # forgot UNO
+    assert game.view.uno_open == 0
+    await asyncio.sleep(0.1)
+    assert game.view.uno_open == 0  # not yet caught: the grace period runs
+    await asyncio.sleep(0.4)
+    await game.settled()
+    assert any(e.kind == "catch" for e in game.game.log)
+    await game.close()
+
+
+async def test_calling_late_within_the_grace_period_is_safe() -> None:
+    deck = deal_order(["R5 R7 G3", "B9 G2 Y1"], "R1", dealer=1)
+    rules = CLASSIC.with_(hand_size=3)
+    game = LocalGame(
+        ["Me", "Ada"], rules, bots={1: ScriptedBot()}, delay=0, catch_grace=0.3, dealer=1, deck=deck
+    )
+    await game.start()
+    await game.settled()
+    game.send(play(Card.parse("R5")))
+    await game.settled()
+    game.send(play(Card.parse("R7")))
+    await asyncio.sleep(0.05)
+    game.send(Action.parse("uno"))
+    await asyncio.sleep(0.4)
+    await game.settled()
+    assert not any(e.kind == "catch" for e in game.game.log)
+    await game.close()
+
+
+async def test_bots_wait_for_the_person_between_rounds_and_finish_a_match() -> None:
+    game = LocalGame(
+        ["Me", "A", "B"], CLASSIC.with_(target_score=100), level="random", seed=4, delay=0, catch_grace=0
+    )
+    await game.start()
+    rounds = 0
+    for _ in range(5000):
+        await game.settled()
+        view = game.view
+        if view.phase == "match_over":
+            break
+        if view.phase == "round_over":
+            rounds += 1
+            version = game.game.version
+            await asyncio.sleep(0.01)
+            assert game.game.version == version  # nobody deals until we are ready
+            game.next_round()
+            continue
+        action = suggest(view)
+        assert action is not None and action in view.legal
+        game.send(action)
+    assert game.view.phase == "match_over" and game.bot_errors == []
+    await game.close()
+
+
+async def test_hint_is_legal() -> None:
+    game = LocalGame(["Me", "A"], CLASSIC, seed=9, delay=0)
+    await game.start()
+    await game.settled()
+    hint = await game.hint()
+    assert hint in game.view.legal
+    await game.close()
+
+
+def test_make_bot_falls_back_to_a_working_bot() -> None:
+    import random
+
+    for level in ("random", "greedy", "easy", "medium", "hard", "whatever"):
+        assert hasattr(make_bot(level, random.Random(1)), "choose")
+
+
+def test_clean_strips_terminal_controls() -> None:
+    assert clean("\x1b]0;pwned\x07Bob\u202e\u200b") == "]0;pwnedBob"
+    assert clean_name("  [bold]x[/bold]  ") == "[bold]x[/bold]"
+    assert clean_name("\x1b\x07") == "Player"
+    assert len(clean_name("x" * 50)) == 16
+
+
+def test_log_sentences() -> None:
+    names = ["Me", "Ada"]
+    assert describe(Event("play", 1, (Card.parse("R5"),), value=1), names, 0) == (
+        "Ada played red 5 (R5) and called UNO!"
+    )
+    assert describe(Event("catch", 1, target=0), names, 0) == "Ada caught you not calling UNO!"
+    assert describe(Event("colour", 0, value=2), names, 0) == "You named green."
+    assert describe(Event("draw", 1, value=2, note="penalty"), names, 0) == "Ada drew 2 cards as a penalty."
+    assert isinstance(Play(Card.parse("R5")), Action)
+
+
+def test_config_round_trip_and_env_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("UNOTUI_CONFIG_DIR", str(tmp_path))
+    assert config_path() == tmp_path / "config.toml"
+    assert load_config() == Config()
+    rules = Rules.preset("modern").with_settings(
+        {"stacking": "cross", "custom": "extra_turn+skip_next", "custom_text": 'say "hi" \\ [b]'}
+    )
+    cfg = Config(
+        name='Zoë "Q"', rules=rules, bots="hard", players=6, theme="mono", delay=0.2, catch_grace=1.5
+    )
+    save_config(cfg)
+    assert load_config() == cfg
+    (tmp_path / "config.toml").write_text("name = [broken", encoding="utf-8")
+    broken = load_config()
+    assert broken.name == "You" and broken.problems
+
+
+async def test_a_broken_bot_does_not_stop_the_game() -> None:
+    class Broken:
+        name = "broken"
+
+        def choose(self, view: object) -> Action:
+            raise RuntimeError("oops")
+
+    deck = deal_order(["B5 R7 G3", "B9 G2 Y1"], "R1", dealer=0)
+    game = LocalGame(
+        ["Me", "Ada"], CLASSIC.with_(hand_size=3), bots={1: Broken()}, delay=0, dealer=0, deck=deck
+    )
+    await game.start()
+    await game.settled()
+    assert game.view.my_turn and game.bot_errors and "oops" in game.bot_errors[0]
+    await game.close()
+
+
+async def test_an_internal_error_closes_the_game_with_a_reason() -> None:
+    from unotui.client import Closed
+
+    deck = deal_order(["B5 R7 G3", "B9 G2 Y1"], "R1", dealer=0)
+    game = LocalGame(
+        ["Me", "Ada"], CLASSIC.with_(hand_size=3), bots={1: ScriptedBot()}, delay=0, dealer=0, deck=deck
+    )
+    updates: list[object] = []
+    game.listen(updates.append)
+
+    def explode(seat: int, action: Action) -> None:
+        raise RuntimeError("engine bug")
+
+    game.game.apply = explode  # type: ignore[method-assign]
+    await game.start()
+    for _ in range(20):
+        await asyncio.sleep(0)
+    assert isinstance(updates[-1], Closed) and "engine bug" in updates[-1].reason
+    await game.close()

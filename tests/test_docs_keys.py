@@ -1,0 +1,34 @@
+"""docs/keys.md and the help screen name every key the table binds."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.binding import Binding
+
+from unotui.ui.screens.help import KEYS
+from unotui.ui.screens.table import TableScreen
+
+DOC = (Path(__file__).parent.parent / "docs" / "keys.md").read_text(encoding="utf-8")
+NAMES = {
+    "question_mark": "?",
+    "exclamation_mark": "!",
+    "left": "Left",
+    "right": "Right",
+    "home": "Home",
+    "end": "End",
+    "enter": "Enter",
+    "space": "Space",
+    "f1": "F1",
+}
+
+
+def test_every_table_key_is_documented() -> None:
+    help_keys = " ".join(k for k, _ in KEYS)
+    for binding in TableScreen.BINDINGS:
+        assert isinstance(binding, Binding)
+        for key in binding.key.split(","):
+            name = NAMES.get(key, key)
+            assert f"`{name}`" in DOC, f"{name} missing from docs/keys.md"
+            if binding.show and key in ("d", "k", "c", "x", "a", "j", "n", "t", "u"):
+                assert name in help_keys, f"{name} missing from the help screen"

@@ -1,0 +1,92 @@
+"""End to end: ``unotui play`` in a real terminal (tmux), a few moves by keys, Ctrl+Q."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux")
+
+
+def _tmux(*args: str) -> str:
+    return subprocess.run(["tmux", *args], check=True, capture_output=True, text=True).stdout
+
+
+def _wait_for(session: str, needle: str, timeout: float = 15) -> str:
+    deadline = time.monotonic() + timeout
+    screen = ""
+    while time.monotonic() < deadline:
+        screen = _tmux("capture-pane", "-p", "-t", session)
+        if needle in screen:
+            return screen
+        time.sleep(0.1)
+    raise AssertionError(f"{needle!r} never appeared; screen was:\n{screen}")
+
+
+def test_play_a_few_moves_and_quit_with_ctrl_q(tmp_path: Path) -> None:
+    session = f"unotui-e2e-{uuid.uuid4().hex[:8]}"
+    status = tmp_path / "status"
+    exe = Path(sys.executable).with_name("unotui")
+    command = (
+        f"UNOTUI_CONFIG_DIR={tmp_path} {exe} play --seed 3 --delay 0 --rules classic --name Tester; "
+        f"echo $? > {status}; sleep 5"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "TMUX"}
+    subprocess.run(
+        ["tmux", "new-session", "-d", "-s", session, "-x", "100", "-y", "30", command], check=True, env=env
+    )
+    try:
+        _wait_for(session, "Your turn")
+        screen = _wait_for(session, "playable")  # the hand is drawn last
+        assert "Players" in screen and "Log" in screen and "Tester" in screen
+        assert "Round 1" in screen
+        before = screen
+        # Draw a card, then play whatever is playable by moving along the hand.
+        _tmux("send-keys", "-t", session, "d")
+        time.sleep(0.5)
+        _tmux("send-keys", "-t", session, "k")  # keep it if it was playable (ignored otherwise)
+        _wait_for(session, "Your turn")
+        screen = _wait_for(session, "You drew")
+        assert screen != before
+        _tmux("send-keys", "-t", session, "Right", "Right", "n")
+        screen = _wait_for(session, "Hint:")
+        _tmux("send-keys", "-t", session, "C-q")
+        deadline = time.monotonic() + 10
+        while not status.exists() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert status.read_text().strip() == "0"
+        after = _tmux("capture-pane", "-p", "-t", session)
+        assert "Players" not in after  # the alternate screen is gone: the terminal is restored
+    finally:
+        subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)
+
+
+def test_no_arguments_opens_the_menu_and_enter_starts_a_solo_game(tmp_path: Path) -> None:
+    session = f"unotui-e2e-{uuid.uuid4().hex[:8]}"
+    status = tmp_path / "status"
+    exe = Path(sys.executable).with_name("unotui")
+    command = f"UNOTUI_CONFIG_DIR={tmp_path} {exe}; echo $? > {status}; sleep 5"
+    env = {k: v for k, v in os.environ.items() if k != "TMUX"}
+    subprocess.run(
+        ["tmux", "new-session", "-d", "-s", session, "-x", "80", "-y", "24", command], check=True, env=env
+    )
+    try:
+        _wait_for(session, "Play solo against three computer players")
+        _tmux("send-keys", "-t", session, "Enter")
+        _wait_for(session, "Players")
+        for name in ("Ada", "Blaise", "Grace"):
+            _wait_for(session, name)  # the frame may still be arriving
+        _tmux("send-keys", "-t", session, "C-q")
+        deadline = time.monotonic() + 10
+        while not status.exists() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert status.read_text().strip() == "0"
+    finally:
+        subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)

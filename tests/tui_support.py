@@ -1,0 +1,231 @@
+"""Helpers for the Textual tests: build an app around a scripted game, read the screen,
+and play by key presses alone."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from textual.pilot import Pilot
+
+from unotui.bots import RandomBot
+from unotui.client import LocalGame
+from unotui.client.config import Config
+from unotui.client.options import GameOptions
+from unotui.engine import (
+    ACCEPT,
+    CALL_UNO,
+    DRAW,
+    KEEP,
+    Action,
+    Card,
+    Catch,
+    Play,
+    Rules,
+    SeatView,
+    parse_cards,
+)
+from unotui.ui.app import UnoApp
+from unotui.ui.screens.dialogs import ColourPicker, RevealScreen, TargetPicker
+from unotui.ui.screens.help import HelpScreen
+from unotui.ui.screens.results import MatchOverScreen, RoundOverScreen
+from unotui.ui.screens.table import TableScreen
+
+
+class ScriptedBot:
+    """Plays the scripted actions first (when legal), then passively: draw, keep, accept."""
+
+    name = "scripted"
+
+    def __init__(self, script: Sequence[str] = (), passive: bool = True, seed: int = 0) -> None:
+        self.script = [Action.parse(s) for s in script]
+        self.passive = passive
+        self.random = RandomBot(random.Random(seed))
+
+    def choose(self, view: SeatView) -> Action:
+        if self.script and self.script[0] in view.legal:
+            return self.script.pop(0)
+        if self.passive:
+            for a in (KEEP, ACCEPT, DRAW):
+                if a in view.legal:
+                    return a
+            plays = [a for a in view.legal if not isinstance(a, Catch)]
+            return plays[0] if plays else view.legal[0]
+        return self.random.choose(view)
+
+    def react(self, view: SeatView) -> Action | None:
+        """Out of turn: always catch a seat that forgot UNO; never call late."""
+        return next((a for a in view.legal if isinstance(a, Catch)), None)
+
+
+def deal_order(hands: Sequence[str], flip: str, dealer: int) -> list[Card]:
+    """A deck (top first) that deals ``hands[seat]`` to each seat and then flips ``flip``."""
+    cards = [parse_cards(h) for h in hands]
+    n = len(hands)
+    size = len(cards[0])
+    order: list[Card] = []
+    for i in range(size):
+        for k in range(1, n + 1):
+            order.append(cards[(dealer + k) % n][i])
+    order.append(Card.parse(flip))
+    return order
+
+
+def scripted_app(
+    names: Sequence[str],
+    rules: Rules,
+    bots: dict[int, Any],
+    *,
+    dealer: int,
+    deck: Sequence[Card] | None = None,
+    seed: int = 1,
+    catch_grace: float = 0.0,
+    theme: str = "default",
+) -> UnoApp:
+    """An app whose game is a LocalGame with the given bots and deck (zero delays)."""
+
+    def factory(options: GameOptions) -> LocalGame:
+        return LocalGame(
+            list(names),
+            options.rules,
+            bots=dict(bots),
+            seed=options.seed,
+            delay=0,
+            catch_grace=catch_grace,
+            dealer=dealer,
+            deck=deck,
+        )
+
+    options = GameOptions(players=len(names), rules=rules, seed=seed, delay=0, catch_grace=catch_grace)
+    return UnoApp(Config(theme=theme), options, factory=factory, save_settings=False)
+
+
+def seeded_app(players: int = 4, rules: Rules | None = None, seed: int = 1, theme: str = "default") -> UnoApp:
+    """The ordinary app (random bots) with a seed and zero delays."""
+    rules = rules or Rules.preset("classic")
+    options = GameOptions(players=players, rules=rules, seed=seed, delay=0, catch_grace=0, level="random")
+    return UnoApp(Config(theme=theme), options, save_settings=False)
+
+
+def screen_text(app: UnoApp) -> str:
+    """The current screen as plain text."""
+    return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
+
+
+async def quick_idle(min_sleep: float = 0, max_sleep: float = 1) -> None:
+    """A stand-in for Textual's ``wait_for_idle`` (which sleeps 20 ms or more per key):
+    tests wait for exactly what they need with :func:`settle` instead."""
+    for _ in range(3):
+        await asyncio.sleep(0)
+
+
+async def settle(pilot: Pilot[Any]) -> None:
+    """Let the computer players act until the person has something to do, and the
+    screen has caught up with the last view."""
+    app = pilot.app
+    assert isinstance(app, UnoApp)
+    for _ in range(2000):
+        await pilot._wait_for_screen()
+        controller = app.controller
+        if isinstance(controller, LocalGame):
+            await controller.settled()
+            await pilot._wait_for_screen()
+            if (
+                app.view is not None
+                and app.view.version == controller.game.version
+                and app._message_queue.empty()
+            ):
+                await asyncio.sleep(0)
+                app.screen._on_timer_update()
+                return
+        await asyncio.sleep(0.001)
+
+
+def table(app: UnoApp) -> TableScreen:
+    """The table screen (wherever it is in the stack)."""
+    for screen in app.screen_stack:
+        if isinstance(screen, TableScreen):
+            return screen
+    raise AssertionError("no table screen")
+
+
+async def play_card(pilot: Pilot[Any], card: str, key: str = "enter") -> None:
+    """Move the cursor to ``card`` with arrow keys, then press ``key``."""
+    app = pilot.app
+    assert isinstance(app, UnoApp)
+    t = table(app)
+    assert app.view is not None
+    n = len(app.view.hand)
+    target = [c.text for c in app.view.hand].index(card)
+    forward, backward = (target - t.cursor) % n, (t.cursor - target) % n
+    keys = ["right"] * forward if forward <= backward else ["left"] * backward
+    if keys:
+        await pilot.press(*keys)
+    assert t.cursor == target
+    await pilot.press(key)
+    await settle(pilot)
+
+
+def _distance(i: int, cur: int, n: int) -> int:
+    return min((i - cur) % n, (cur - i) % n)
+
+
+async def autoplay(pilot: Pilot[Any], until: type = MatchOverScreen, max_keys: int = 3000) -> list[str]:
+    """Play by keys alone until a screen of type ``until`` shows; returns the keys pressed."""
+    app = pilot.app
+    assert isinstance(app, UnoApp)
+    pressed: list[str] = []
+
+    async def press(*keys: str) -> None:
+        pressed.extend(keys)
+        await pilot.press(*keys)
+        await settle(pilot)
+
+    while len(pressed) < max_keys:
+        await settle(pilot)
+        screen = app.screen
+        if isinstance(screen, until):
+            return pressed
+        if isinstance(screen, ColourPicker):
+            hand = app.view.hand if app.view else ()
+            counts = {c: sum(1 for x in hand if x.text[0] == c and not x.is_wild) for c in "RYGB"}
+            await press(max("RYGB", key=lambda c: counts[c]).lower())
+        elif isinstance(screen, TargetPicker):
+            await press(str(screen.seats[0]))
+        elif isinstance(screen, RevealScreen | RoundOverScreen | HelpScreen):
+            await press("escape" if isinstance(screen, HelpScreen) else "enter")
+        elif isinstance(screen, MatchOverScreen):
+            await press("r")
+        elif isinstance(screen, TableScreen):
+            view = app.view
+            assert view is not None
+            legal = view.legal
+            if CALL_UNO in legal:
+                await press("u")
+            elif any(isinstance(a, Catch) for a in legal):
+                await press("c")
+            elif not view.my_turn:
+                await pilot.pause(0.01)
+            elif view.phase == "challenge":
+                await press("a")
+            elif view.phase in ("drawn", "discard"):
+                await press("enter")
+            elif view.phase == "play":
+                plays = [a for a in legal if isinstance(a, Play)]
+                n, cur = len(view.hand), table(app).cursor
+                texts = [c.text for c in view.hand]
+
+                plays.sort(key=lambda a, t=texts, c=cur, n=n: _distance(t.index(a.card.text), c, n))
+                if plays:
+                    key = "u" if len(view.hand) == 2 else "enter"
+                    pressed.append(f"<{plays[0].card.text}>")
+                    await play_card(pilot, plays[0].card.text, key)
+                else:
+                    await press("d")
+            else:
+                await pilot.pause(0.01)
+        else:
+            await pilot.pause(0.01)
+    raise AssertionError(f"no {until.__name__} after {len(pressed)} keys")

@@ -1,0 +1,31 @@
+"""Between the front end and a game: the controller interface and its local implementation.
+
+Nothing here imports Textual, so a network client, the tests and the benchmark can use
+it without a screen.  See ``docs/ui.md``.
+"""
+
+from .controller import Closed, Controller, Listener, Refused, Update, ViewChanged
+from .local import MIN_CATCH_GRACE, LocalGame, TableGame
+from .players import BOT_LEVELS, BOT_NAMES, make_bot, suggest
+from .text import card_name, clean, clean_name, describe, describe_card
+
+__all__ = [
+    "BOT_LEVELS",
+    "BOT_NAMES",
+    "MIN_CATCH_GRACE",
+    "Closed",
+    "Controller",
+    "Listener",
+    "LocalGame",
+    "Refused",
+    "TableGame",
+    "Update",
+    "ViewChanged",
+    "card_name",
+    "clean",
+    "clean_name",
+    "describe",
+    "describe_card",
+    "make_bot",
+    "suggest",
+]

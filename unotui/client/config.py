@@ -1,0 +1,128 @@
+"""The player's settings file: name, preferred house rules, bot level, theme, pacing.
+
+It lives at ``config.toml`` in the platform's config directory (``platformdirs``), or in
+``$UNOTUI_CONFIG_DIR`` when that is set (tests point it at a temporary directory).
+A missing or broken file gives the defaults; a broken one is never overwritten silently
+(saving replaces it only when the player saves from the house-rules screen).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tomllib
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from ..engine import Rules, RulesError
+from .text import clean, clean_name
+
+__all__ = ["CONFIG_ENV", "THEMES", "Config", "config_path", "load_config", "save_config"]
+
+CONFIG_ENV = "UNOTUI_CONFIG_DIR"
+THEMES: tuple[str, ...] = ("default", "colourblind", "mono")
+
+
+@dataclass(frozen=True)
+class Config:
+    """Saved settings.  ``rules`` are the preferred house rules for new games."""
+
+    name: str = "You"
+    rules: Rules = field(default_factory=Rules)
+    bots: str = "medium"
+    players: int = 4
+    theme: str = "default"
+    delay: float = 0.6
+    catch_grace: float = 1.0
+    problems: tuple[str, ...] = ()
+
+    def with_(self, **changes: Any) -> Config:
+        """A copy with some settings changed."""
+        return replace(self, **changes)
+
+
+def config_path() -> Path:
+    """Where the settings file is (it may not exist yet)."""
+    env = os.environ.get(CONFIG_ENV)
+    if env:
+        return Path(env) / "config.toml"
+    import platformdirs
+
+    return Path(platformdirs.user_config_dir("unotui", appauthor=False)) / "config.toml"
+
+
+def load_config(path: Path | None = None) -> Config:
+    """The saved settings, or defaults (``problems`` says what could not be read)."""
+    path = path or config_path()
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return Config()
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        return Config(problems=(f"{path}: {exc}",))
+    problems: list[str] = []
+    cfg = Config()
+    if isinstance(data.get("name"), str):
+        cfg = cfg.with_(name=clean_name(data["name"]))
+    if isinstance(data.get("bots"), str):
+        cfg = cfg.with_(bots=clean(data["bots"], 20))
+    if isinstance(data.get("players"), int) and 2 <= data["players"] <= 10:
+        cfg = cfg.with_(players=data["players"])
+    if data.get("theme") in THEMES:
+        cfg = cfg.with_(theme=data["theme"])
+    for key in ("delay", "catch_grace"):
+        v = data.get(key)
+        if isinstance(v, int | float) and not isinstance(v, bool) and 0 <= v <= 10:
+            cfg = cfg.with_(**{key: float(v)})
+    rules = data.get("rules")
+    if isinstance(rules, dict):
+        try:
+            cfg = cfg.with_(rules=Rules.from_mapping(rules))
+        except RulesError as exc:
+            problems.append(f"{path} [rules]: {exc}")
+    return cfg.with_(problems=tuple(problems))
+
+
+def _toml_value(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return repr(value)
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+    # JSON string escapes are valid TOML basic-string escapes (no surrogates without ASCII).
+    return json.dumps(str(value), ensure_ascii=False)
+
+
+def dumps(cfg: Config) -> str:
+    """The settings as a TOML document."""
+    lines = [
+        "# unotui settings (edit here or from the house-rules screen)",
+        f"name = {_toml_value(cfg.name)}",
+        f"bots = {_toml_value(cfg.bots)}",
+        f"players = {cfg.players}",
+        f"theme = {_toml_value(cfg.theme)}",
+        f"delay = {_toml_value(cfg.delay)}",
+        f"catch_grace = {_toml_value(cfg.catch_grace)}",
+        "",
+        "[rules]",
+    ]
+    mapping = cfg.rules.to_mapping()
+    custom = mapping.pop("custom_wild")
+    for key, value in mapping.items():
+        lines.append(f"{key} = {_toml_value(value)}")
+    lines += ["", "[rules.custom_wild]"]
+    for key, value in custom.items():
+        lines.append(f"{key} = {_toml_value(value)}")
+    return "\n".join(lines) + "\n"
+
+
+def save_config(cfg: Config, path: Path | None = None) -> Path:
+    """Write the settings file (creating its directory); returns its path."""
+    path = path or config_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(dumps(cfg), encoding="utf-8")
+    tmp.replace(path)
+    return path

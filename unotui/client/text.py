@@ -1,0 +1,157 @@
+"""Plain-text helpers shared by every front end: sanitising untrusted text and turning
+log events into readable sentences.
+
+Names and free text (the custom wild's rule line, later chat) reach other people's
+terminals, so they are cleaned before use: NFC-normalised, with control, format
+(bidi overrides, zero-width), private-use and surrogate characters and line or paragraph
+separators removed.  Renderers must still show the result as literal text (``rich.text.Text``,
+never markup).
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Sequence
+
+from ..engine import Card, Colour, Event
+
+__all__ = ["NAME_LIMIT", "card_name", "clean", "clean_name", "describe", "describe_card", "display_name"]
+
+_BAD_CATEGORIES = frozenset({"Cc", "Cf", "Co", "Cs", "Zl", "Zp", "Cn"})
+
+
+def clean(text: str, limit: int = 280) -> str:
+    """``text`` without characters that could act on a terminal, at most ``limit`` long."""
+    text = unicodedata.normalize("NFC", str(text))
+    out = "".join(ch for ch in text if unicodedata.category(ch) not in _BAD_CATEGORIES)
+    return out[:limit]
+
+
+#: the most characters of a name shown (names from elsewhere may be longer than ours)
+NAME_LIMIT = 24
+
+
+def display_name(name: str) -> str:
+    """Another player's name made safe to show: cleaned, one line, at most NAME_LIMIT."""
+    return " ".join(clean(name, 200).split())[:NAME_LIMIT] or "?"
+
+
+def clean_name(name: str, fallback: str = "Player") -> str:
+    """A player name: cleaned, whitespace collapsed, 1-16 characters."""
+    text = " ".join(clean(name, 200).split())[:16].strip()
+    return text or fallback
+
+
+_RANK_WORDS = {"S": "Skip", "R": "Reverse", "+2": "Draw Two"}
+_WILD_WORDS = {
+    "W": "Wild",
+    "W+4": "Wild Draw Four",
+    "WX": "Wild Swap Hands",
+    "WH": "Wild Shuffle Hands",
+    "WC": "Customizable Wild",
+}
+
+
+def describe_card(card: Card) -> str:
+    """``"red 5 (R5)"``, ``"Wild Draw Four (W+4)"``: words plus the compact form."""
+    return f"{card_name(card)} ({card.text})"
+
+
+def card_name(card: Card) -> str:
+    """A card in words: ``red 5``, ``blue Skip``, ``Wild``."""
+    if card.colour is None:
+        return _WILD_WORDS.get(card.text, card.text)
+    sym = card.rank.symbol
+    return f"{card.colour.name.lower()} {_RANK_WORDS.get(sym, sym)}"
+
+
+def _cards(cards: Sequence[Card]) -> str:
+    return " ".join(c.text for c in cards)
+
+
+def describe(event: Event, names: Sequence[str], viewer: int | None) -> str:
+    """One readable sentence for ``event`` as seen by ``viewer`` (names already clean)."""
+
+    def who(seat: int) -> str:
+        if seat == viewer:
+            return "You"
+        if 0 <= seat < len(names):
+            return names[seat]
+        return "Someone"
+
+    def whom(seat: int) -> str:
+        return "you" if seat == viewer else who(seat)
+
+    k, s = event.kind, event.seat
+    you = s == viewer and viewer is not None
+    card = event.cards[0] if event.cards else None
+    if k == "deal":
+        return f"Round {event.value}: {who(s)} dealt."
+    if k == "dealer":
+        return f"{who(s)} drew {card.text if card else 'a card'} for the deal."
+    if k == "flip":
+        return f"The first card is {describe_card(card)}." if card else "The first card was turned."
+    if k == "reflip":
+        return "The first card was a Wild Draw Four: it went back into the pile."
+    if k == "play":
+        uno = " and called UNO!" if event.value else "."
+        return f"{who(s)} played {describe_card(card)}{uno}" if card else f"{who(s)} played a card{uno}"
+    if k == "jump":
+        return f"{who(s)} jumped in with {describe_card(card)}!" if card else f"{who(s)} jumped in!"
+    if k == "draw":
+        n = event.value
+        what = f"{n} card" + ("s" if n != 1 else "")
+        why = {
+            "penalty": " as a penalty",
+            "uno": " for not calling UNO",
+            "challenge": " after the challenge",
+            "effect": " (custom wild)",
+            "first": " (the first card was a Draw Two)",
+            "turn": "",
+        }.get(event.note, "")
+        shown = f": {_cards(event.cards)}" if event.cards else ""
+        return f"{who(s)} drew {what}{why}{shown}."
+    if k == "keep":
+        return f"{who(s)} kept the drawn card."
+    if k == "pass":
+        return f"{who(s)} could not draw (no cards left) and passed."
+    if k == "skip":
+        return f"{who(s)} {'lose' if you else 'loses'} a turn."
+    if k == "reverse":
+        return "Direction reversed: play now goes " + ("left." if event.value > 0 else "right.")
+    if k == "colour":
+        return f"{who(s)} named {Colour(event.value).name.lower()}."
+    if k == "challenge":
+        verdict = "guilty" if event.value else "innocent"
+        return f"{who(s)} challenged {whom(event.target)}'s Wild Draw Four: {verdict}!"
+    if k == "reveal":
+        if event.cards:
+            return f"{who(s)} held: {_cards(event.cards)} (shown to {whom(event.target)} only)."
+        return f"{who(s)} showed {'your' if you else 'their'} hand to {whom(event.target)}."
+    if k == "accept":
+        return f"{who(s)} accepted the Wild Draw Four."
+    if k == "uno":
+        return f"{who(s)} called UNO!"
+    if k == "catch":
+        return f"{who(s)} caught {whom(event.target)} not calling UNO!"
+    if k == "swap":
+        return f"{who(s)} swapped hands with {whom(event.target)}."
+    if k == "rotate":
+        return "Every hand passed to the next player."
+    if k == "shuffle":
+        return f"{who(s)} shuffled all hands together and dealt them out again."
+    if k == "effect":
+        return f"Custom wild: {event.note.replace('_', ' ')}."
+    if k == "discard":
+        shown = _cards(event.cards) if event.cards else "cards"
+        return f"{who(s)} discarded {shown}."
+    if k == "reshuffle":
+        return f"The discard pile ({event.value} cards) was shuffled into a new draw pile."
+    if k == "round":
+        pts = f" and scored {event.value} points" if event.value else ""
+        return f"{who(s)} won the round{pts}!"
+    if k == "eliminated":
+        return f"{who(s)} reached {event.value} points and {'are' if you else 'is'} out."
+    if k == "match":
+        return f"{who(s)} won the match!"
+    return f"{k} {s}"

@@ -1,0 +1,239 @@
+"""The Textual application: screens, theme, and the link to one game controller.
+
+The app owns the controller and the one :class:`SeatView` it last sent.  Controller
+updates arrive as :class:`~unotui.ui.messages.GameUpdate` messages; the app keeps the
+view (and the score history for the final chart) and hands it down to the table screen.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+from collections.abc import Callable, Iterable
+from dataclasses import replace
+from typing import ClassVar
+
+from textual.app import App, SystemCommand
+from textual.binding import Binding, BindingType
+from textual.screen import Screen
+from textual.theme import Theme
+
+from ..client.config import THEMES, Config, save_config
+from ..client.controller import Closed, Controller, Refused, ViewChanged
+from ..client.local import LocalGame
+from ..client.options import GameOptions
+from ..engine import Action, SeatView
+from .messages import GameUpdate
+from .screens.table import TableScreen
+
+__all__ = ["GameOptions", "UnoApp", "local_game"]
+
+_TEXTUAL_THEMES = {"default": "textual-dark", "colourblind": "textual-dark", "mono": "unotui-mono"}
+MONO = Theme(
+    name="unotui-mono",
+    primary="#ffffff",
+    secondary="#c0c0c0",
+    accent="#e0e0e0",
+    warning="#ffffff",
+    error="#ffffff",
+    success="#ffffff",
+    foreground="#ffffff",
+    background="#000000",
+    surface="#101010",
+    panel="#202020",
+    dark=True,
+)
+
+
+ControllerFactory = Callable[[GameOptions], Controller]
+
+
+def local_game(options: GameOptions) -> Controller:
+    """The default controller: the person at seat 0 against computer players."""
+    return LocalGame(
+        options.names(),
+        options.rules,
+        level=options.level,
+        seed=options.seed,
+        delay=options.delay,
+        catch_grace=options.catch_grace,
+    )
+
+
+class UnoApp(App[int]):
+    """unotui: the main menu, the table and their dialogs."""
+
+    CSS_PATH = "app.tcss"
+    TITLE = "unotui"
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+q", "quit", "Quit", priority=True)]
+
+    def __init__(
+        self,
+        config: Config,
+        options: GameOptions,
+        *,
+        menu: bool = False,
+        factory: ControllerFactory = local_game,
+        save_settings: bool = True,
+    ) -> None:
+        super().__init__()
+        self.config = config
+        self.options = options
+        self.menu = menu
+        self.factory = factory
+        self.save_settings = save_settings
+        self.controller: Controller | None = None
+        self.view: SeatView | None = None
+        self.history: list[tuple[int, ...]] = []
+        self.palette = config.theme if config.theme in THEMES else "default"
+        self._table: TableScreen | None = None
+
+    async def on_mount(self) -> None:
+        self.register_theme(MONO)
+        self.theme = _TEXTUAL_THEMES[self.palette]
+        if self.menu:
+            from .screens.menu import MenuScreen
+
+            await self.push_screen(MenuScreen())
+        else:
+            await self._start()
+
+    async def on_unmount(self) -> None:
+        await self._stop()
+
+    def first_frame_drawn(self) -> None:
+        """Start-up is over: freeze what exists and let the garbage collector run again."""
+        if not gc.isenabled():
+            gc.freeze()
+            gc.enable()
+
+    # ----- games ----------------------------------------------------------------------------
+
+    async def _stop(self) -> None:
+        if self.controller is not None:
+            controller, self.controller = self.controller, None
+            controller.listen(None)
+            await controller.close()
+
+    def start_game(self, options: GameOptions | None = None) -> None:
+        """Start a new game with ``options`` (default: the current ones) at a new table."""
+        if options is not None:
+            self.options = options
+        self.run_worker(self._start(), exclusive=True, group="game")
+
+    async def _start(self) -> None:
+        await self._stop()
+        controller = self.factory(self.options)
+        self.controller = controller
+        self.view = None
+        self.history = []
+        if self._table is not None and self._table in self.screen_stack:
+            while self.screen is not self._table:
+                self.pop_screen()
+            self.pop_screen()
+        controller.listen(self._deliver(controller))
+        await controller.start()
+        try:  # draw the first frame of the table complete (a remote game may not know yet)
+            self.view = controller.view
+            self.history = [tuple(0 for _ in self.view.names)]
+        except LookupError:
+            pass
+        table = TableScreen()
+        self._table = table
+        await self.push_screen(table)
+
+    def _deliver(self, controller: Controller) -> Callable[[object], None]:
+        def deliver(update: object) -> None:
+            if controller is self.controller and isinstance(update, ViewChanged | Refused | Closed):
+                self.post_message(GameUpdate(update))
+
+        return deliver
+
+    def rematch(self) -> None:
+        """Same players and rules; a new deal (the next seed if one was given)."""
+        seed = self.options.seed
+        self.start_game(replace(self.options, seed=None if seed is None else seed + 1))
+
+    def back_to_menu(self) -> None:
+        """Leave the table for the main menu."""
+        from .screens.menu import MenuScreen
+
+        self.run_worker(self._stop(), group="stop")
+        while len(self.screen_stack) > 1:
+            self.pop_screen()
+        self._table = None
+        self.push_screen(MenuScreen())
+
+    def on_game_update(self, message: GameUpdate) -> None:
+        update = message.update
+        table = self._table
+        if isinstance(update, ViewChanged):
+            view = update.view
+            if not self.history:
+                self.history.append(tuple(0 for _ in view.names))
+            if view.phase in ("round_over", "match_over") and len(self.history) <= view.round_no:
+                self.history.append(view.scores)
+            self.view = view
+            if table is not None:
+                table.show(view)
+        elif isinstance(update, Refused):
+            if table is not None:
+                table.refused(update.action, update.code, update.message)
+        elif table is not None:
+            table.say(f"Game closed: {update.reason}", warn=True)
+
+    # ----- intents from the screens -------------------------------------------------------
+
+    def send(self, action: Action) -> None:
+        """Send an intent to the controller."""
+        if self.controller is not None:
+            self.controller.send(action)
+
+    def controller_next_round(self) -> None:
+        """The person has read the round summary."""
+        if self.controller is not None:
+            self.controller.next_round()
+
+    async def hint(self) -> Action | None:
+        """A computer player's suggestion for the person."""
+        return await self.controller.hint() if self.controller is not None else None
+
+    # ----- settings -------------------------------------------------------------------------
+
+    def set_config(self, config: Config) -> None:
+        """New settings (already saved): they apply to the next game."""
+        self.config = config
+        self.options = replace(
+            self.options, name=config.name, rules=config.rules, level=config.bots, players=config.players
+        )
+        self._apply_theme(config.theme)
+
+    def _apply_theme(self, name: str) -> None:
+        self.palette = name if name in THEMES else "default"
+        self.theme = _TEXTUAL_THEMES[self.palette]
+
+    def cycle_theme(self) -> str:
+        """Switch to the next theme (saved in the settings); returns its name."""
+        name = THEMES[(THEMES.index(self.palette) + 1) % len(THEMES)]
+        self._apply_theme(name)
+        self.config = self.config.with_(theme=name)
+        if self.save_settings:
+            with contextlib.suppress(OSError):
+                save_config(self.config)
+        return name
+
+    def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
+        yield from super().get_system_commands(screen)
+        if isinstance(screen, TableScreen):
+            yield SystemCommand("Draw a card", "Draw from the pile (d)", screen.action_draw)
+            yield SystemCommand(
+                "Call UNO", "Call UNO, or play and call with two cards (u)", screen.action_uno
+            )
+            yield SystemCommand("Catch", "Catch a player who did not call UNO (c)", screen.action_catch)
+            yield SystemCommand("Hint", "What would a computer player do? (n)", screen.action_hint)
+            yield SystemCommand(
+                "Rules and keys", "Help: the rules in force and the keys (?)", screen.action_help
+            )
+            yield SystemCommand("Next theme", "Default, colourblind, monochrome (t)", screen.action_theme)
+        yield SystemCommand("New game", "Start a new game with the current settings", self.start_game)
+        yield SystemCommand("Main menu", "Leave the table for the main menu", self.back_to_menu)

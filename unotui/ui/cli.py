@@ -1,0 +1,115 @@
+"""``unotui play``: the Textual table against computer players (and the main menu).
+
+Arguments are checked before Textual is imported, so bad ``--rules`` or ``--set`` give a
+one-line error on stderr and exit status 2.  This module imports nothing heavy at load
+time (the top-level parser loads it for ``unotui --help`` too); ``run`` does.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import os
+import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..client.config import Config
+    from ..client.options import GameOptions
+
+__all__ = ["add_arguments", "build_options", "run"]
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The ``play`` subcommand's options."""
+    parser.add_argument("--menu", action="store_true", help="open the main menu first")
+    parser.add_argument("--players", type=int, metavar="N", help="seats at the table, 2-10 (default 4)")
+    parser.add_argument(
+        "--bots", metavar="LEVEL", help="computer players: random, greedy, easy, medium, hard"
+    )
+    parser.add_argument(
+        "--rules", metavar="PRESET", help="classic, classic-2008, classic-2001, giant, modern"
+    )
+    parser.add_argument(
+        "--set", action="append", default=[], metavar="KEY=VALUE", help="a house rule (repeatable)"
+    )
+    parser.add_argument("--target", type=int, metavar="N", help="points that win the match")
+    parser.add_argument("--name", help="your name at the table")
+    parser.add_argument("--seed", type=int, metavar="S", help="repeatable deal and computer players")
+    parser.add_argument(
+        "--delay", type=float, metavar="SECONDS", help="computer players' pause (default 0.6)"
+    )
+    parser.add_argument("--theme", choices=("default", "colourblind", "mono"), help="colour theme")
+
+
+def build_options(args: argparse.Namespace) -> tuple[Config, GameOptions]:
+    """(Config, GameOptions) from the arguments and the settings file; raises RulesError."""
+    from ..client.config import load_config
+    from ..client.local import MIN_CATCH_GRACE
+    from ..client.options import GameOptions
+    from ..client.players import BOT_LEVELS
+    from ..client.text import clean_name
+    from ..engine import Rules, RulesError
+
+    config = load_config()
+    rules = config.rules
+    if args.rules:
+        rules = Rules.preset(args.rules)
+    settings: dict[str, object] = {}
+    for item in args.set:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise RulesError(f"--set takes KEY=VALUE, not {item!r}")
+        settings[key.strip()] = value.strip()
+    if args.target is not None:
+        settings["target_score"] = args.target
+    if settings:
+        rules = rules.with_settings(settings)
+    players = args.players if args.players is not None else config.players
+    rules.validate(players)
+    if args.theme:
+        config = config.with_(theme=args.theme)
+    delay = config.delay if args.delay is None else args.delay
+    if not 0 <= delay <= 10:
+        raise RulesError("--delay must be between 0 and 10 seconds")
+    grace = config.catch_grace
+    if os.environ.get("UNOTUI_TEST_MODE") != "1":
+        grace = max(grace, MIN_CATCH_GRACE)
+    level = args.bots or config.bots
+    if level not in BOT_LEVELS:
+        raise RulesError(f"unknown bot level {level!r} (known: {', '.join(BOT_LEVELS)})")
+    options = GameOptions(
+        players=players,
+        level=level,
+        rules=rules,
+        name=clean_name(args.name, "You") if args.name else config.name,
+        seed=args.seed,
+        delay=delay,
+        catch_grace=grace,
+    )
+    return config, options
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the app; returns the exit status."""
+    # Starting up builds many long-lived objects (the engine, Textual, the stylesheets,
+    # the screens): collecting garbage meanwhile is wasted work.  The app turns the
+    # collector back on (after freezing what exists) once its first frame is drawn.
+    gc.disable()
+    try:
+        from ..engine import RulesError
+
+        try:
+            config, options = build_options(args)
+        except RulesError as exc:
+            print(f"unotui play: {exc}", file=sys.stderr)
+            return 2
+        from .app import UnoApp
+
+        for problem in config.problems:
+            print(f"unotui: settings ignored: {problem}", file=sys.stderr)
+        app = UnoApp(config, options, menu=args.menu)
+        code = app.run()
+    finally:
+        gc.enable()
+    return code if isinstance(code, int) else (app.return_code or 0)

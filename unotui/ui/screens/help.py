@@ -1,0 +1,107 @@
+"""Help: the rules in force (the custom wild's rule included) and every key."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.style import Style
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+
+from ...client.text import clean
+from ...engine import Rules
+
+__all__ = ["KEYS", "HelpScreen", "rules_text"]
+
+#: (keys, what they do) - the same list docs/keys.md gives
+KEYS: tuple[tuple[str, str], ...] = (
+    ("Left/Right, h/l", "move along your hand (Home/End: first/last card)"),
+    ("Enter", "play the selected card (discard it when a custom wild asks; jump in)"),
+    ("u or !", "play the selected card and call UNO (two cards), or call UNO (one card)"),
+    ("d or Space", "draw a card (or take a pending draw penalty)"),
+    ("k", "keep the card you just drew"),
+    ("c", "catch a player who did not call UNO"),
+    ("x / a", "challenge / accept a Wild Draw Four played on you"),
+    ("j", "jump in with the card identical to the top of the pile"),
+    ("r y g b", "name a colour (in the colour picker)"),
+    ("0-9", "choose a player by seat number (swap hands)"),
+    ("n", "hint: what a computer player would do"),
+    ("t", "switch colour theme: default, colourblind, mono"),
+    ("? or F1", "this help"),
+    ("Ctrl+P", "command palette"),
+    ("Escape", "close a screen or dialog"),
+    ("Ctrl+Q", "quit at once, from anywhere"),
+)
+
+_STACKING = {"off": "no stacking", "official": "+2 on +2, +4 on +4", "cross": "+2 and +4 stack on each other"}
+
+
+def rules_text(rules: Rules) -> Text:
+    """The rules of the table in plain words."""
+    t = Text()
+
+    def line(label: str, value: str) -> None:
+        t.append(f"{label:<22}", Style(bold=True))
+        t.append(value + "\n")
+
+    line("Preset", rules.name)
+    line("Deck", f"{rules.deck_size} cards, {rules.hand_size} dealt each")
+    specials = []
+    if rules.custom_wilds:
+        specials.append(f"{rules.custom_wilds} customizable wild (WC)")
+    if rules.swap_hands:
+        specials.append(f"{rules.swap_hands} swap hands (WX)")
+    if rules.shuffle_hands:
+        specials.append(f"{rules.shuffle_hands} shuffle hands (WH)")
+    line("Special cards", ", ".join(specials) or "none")
+    if rules.custom_wilds:
+        line("Customizable wild", clean(rules.custom.describe(), 300))
+    line("Stacking", _STACKING.get(rules.stacking.value, rules.stacking.value))
+    line("Challenge W+4", "yes" if rules.challenge else "no")
+    line("No bluffing", "yes" if rules.no_bluffing else "no")
+    line("Draw until playable", "yes" if rules.draw_to_match else "no")
+    line("Forced play", "yes" if rules.forced_play else "no")
+    line("Jump-in", "yes" if rules.jump_in else "no")
+    line("Seven-O", "yes" if rules.seven_o else "no")
+    line("UNO penalty", f"{rules.uno_penalty} cards")
+    line("Scoring", f"{rules.scoring.value}, match to {rules.target_score} points")
+    line("Teams", "partners sit across" if rules.teams else "no")
+    t.append(
+        "\nPlay a card matching the top card's colour or symbol, or a wild. Can't? Draw. "
+        "Call UNO when you play your next-to-last card, or anyone may catch you until the next "
+        "player acts. A Wild Draw Four may be challenged: if its player held the colour in play "
+        "they draw 4, otherwise you draw 6. First to go out scores everyone's cards.\n"
+    )
+    return t
+
+
+def keys_text() -> Text:
+    """The keys as a two-column list."""
+    t = Text()
+    for keys, what in KEYS:
+        t.append(f"{keys:<18}", Style(bold=True))
+        t.append(what + "\n")
+    return t
+
+
+class HelpScreen(Screen[None]):
+    """Rules in force and keys; Escape goes back."""
+
+    CSS_PATH = "help.tcss"
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,question_mark,f1", "app.pop_screen", "Back")]
+
+    def __init__(self, rules: Rules) -> None:
+        super().__init__()
+        self.rules = rules
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="help"):
+            yield Static(Text("Rules in force", Style(bold=True, underline=True)))
+            yield Static(rules_text(self.rules))
+            yield Static(Text("Keys", Style(bold=True, underline=True)))
+            yield Static(keys_text())
+        yield Footer()

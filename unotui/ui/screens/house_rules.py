@@ -1,0 +1,170 @@
+"""House rules and the player's name, saved to the settings file."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Button, Footer, Input, Label, Select, Static, Switch
+
+from ...client.config import THEMES, Config, save_config
+from ...client.players import BOT_LEVELS
+from ...client.text import clean, clean_name
+from ...engine import EFFECTS, PRESETS, Rules, RulesError, Scoring, Stacking
+
+__all__ = ["HouseRulesScreen"]
+
+_SWITCHES = ("challenge", "no_bluffing", "draw_to_match", "forced_play", "jump_in", "seven_o", "teams")
+_NUMBERS = ("target_score", "hand_size", "uno_penalty", "custom_wilds", "swap_hands", "shuffle_hands")
+
+
+class HouseRulesScreen(Screen[Config | None]):
+    """Edit name, bots, theme and house rules; Ctrl+S saves, Escape goes back."""
+
+    CSS_PATH = "house_rules.tcss"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+s", "save", "Save"),
+        Binding("escape", "cancel", "Back"),
+    ]
+
+    def __init__(self, config: Config) -> None:
+        super().__init__()
+        self.config = config
+
+    def _row(self, label: str, widget: Any) -> Horizontal:
+        return Horizontal(Label(label, classes="label"), widget, classes="row")
+
+    def compose(self) -> ComposeResult:
+        cfg, rules = self.config, self.config.rules
+        with VerticalScroll(id="form"):
+            yield Static(Text("Your name, computer players and house rules (Tab moves, Ctrl+S saves)"))
+            yield self._row("Your name", Input(cfg.name, id="name", max_length=16))
+            yield self._row(
+                "Computer players",
+                Select([(lv, lv) for lv in BOT_LEVELS], value=cfg.bots, allow_blank=False, id="bots"),
+            )
+            yield self._row("Players at the table", Input(str(cfg.players), id="players", type="integer"))
+            yield self._row(
+                "Theme", Select([(t, t) for t in THEMES], value=cfg.theme, allow_blank=False, id="theme")
+            )
+            yield self._row(
+                "Preset",
+                Select(
+                    [(p, p) for p in PRESETS],
+                    value=rules.name if rules.name in PRESETS else "giant",
+                    allow_blank=False,
+                    id="preset",
+                ),
+            )
+            yield self._row(
+                "Stacking",
+                Select(
+                    [(s.value, s.value) for s in Stacking],
+                    value=rules.stacking.value,
+                    allow_blank=False,
+                    id="stacking",
+                ),
+            )
+            yield self._row(
+                "Scoring",
+                Select(
+                    [(s.value, s.value) for s in Scoring],
+                    value=rules.scoring.value,
+                    allow_blank=False,
+                    id="scoring",
+                ),
+            )
+            for key in _NUMBERS:
+                yield self._row(
+                    key.replace("_", " ").capitalize(),
+                    Input(str(getattr(rules, key)), id=key, type="integer"),
+                )
+            for key in _SWITCHES:
+                yield self._row(key.replace("_", " ").capitalize(), Switch(bool(getattr(rules, key)), id=key))
+            yield self._row(
+                "Custom wild effects",
+                Input(
+                    "+".join(e.value for e in rules.custom.effects),
+                    id="custom",
+                    placeholder="e.g. extra_turn+skip_next",
+                ),
+            )
+            yield Static(Text("Effects: " + ", ".join(EFFECTS)), classes="note")
+            yield self._row("Custom wild text", Input(rules.custom.text, id="custom_text", max_length=200))
+            yield Static(id="problem")
+            with Horizontal(classes="row"):
+                yield Button("Save", id="save", variant="primary")
+                yield Button("Back", id="back")
+        yield Footer()
+
+    def on_select_changed(self, event: Select.Changed) -> None:
+        if event.select.id == "preset" and isinstance(event.value, str):
+            base = PRESETS[event.value]
+            if base.name == self.config.rules.name:
+                return
+            for key in _NUMBERS:
+                self.query_one(f"#{key}", Input).value = str(getattr(base, key))
+            for key in _SWITCHES:
+                self.query_one(f"#{key}", Switch).value = bool(getattr(base, key))
+            self.query_one("#stacking", Select).value = base.stacking.value
+            self.query_one("#scoring", Select).value = base.scoring.value
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "save":
+            self.action_save()
+        else:
+            self.action_cancel()
+
+    def build(self) -> Config:
+        """The settings in the form; raises RulesError (or ValueError) naming a bad field."""
+        preset = str(self.query_one("#preset", Select).value)
+        settings: dict[str, object] = {
+            "stacking": self.query_one("#stacking", Select).value,
+            "scoring": self.query_one("#scoring", Select).value,
+            "custom": self.query_one("#custom", Input).value,
+            "custom_text": clean(self.query_one("#custom_text", Input).value, 200),
+        }
+        for key in _NUMBERS:
+            settings[key] = self.query_one(f"#{key}", Input).value or "0"
+        for key in _SWITCHES:
+            settings[key] = self.query_one(f"#{key}", Switch).value
+        rules = Rules.preset(preset).with_settings(settings)
+        players_text = self.query_one("#players", Input).value
+        if not players_text.isdigit() or not 2 <= int(players_text) <= 10:
+            raise RulesError("players must be between 2 and 10")
+        rules.validate(int(players_text))
+        return self.config.with_(
+            name=clean_name(self.query_one("#name", Input).value, "You"),
+            bots=str(self.query_one("#bots", Select).value),
+            theme=str(self.query_one("#theme", Select).value),
+            players=int(players_text),
+            rules=rules,
+        )
+
+    def action_save(self) -> None:
+        """Check the form, save the settings file and go back."""
+        from ..app import UnoApp
+
+        try:
+            cfg = self.build()
+        except (RulesError, ValueError) as exc:
+            self.query_one("#problem", Static).update(Text(f"Not saved: {exc}", style="bold reverse"))
+            return
+        try:
+            path = save_config(cfg)
+        except OSError as exc:
+            self.query_one("#problem", Static).update(Text(f"Could not save: {exc}", style="bold reverse"))
+            return
+        app = self.app
+        if isinstance(app, UnoApp):
+            app.set_config(cfg)
+            app.notify(f"Saved to {path}", markup=False)
+        self.dismiss(cfg)
+
+    def action_cancel(self) -> None:
+        """Back without saving."""
+        self.dismiss(None)

@@ -1,0 +1,266 @@
+"""The table's widgets.  Each draws one part of a :class:`SeatView` it is handed.
+
+"Attributes down": the table screen sets ``view`` (and the cursor, palette) on each
+widget; widgets keep no game state of their own and never talk to the controller.
+All game text is rendered as ``rich.text.Text`` (never markup), from sanitised names.
+"""
+
+from __future__ import annotations
+
+from rich.style import Style
+from rich.text import Text
+from textual.widgets import RichLog, Static
+
+from ..client.text import card_name, clean, describe, display_name
+from ..engine import Card, Catch, Play, SeatView
+from .render import big_card, card_chip, colour_style, hand_row, pile_card
+
+__all__ = [
+    "GameLog",
+    "HandView",
+    "KeyBar",
+    "PileView",
+    "PlayersView",
+    "StatusLine",
+    "playable_flags",
+    "prompt",
+]
+
+
+def _block(lines: list[Text]) -> Text:
+    """Lines joined, cropped (never wrapped) to the widget's width."""
+    out = Text("\n").join(lines)
+    out.no_wrap = True
+    out.overflow = "ellipsis"
+    return out
+
+
+def _set(widget: Static, content: Text, height: int | None = None) -> None:
+    """Update ``widget``; lay out again only if its height must change."""
+    current = widget.styles.height
+    if height is not None and (current is None or current.cells != height):
+        widget.styles.height = height
+        widget.update(content)
+    else:
+        widget.update(content, layout=False)
+
+
+def names_of(view: SeatView) -> list[str]:
+    """Every seat's display name (sanitised; the viewer is "You")."""
+    return ["You" if s == view.seat else display_name(n) for s, n in enumerate(view.names)]
+
+
+def playable_flags(view: SeatView) -> list[bool]:
+    """For each card in the viewer's hand: can it be played (or discarded) right now?"""
+    if view.phase == "discard" and view.my_turn:
+        return [True] * len(view.hand)
+    cards = {a.card for a in view.legal if isinstance(a, Play)}
+    return [c in cards for c in view.hand]
+
+
+_PHASE_WAIT = {
+    "play": "to play",
+    "drawn": "to play or keep a drawn card",
+    "colour": "to name a colour",
+    "target": "to choose a player",
+    "discard": "to discard",
+    "challenge": "to challenge or accept",
+}
+
+
+def prompt(view: SeatView) -> str:
+    """What the viewer should do now, in one sentence with its keys."""
+    names = names_of(view)
+    me = view.seat
+    extras = []
+    if view.uno_open >= 0 and view.uno_open == me:
+        extras.append("You have one card: call UNO (u)!")
+    for a in view.legal:
+        if isinstance(a, Catch):
+            extras.append(f"{names[a.seat]} did not call UNO: catch (c)!")
+    if not view.my_turn and any(isinstance(a, Play) for a in view.legal):
+        extras.append(f"Jump in with {view.top.text} (j)!")
+    if view.phase == "match_over":
+        main = f"{names[view.winner]} won the match." if view.winner >= 0 else "The match is over."
+    elif view.phase == "round_over":
+        main = f"Round over. {names[view.dealer]} deals next."
+    elif not view.my_turn:
+        main = f"Waiting for {names[view.actor]} {_PHASE_WAIT.get(view.phase, '')}."
+    elif view.phase == "play":
+        if view.pending:
+            main = f"Draw {view.pending} (d) or stack a draw card (Enter)."
+        else:
+            main = "Your turn: play a card (Enter; u plays and calls UNO) or draw (d)."
+    elif view.phase == "drawn":
+        drawn = view.drawn.text if view.drawn else "a card"
+        main = f"You drew {drawn}: play it (Enter) or keep it (k)."
+    elif view.phase == "colour":
+        main = "Name a colour: r, y, g or b."
+    elif view.phase == "target":
+        main = "Choose a player to swap hands with."
+    elif view.phase == "discard":
+        main = f"Discard {view.discard_left} more: select a card and press Enter."
+    elif view.phase == "challenge":
+        by = names[view.wd4_by] if view.wd4_by >= 0 else "Someone"
+        main = f"{by} played Wild Draw Four on you: challenge (x) or accept (a)."
+    else:
+        main = ""
+    return " ".join([*extras, main]).strip()
+
+
+class StatusLine(Static):
+    """One line: round, rules, and what to do now."""
+
+    def show(self, view: SeatView) -> None:
+        """Draw ``view``."""
+        text = Text()
+        text.append(f" Round {view.round_no} ", Style(reverse=True, bold=True))
+        text.append(" ")
+        text.append(prompt(view), Style(bold=view.my_turn))
+        _set(self, _block([text]))
+
+
+class PlayersView(Static):
+    """Every seat: turn marker, seat number, name, cards, UNO status, score."""
+
+    def show(self, view: SeatView, palette: str) -> None:
+        """Draw ``view``."""
+        names = [display_name(n) for n in view.names]
+        width = max(8, min(18, max(len(n) for n in names)))
+        lines: list[Text] = []
+        for s in range(view.players):
+            row = Text()
+            acting = s == view.actor and view.phase not in ("round_over", "match_over")
+            row.append(">" if acting else " ", Style(bold=True))
+            row.append(f"{s} ", Style(dim=True))
+            row.append(f"{names[s][:width]:<{width}} ", Style(bold=acting, underline=s == view.seat))
+            if view.eliminated[s]:
+                row.append("   out", Style(dim=True))
+            else:
+                n = view.counts[s]
+                row.append(f"{n:>3} card{'s' if n != 1 else ' '}")
+            if view.uno_open == s:
+                row.append(" UNO?", Style(bold=True, reverse=True))
+            elif view.uno_called[s] and view.counts[s] == 1:
+                row.append(" UNO!", Style(bold=True))
+            else:
+                row.append("     ")
+            row.append(f" {view.scores[s]:>5}")
+            if view.rules.teams:
+                row.append(f" t{view.teams[s]}", Style(dim=True))
+            lines.append(row)
+            shown = view.face_up.get(s)
+            if shown and s != view.seat and view.phase not in ("round_over", "match_over"):
+                cards = Text("    ")
+                for c in shown:
+                    cards.append_text(card_chip(c, palette))
+                lines.append(cards)
+        _set(self, _block(lines), len(lines) + 2)
+        self.border_title = f"Players (play goes {'down' if view.direction > 0 else 'up'})"
+        self.border_subtitle = f"to {view.rules.target_score}"
+
+
+class PileView(Static):
+    """The draw pile, the top discard, the colour in play and the direction."""
+
+    def show(self, view: SeatView, palette: str, compact: bool) -> None:
+        """Draw ``view`` (in 3 lines when ``compact``)."""
+        colour = Text(f" {view.colour.name.title()} ", colour_style(view.colour, palette))
+        colour.append(f" ({view.colour.letter})")
+        nxt = names_of(view)[view.next_seat(view.turn)] if view.turn in view.active else "?"
+        arrow = "v" if view.direction > 0 else "^"
+        info = [
+            Text.assemble("Top: ", (view.top.text, Style(bold=True)), f" {card_name(view.top)}"),
+            Text.assemble("Colour: ", colour),
+            Text(f"Next: {nxt} ({arrow})"),
+            Text(f"Draw pile: {view.draw_count}"),
+        ]
+        if view.pending:
+            info.append(Text(f"Pending draw: +{view.pending}", Style(bold=True)))
+        if compact:
+            line = Text.assemble(card_chip(view.top, palette), " ", info[1], "  ", info[2])
+            rows = [line, info[3], *info[4:]]
+            _set(self, _block(rows), len(rows))
+            return
+        art = [
+            Text.assemble(d, "  ", t)
+            for d, t in zip(pile_card(view.draw_count), big_card(view.top, view.colour, palette), strict=True)
+        ]
+        lines = []
+        for i, row in enumerate(art):
+            lines.append(Text.assemble(row, "  ", info[i] if i < len(info) else ""))
+        _set(self, _block(lines), len(lines))
+
+
+class HandView(Static):
+    """The viewer's hand with the cursor; playable cards marked."""
+
+    def show(self, view: SeatView, cursor: int, palette: str) -> None:
+        """Draw ``view`` with the card at ``cursor`` selected."""
+        flags = playable_flags(view)
+        width = self.size.width or 80
+        art, _, _ = hand_row(view.hand, palette, cursor, flags, width)
+        info = Text()
+        n = len(view.hand)
+        if n:
+            card: Card = view.hand[cursor]
+            info.append(f" {n} card{'s' if n != 1 else ''}, {sum(flags)} playable (*). ")
+            info.append(f"Selected: {card_name(card)} ({card.text})", Style(bold=True))
+            info.append(" - playable" if flags[cursor] else "")
+            if card.text == "WC":
+                info.append(f": {clean(view.rules.custom.describe(), 120)}", Style(italic=True))
+        else:
+            info.append(" No cards.")
+        _set(self, _block([art, info]))
+        self.border_title = "Your hand"
+
+
+class GameLog(RichLog):
+    """What happened, as sentences, newest at the bottom."""
+
+    can_focus = False
+
+    def __init__(self, **kwargs: object) -> None:
+        super().__init__(wrap=True, markup=False, highlight=False, max_lines=400, **kwargs)  # type: ignore[arg-type]
+        self._written = 0
+        self._key: tuple[object, ...] = ()
+
+    def show(self, view: SeatView) -> None:
+        """Append the events of ``view`` not yet shown (or rewrite after a new game)."""
+        log = view.log
+        key = (view.names, log[:1])
+        if key != self._key or len(log) < self._written:
+            self.clear()
+            self._written = 0
+            self._key = key
+        names = [display_name(n) for n in view.names]
+        start = max(self._written, len(log) - 200)
+        for event in log[start:]:
+            if event.kind == "dealer":
+                continue
+            line = describe(event, names, view.seat)
+            self.write(Text(line, style=Style(bold=True) if event.kind in ("round", "match") else ""))
+        self._written = len(log)
+
+
+_KEY_NAMES = {"enter": "Enter", "space": "Space", "question_mark": "?", "exclamation_mark": "!"}
+
+
+class KeyBar(Static):
+    """The keys that do something now, in one line (a light footer for the table)."""
+
+    def show(self, bindings: list[tuple[str, str]]) -> None:
+        """Draw (key, description) pairs, then the palette and quit keys."""
+        bar = Text()
+        for key, what in [*bindings, ("^P", "Palette"), ("^Q", "Quit")]:
+            bar.append(f" {key} ", Style(bold=True, reverse=True))
+            bar.append(f" {what} ")
+        _set(self, _block([bar]))
+
+    @staticmethod
+    def key_name(keys: str, display: str | None) -> str:
+        """How a binding's keys are written in the bar."""
+        if display:
+            return display
+        first = keys.split(",")[0]
+        return _KEY_NAMES.get(first, first)
