@@ -13,7 +13,6 @@ from unotui.cli import main
 from unotui.client import (
     LocalGame,
     Refused,
-    TableGame,
     ViewChanged,
     clean,
     clean_name,
@@ -22,7 +21,7 @@ from unotui.client import (
     suggest,
 )
 from unotui.client.config import Config, config_path, load_config, save_config
-from unotui.engine import DRAW, Action, Card, Event, Play, Rules, play
+from unotui.engine import DRAW, Action, Card, Event, Game, Play, Rules, play
 
 from .tui_support import ScriptedBot, deal_order
 
@@ -57,10 +56,10 @@ def test_bad_play_arguments_exit_2_without_traceback(
     assert message in err and "Traceback" not in err and err.count("\n") == 1
 
 
-def test_table_game_offers_the_plain_play_of_a_next_to_last_card() -> None:
+def test_engine_offers_the_plain_play_of_a_next_to_last_card() -> None:
     import random
 
-    g = TableGame(
+    g = Game(
         2,
         CLASSIC.with_(hand_size=2),
         rng=random.Random(1),
@@ -233,10 +232,13 @@ async def test_an_internal_error_closes_the_game_with_a_reason() -> None:
     updates: list[object] = []
     game.listen(updates.append)
 
-    def explode(seat: int, action: Action) -> None:
-        raise RuntimeError("engine bug")
+    class Exploding(Game):
+        __slots__ = ()
 
-    game.game.apply = explode  # type: ignore[method-assign]
+        def apply(self, seat: int, action: Action) -> None:
+            raise RuntimeError("engine bug")
+
+    game.game.__class__ = Exploding  # same layout: the running game now fails on apply
     await game.start()
     for _ in range(20):
         await asyncio.sleep(0)

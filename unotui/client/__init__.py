@@ -5,7 +5,7 @@ it without a screen.  See ``docs/ui.md``.
 """
 
 from .controller import Closed, Controller, Listener, Refused, Update, ViewChanged
-from .local import MIN_CATCH_GRACE, LocalGame, TableGame
+from .local import MIN_CATCH_GRACE, LocalGame
 from .players import BOT_LEVELS, BOT_NAMES, make_bot, suggest
 from .text import card_name, clean, clean_name, describe, describe_card
 
@@ -18,7 +18,6 @@ __all__ = [
     "Listener",
     "LocalGame",
     "Refused",
-    "TableGame",
     "Update",
     "ViewChanged",
     "card_name",

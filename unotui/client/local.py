@@ -27,42 +27,17 @@ from ..engine import (
     Card,
     Game,
     IllegalActionError,
-    Play,
     Rules,
     SeatView,
-    play,
     seat_view,
 )
 from .controller import Closed, Controller, Refused, ViewChanged
 from .players import catch_delay, make_bot, react
 
-__all__ = ["MIN_CATCH_GRACE", "LocalGame", "TableGame"]
+__all__ = ["MIN_CATCH_GRACE", "LocalGame"]
 
 #: the shortest grace period a person gets before a computer player catches them
 MIN_CATCH_GRACE = 0.75
-
-
-class TableGame(Game):
-    """The engine's :class:`Game`, also offering the plain play of a next-to-last card.
-
-    The engine documents that "forgetting is legal, and punishable", but its legal
-    action list offers only the UNO-calling play when a seat holds two cards, so nobody
-    could ever forget (or be caught).  This adds the plain play in front of the calling
-    one until the engine does so itself.
-    """
-
-    def _legal(self, seat: int) -> list[Action]:
-        out = super()._legal(seat)
-        if not any(isinstance(a, Play) and a.uno for a in out):
-            return out
-        fixed: list[Action] = []
-        for a in out:
-            if isinstance(a, Play) and a.uno:
-                plain = play(a.card)
-                if plain not in out:
-                    fixed.append(plain)
-            fixed.append(a)
-        return fixed
 
 
 class LocalGame(Controller):
@@ -99,7 +74,7 @@ class LocalGame(Controller):
         self.delay = max(0.0, delay)
         self.catch_grace = max(0.0, catch_grace)
         base = Random(seed) if seed is not None else Random()
-        self.game = TableGame(list(names), rules, rng=Random(base.getrandbits(64)), dealer=dealer, deck=deck)
+        self.game = Game(list(names), rules, rng=Random(base.getrandbits(64)), dealer=dealer, deck=deck)
         given = bots or {}
         self.bots: dict[int, Bot] = {
             s: given.get(s) or make_bot(level, Random(base.getrandbits(64)))
