@@ -71,21 +71,9 @@ from .errors import (
 )
 from .events import Event
 from .rules import Rules, Stacking
+from .turns import Phase
 
 __all__ = ["Game", "Phase", "build_deck"]
-
-
-class Phase:
-    """Names of the turn-structure phases (plain strings, cheap to compare)."""
-
-    PLAY = "play"
-    DRAWN = "drawn"
-    COLOUR = "colour"
-    TARGET = "target"
-    DISCARD = "discard"
-    CHALLENGE = "challenge"
-    ROUND_OVER = "round_over"
-    MATCH_OVER = "match_over"
 
 
 _W4 = Rank.WILD4

@@ -18,7 +18,7 @@ from .cards import ALL_CARDS, Card, Colour, Rank
 from .events import Event
 from .rules import Effect, Rules, Scoring, Stacking
 
-__all__ = ["TurnMixin"]
+__all__ = ["Phase", "TurnMixin"]
 
 _event = tuple.__new__  # builds an Event without NamedTuple's slower keyword __new__
 def _random_key(rng: Random) -> Callable[[object], float]:
@@ -31,14 +31,19 @@ _SOLO: list[tuple[Card]] = [(c,) for c in ALL_CARDS]  # one-card tuples for the 
 
 _W4 = Rank.WILD4
 _D2 = Rank.DRAW2
-PLAY = "play"
-DRAWN = "drawn"
-COLOUR = "colour"
-TARGET = "target"
-DISCARD = "discard"
-CHALLENGE = "challenge"
-ROUND_OVER = "round_over"
-MATCH_OVER = "match_over"
+
+
+class Phase:
+    """Names of the turn-structure phases (plain strings, cheap to compare)."""
+
+    PLAY = "play"
+    DRAWN = "drawn"
+    COLOUR = "colour"
+    TARGET = "target"
+    DISCARD = "discard"
+    CHALLENGE = "challenge"
+    ROUND_OVER = "round_over"
+    MATCH_OVER = "match_over"
 
 
 class TurnMixin:
@@ -109,7 +114,7 @@ class TurnMixin:
         seat = self.active[self.pos]
         if self.face_up_until == seat:
             self.face_up_until = -1
-        self.phase = PLAY
+        self.phase = Phase.PLAY
         self.actor = seat
 
     def _next(self, steps: int = 1) -> int:
@@ -123,12 +128,12 @@ class TurnMixin:
             if step == "advance":
                 self._advance(arg)
             elif step == "colour":
-                self._await(COLOUR, self.active[self.pos])
+                self._await(Phase.COLOUR, self.active[self.pos])
                 return
             elif step == "hit":
                 self._hit()
             elif step == "begin":
-                self._await(PLAY, self.active[self.pos])
+                self._await(Phase.PLAY, self.active[self.pos])
             elif step == "resize":
                 if self._resize(arg // 100, arg % 100):
                     return
@@ -193,7 +198,7 @@ class TurnMixin:
                 card.rank is not _W4 or self._can_play_drawn(seat, card)
             ):
                 self.drawn = card
-                self.phase = DRAWN
+                self.phase = Phase.DRAWN
             else:
                 self._advance(1)
             return
@@ -219,7 +224,7 @@ class TurnMixin:
         last = got[-1]
         if self._can_play_drawn(seat, last):
             self.drawn = last
-            self.phase = DRAWN
+            self.phase = Phase.DRAWN
         else:
             self._advance(1)
 
@@ -256,13 +261,13 @@ class TurnMixin:
             if not self.rules.seven_o:  # the commonest play of all: inline _advance(1)
                 self.pos = pos = (self.pos + self.direction) % len(self.active)
                 self.actor = nxt = self.active[pos]
-                self.phase = PLAY
+                self.phase = Phase.PLAY
                 if self.face_up_until == nxt:
                     self.face_up_until = -1
                 return
             if rank is Rank.N7:
                 self.todo = [("advance", 1)]
-                self._await(TARGET, seat)
+                self._await(Phase.TARGET, seat)
                 return
             if rank is Rank.N0:
                 self._rotate_hands()
@@ -298,7 +303,7 @@ class TurnMixin:
             self.todo = [("hit", 0)]
         elif rank is Rank.SWAP:
             self.todo = [("colour", 0), ("advance", 1)]
-            self._await(TARGET, seat)
+            self._await(Phase.TARGET, seat)
             return
         elif rank is Rank.SHUFFLE:
             self._shuffle_hands(seat)
@@ -308,7 +313,7 @@ class TurnMixin:
             self.todo = [("effect", i) for i in range(len(effects))] + [("advance", 1)]
         else:
             self.todo = [("advance", 1)]
-        self._await(COLOUR, seat)
+        self._await(Phase.COLOUR, seat)
 
     def _on_colour(self, seat: int, action: Any) -> None:
         self.colour = colour = action.colour
@@ -330,7 +335,7 @@ class TurnMixin:
             self.log.append(Event("skip", victim))
             self._advance(1)
         else:
-            self.phase = CHALLENGE
+            self.phase = Phase.CHALLENGE
 
     def _on_challenge(self, seat: int, challenged: bool) -> None:
         count, self.pending = self.pending, 0
@@ -342,7 +347,7 @@ class TurnMixin:
             self.log.append(Event("reveal", offender, snapshot, target=seat, to=seat))
             if guilty:
                 self._draw(offender, count, "challenge")
-                self.phase = PLAY  # the challenger plays on
+                self.phase = Phase.PLAY  # the challenger plays on
                 return
             count += 2
         else:
@@ -430,7 +435,7 @@ class TurnMixin:
         elif effect is Effect.HANDS_FACE_UP:
             self.face_up_until = seat
         elif effect is Effect.SWAP_HANDS:
-            self._await(TARGET, seat)
+            self._await(Phase.TARGET, seat)
             return True
         elif effect is Effect.SHUFFLE_HANDS:
             self._shuffle_hands(seat)
@@ -449,7 +454,7 @@ class TurnMixin:
             self._draw(seat, size - have, "effect")
         elif have > size:
             self.discard_left = have - size
-            self._await(DISCARD, seat)
+            self._await(Phase.DISCARD, seat)
             return True
         return False
 
@@ -506,7 +511,7 @@ class TurnMixin:
         if done:
             self.winner = best
             self.log.append(Event("match", best))
-            self._await(MATCH_OVER, -1)
+            self._await(Phase.MATCH_OVER, -1)
             return
         d = self.dealer
         for _ in range(self.n):
@@ -514,4 +519,4 @@ class TurnMixin:
             if not self.eliminated[d]:
                 break
         self.dealer = d
-        self._await(ROUND_OVER, d)
+        self._await(Phase.ROUND_OVER, d)
