@@ -86,6 +86,18 @@ def first_frame(runs: int) -> tuple[list[float], list[float]]:
     """Seconds to first frame of each run: (unotui play, bare app)."""
     exe = Path(sys.executable)
     unotui = exe.with_name("unotui")
+    # One idle session keeps the tmux server up between runs: otherwise killing a run's
+    # session stops the server, and the next run can race its shutdown.
+    keeper = f"bench-keeper-{uuid.uuid4().hex[:8]}"
+    env = {k: v for k, v in os.environ.items() if k != "TMUX"}
+    subprocess.run(["tmux", "new-session", "-d", "-s", keeper, "sleep 3600"], check=True, env=env)
+    try:
+        return _first_frames(runs, exe, unotui)
+    finally:
+        subprocess.run(["tmux", "kill-session", "-t", keeper], capture_output=True, env=env)
+
+
+def _first_frames(runs: int, exe: Path, unotui: Path) -> tuple[list[float], list[float]]:
     with tempfile.TemporaryDirectory() as cfg:
         bare_file = Path(cfg) / "bare.py"
         bare_file.write_text(BARE)
@@ -101,10 +113,9 @@ def first_frame(runs: int) -> tuple[list[float], list[float]]:
 
 
 def _views(players: int, moves: int, seed: int) -> list[SeatView]:
-    from unotui.client.local import TableGame
-    from unotui.engine import Rules, seat_view
+    from unotui.engine import Game, Rules, seat_view
 
-    game = TableGame(players, Rules.preset("giant"), rng=random.Random(seed))
+    game = Game(players, Rules.preset("giant"), rng=random.Random(seed))
     rng = random.Random(seed + 1)
     views = [seat_view(game, 0)]
     while len(views) < moves and not game.over:

@@ -1,0 +1,30 @@
+"""The benchmarks still run and print their summary line (tiny sizes; figures are not
+asserted: speed is measured by the benchmarks themselves, not by tests)."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCH = Path(__file__).resolve().parent.parent / "bench"
+
+
+def last_line(*args: str) -> str:
+    run = subprocess.run([sys.executable, *args], capture_output=True, text=True, check=True, timeout=120)
+    return run.stdout.strip().splitlines()[-1]
+
+
+def test_engine_bench_summary_line() -> None:
+    line = last_line(str(BENCH / "engine.py"), "--seconds", "0.3", "--rounds", "1")
+    assert re.fullmatch(r"engine_moves_per_s=\d+ rlcard_moves_per_s=\d+ ratio=(\d+\.\d+|nan)", line), line
+
+
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is installed by .ci/run")
+def test_tui_bench_summary_line() -> None:
+    line = last_line(str(BENCH / "tui.py"), "--runs", "1")
+    assert re.fullmatch(r"first_frame_ratio=\d+\.\d+ rerender_ms=\d+\.\d+", line), line
