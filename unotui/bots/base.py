@@ -127,15 +127,14 @@ class BaseBot:
         for a in legal:
             if type(a) is Catch and self.rng.random() < self.catch_rate:
                 return a
-        jump = [a for a in legal if type(a) is Play]
+        jump = plays_of(legal)
         if jump:
-            return self.jump_in(view, jump)
+            return self.jump_in(view, jump[0])
         return None
 
-    def jump_in(self, view: SeatView, plays: list[Action]) -> Action | None:
-        """Whether to jump in with an identical card (default: always; shedding is good)."""
-        card = plays[0].card if isinstance(plays[0], Play) else None
-        return with_uno(card, view.legal) if card is not None else None
+    def jump_in(self, view: SeatView, card: Card) -> Action | None:
+        """Whether to jump in with ``card``, identical to the top (default: always; it sheds)."""
+        return with_uno(card, view.legal)
 
     def housekeeping(self, view: SeatView) -> Action | None:
         """Actions that come before any strategy: call UNO, catch, deal."""

@@ -57,6 +57,7 @@ def make_bot(level: str, rng: Random | None = None, **options: Any) -> BaseBot:
     everything = _COMMON.union(*_EXTRA.values())
     unknown = sorted(set(options) - everything)
     if unknown:
-        raise ValueError(f"unknown bot option(s) {', '.join(unknown)} (known: {', '.join(sorted(everything))})")
+        known = ", ".join(sorted(everything))
+        raise ValueError(f"unknown bot option(s) {', '.join(unknown)} (known: {known})")
     kwargs = {k: v for k, v in options.items() if k in allowed}
     return cls(rng, **kwargs)

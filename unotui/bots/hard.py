@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import time
 from random import Random
+from typing import ClassVar
 
 from ..engine import (
     ACCEPT,
@@ -50,7 +51,33 @@ class HardPolicy:
 
     Args:
         objective: ``"hands"`` (win the hand) or ``"points"`` (score in 500-point games).
+
+    Attributes:
+        W: the weights of the scoring, tuned by simulation (``bench/bots.py``).
     """
+
+    W: ClassVar[dict[str, float]] = {
+        "steer": 1.5,  # per card we keep of the colour left in play
+        "lack": 1.5,  # the next player probably lacks the colour
+        "lack_threat": 3.0,  # ... when it is about to go out
+        "wild": 4.0,  # base of a wild (a plain card is 10)
+        "hold": 6.0,  # penalty for spending a wild we should save
+        "hold_per_card": 0.3,
+        "draw2": 3.0,
+        "skip": 2.5,
+        "reverse2": 2.5,  # heads-up Reverse (acts as Skip)
+        "reverse": 0.5,
+        "face": 0.05,  # per pip: shed high numbers first
+        "attack": 8.0,  # stop a player about to go out
+        "attack_wd4": 10.0,
+        "exposed": 6.0,  # playing into a colour a one-card player may hold
+        "follow": 1.5,  # heads-up extra turn with a follow-up card
+        "no_follow": -1.0,
+        "bluff": 30.0,  # penalty for an illegal Wild Draw Four (4 against a one-card player)
+        "bluff_last": 4.0,
+        "challenge2": 0.2,  # challenge above this chance of guilt, heads-up
+        "challenge": 1 / 3,
+    }
 
     def __init__(self, objective: str = "hands") -> None:
         if objective not in ("hands", "points"):
@@ -64,11 +91,12 @@ class HardPolicy:
         me = view.seat
         assert me is not None
         counts = colour_counts(hand)
-        value = 1.5 * counts[colour]
+        w = self.W
+        value = w["steer"] * counts[colour]
         nxt = view.next_seat(me)
         if view.teams[nxt] != view.teams[me]:
             p = know.p_holds(nxt, colour)
-            weight = 3.0 if view.counts[nxt] <= 2 else 1.5
+            weight = w["lack_threat"] if view.counts[nxt] <= 2 else w["lack"]
             value += weight * (1.0 - p)
         if self.points:
             value += sum(c.points for c in hand if c.colour is colour) / 40
@@ -93,18 +121,19 @@ class HardPolicy:
         threat = nxt_count <= 2
         rank = card.rank
         extra_turn = heads_up and (rank in _ACTION or rank is Rank.WILD4)
+        w = self.W
         score = 10.0
         if card.is_wild:
-            score = 4.0 + self.colour_value(view, know, self.best_colour(view, know, hand), hand)
+            score = w["wild"] + self.colour_value(view, know, self.best_colour(view, know, hand), hand)
             save = 2 if rank is not Rank.WILD4 else 4
             if rest > save and not threat:
-                score -= 6.0 + rest * 0.3
+                score -= w["hold"] + rest * w["hold_per_card"]
             if rank is Rank.WILD4:
                 honest = not any(c.colour is view.colour for c in view.hand)
                 if not honest:
-                    score -= 30.0 if nxt_count > 1 else 4.0
+                    score -= w["bluff"] if nxt_count > 1 else w["bluff_last"]
                 if threat:
-                    score += 10.0
+                    score += w["attack_wd4"]
                 if extra_turn:
                     score += 1.0
             if self.points:
@@ -113,25 +142,25 @@ class HardPolicy:
         assert card.colour is not None
         score += self.colour_value(view, know, card.colour, hand)
         if rank is Rank.DRAW2:
-            score += 3.0
+            score += w["draw2"]
         elif rank is Rank.SKIP:
-            score += 2.5
+            score += w["skip"]
         elif rank is Rank.REVERSE:
-            score += 2.5 if heads_up else 0.5
+            score += w["reverse2"] if heads_up else w["reverse"]
         else:
-            score += rank / 20
+            score += rank * w["face"]
         if self.points:
             score += card.points / 8
         if threat and enemy_next:
             if rank is Rank.DRAW2 or rank is Rank.SKIP:
-                score += 8.0
+                score += w["attack"]
             elif rank is Rank.REVERSE:
-                score += 8.0 if heads_up else self._reverse_value(view, me)
+                score += w["attack"] if heads_up else self._reverse_value(view, me)
             elif nxt_count == 1:
-                score -= 6.0 * know.p_holds(nxt, card.colour)
+                score -= w["exposed"] * know.p_holds(nxt, card.colour)
         if extra_turn:
             follow = any(c.is_wild or c.colour is card.colour or c.rank is rank for c in hand)
-            score += 1.5 if follow else -1.0
+            score += w["follow"] if follow else w["no_follow"]
             if rest == 1 and follow:
                 score += 20.0  # it and the last card go out together
         return score
@@ -181,7 +210,7 @@ class HardPolicy:
             if ranked:  # stacking: pass the penalty on
                 return with_uno(ranked[0][1], legal)
             if CHALLENGE in legal:
-                limit = 0.2 if len(view.active) == 2 else 1 / 3
+                limit = self.W["challenge2"] if len(view.active) == 2 else self.W["challenge"]
                 if self.p_guilty(view, know) > limit:
                     return CHALLENGE
             return ACCEPT if ACCEPT in legal else legal[0]

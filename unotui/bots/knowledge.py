@@ -127,6 +127,11 @@ class Knowledge:
             if i < start:
                 continue
             seat = e.seat
+            if kind == "deal":
+                for inf in info.values():
+                    inf.known = []
+                    inf.slots = [0] * self.view.rules.hand_size
+                continue
             if kind in ("play", "jump"):
                 card = e.cards[0]
                 if card.rank is Rank.WILD4:
@@ -237,7 +242,7 @@ class Knowledge:
     def lacks(self, seat: int) -> set[Colour]:
         """Colours ``seat`` almost surely lacks (every unknown card marked)."""
         inf = self.info.get(seat)
-        if inf is None or not inf.slots and not inf.known:
+        if inf is None or (not inf.slots and not inf.known):
             return set()
         out = set()
         for col in COLOURS:

@@ -178,9 +178,8 @@ class MediumBot(BaseBot):
         if self.points:
             score += card.points / 25
         if card.is_wild:
-            if rank is Rank.WILD4 and others > 4 and not threat:
-                score -= 6.0
-            elif rank is not Rank.WILD4 and others > 2:
+            keep = others > 4 and not threat if rank is Rank.WILD4 else others > 2
+            if keep:
                 score -= 6.0
             if threat and rank is Rank.WILD4:
                 score += 8.0
@@ -188,7 +187,8 @@ class MediumBot(BaseBot):
         counts = colour_counts(hand)
         assert card.colour is not None
         score += 1.2 * (counts[card.colour] - 1)
-        if threat and rank in (Rank.DRAW2, Rank.SKIP) or (threat and rank is Rank.REVERSE and len(view.active) == 2):
+        stops = rank in (Rank.DRAW2, Rank.SKIP) or (rank is Rank.REVERSE and len(view.active) == 2)
+        if threat and stops:
             score += 8.0
         return score
 

@@ -161,7 +161,8 @@ def _progress_bar() -> Any:
         filled = width * done // max(1, total)
         rate = done / max(1e-9, now - start)
         eta = (total - done) / rate if rate else 0.0
-        sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} {rate:.0f}/s eta {eta:.0f}s ")
+        bar = "#" * filled + "." * (width - filled)
+        sys.stderr.write(f"\r[{bar}] {done}/{total} {rate:.0f}/s eta {eta:.0f}s ")
         if done >= total:
             sys.stderr.write("\n")
         sys.stderr.flush()

@@ -122,10 +122,10 @@ def play_game(cfg: Config, index: int, tally: Tally) -> None:
             break
         if moves > 100_000:  # pragma: no cover - a stuck game is an engine bug
             raise RuntimeError(f"game {index} did not end after {moves} moves")
-        if game.uno_open >= 0 or (jump_in and phase == "play" and not game.pending):
-            if _out_of_turn(game, bots, uses_log, round_start):
-                moves += 1
-                continue
+        out_of_turn = game.uno_open >= 0 or (jump_in and phase == "play" and not game.pending)
+        if out_of_turn and _out_of_turn(game, bots, uses_log, round_start):
+            moves += 1
+            continue
         seat = game.actor
         view = seat_view(game, seat, round_start if uses_log[seat] else len(log))
         t0 = clock()
