@@ -94,7 +94,8 @@ def test_sim_json_through_the_cli(capsys: pytest.CaptureFixture[str]) -> None:
     assert [b["name"] for b in data["bots"]] == ["hard", "random", "hard"]
     assert [b["seat"] for b in data["bots"]] == [0, 1, 2]
     for b in data["bots"]:
-        assert set(b) == {"name", "seat", "wins", "win_rate", "ci_low", "ci_high", "avg_points", "decision_ms"}
+        keys = {"name", "seat", "wins", "win_rate", "ci_low", "ci_high", "avg_points", "decision_ms"}
+        assert set(b) == keys
         assert set(b["decision_ms"]) == {"p50", "p95", "p99"}
         assert 0 <= b["ci_low"] <= b["win_rate"] <= b["ci_high"] <= 1
     assert sum(b["wins"] for b in data["bots"]) == 12

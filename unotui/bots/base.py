@@ -30,7 +30,7 @@ from __future__ import annotations
 from random import Random
 from typing import Protocol, runtime_checkable
 
-from ..engine import CALL_UNO, DEAL, DRAW, Action, Card, Catch, Play, SeatView, play
+from ..engine import ACCEPT, CALL_UNO, CHALLENGE, DEAL, DRAW, Action, Card, Catch, Play, SeatView, play
 
 __all__ = [
     "MIN_CATCH_DELAY",
@@ -137,17 +137,21 @@ class BaseBot:
         return with_uno(card, view.legal)
 
     def housekeeping(self, view: SeatView) -> Action | None:
-        """Actions that come before any strategy: call UNO, catch, deal."""
+        """Actions that come before any strategy: call UNO, catch, deal, forced moves.
+
+        Written for speed: it runs before every decision of every level in simulation.
+        """
         legal = view.legal
-        if CALL_UNO in legal:
-            return CALL_UNO
         if len(legal) == 1:
             return legal[0]
-        if DEAL in legal:
-            return DEAL
-        for a in legal:
-            if type(a) is Catch and self.rng.random() < self.catch_rate:
-                return a
+        if view.phase == "round_over":
+            return DEAL if DEAL in legal else legal[0]
+        if view.uno_open >= 0:
+            if CALL_UNO in legal:
+                return CALL_UNO
+            for a in legal:
+                if type(a) is Catch and self.rng.random() < self.catch_rate:
+                    return a
         return None
 
     def choose(self, view: SeatView) -> Action:  # pragma: no cover - overridden
@@ -173,12 +177,12 @@ class RandomBot(BaseBot):
             return first
         cards = plays_of(legal)
         if view.phase == "challenge":
-            options: list[Action] = [a for a in legal if type(a) is not Catch and a is not CALL_UNO]
-            options = [a for a in options if type(a) is not Play] + [with_uno(c, legal) for c in cards]
+            options: list[Action] = [a for a in legal if a is CHALLENGE or a is ACCEPT]
+            options += [with_uno(c, legal) for c in cards]
             return options[self.rng.randrange(len(options))]
         if cards:
             return with_uno(cards[self.rng.randrange(len(cards))], legal)
-        options = [a for a in legal if type(a) is not Catch]
-        if DRAW in options:
+        if DRAW in legal:
             return DRAW
+        options = [a for a in legal if type(a) is not Catch and a is not CALL_UNO]
         return options[self.rng.randrange(len(options))] if options else legal[0]

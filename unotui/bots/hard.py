@@ -63,6 +63,8 @@ class HardPolicy:
         "wild": 4.0,  # base of a wild (a plain card is 10)
         "hold": 6.0,  # penalty for spending a wild we should save
         "hold_per_card": 0.3,
+        "save_wild": 2,  # spend a plain wild freely with this many other cards or fewer
+        "save_wd4": 4,
         "draw2": 3.0,
         "skip": 2.5,
         "reverse2": 2.5,  # heads-up Reverse (acts as Skip)
@@ -125,7 +127,7 @@ class HardPolicy:
         score = 10.0
         if card.is_wild:
             score = w["wild"] + self.colour_value(view, know, self.best_colour(view, know, hand), hand)
-            save = 2 if rank is not Rank.WILD4 else 4
+            save = w["save_wd4"] if rank is Rank.WILD4 else w["save_wild"]
             if rest > save and not threat:
                 score -= w["hold"] + rest * w["hold_per_card"]
             if rank is Rank.WILD4:

@@ -32,6 +32,10 @@ __all__ = ["refine", "searchable"]
 
 _SKIP, _REV, _D2, _W4 = Rank.SKIP, Rank.REVERSE, Rank.DRAW2, Rank.WILD4
 _MAX_MOVES = 160
+ENDGAME_MINE = 3
+"""Search when we hold at most this many cards ..."""
+ENDGAME_ENEMY = 2
+"""... or an opponent holds at most this many."""
 
 
 def searchable(view: SeatView) -> bool:
@@ -118,25 +122,27 @@ class _World:
 
 def _pick(hand: list[Card], top: Card, colour: int) -> tuple[Card, int] | None:
     """The playout policy: steer to the longest colour, actions first, wilds last."""
+    rank = top.rank
+    playable = [c for c in hand if c.colour is None or c.colour == colour or c.rank is rank]
+    if not playable:
+        return None
+    if len(playable) == 1:
+        card = playable[0]
+        return card, (_most(hand) if card.colour is None else 0)
     counts = [0, 0, 0, 0]
     for c in hand:
         if c.colour is not None:
             counts[c.colour] += 1
-    best: Card | None = None
+    best = playable[0]
     best_v = -1.0
-    rank = top.rank
-    for c in hand:
+    many = len(hand) > 3
+    for c in playable:
         col = c.colour
-        if col is None:
-            v = 0.5 if len(hand) > 3 else 30.0
-        elif col == colour or c.rank is rank:
+        v = 0.5 if many else 30.0
+        if col is not None:
             v = 10.0 + counts[col] + (2.0 if c.rank >= _SKIP else 0.0)
-        else:
-            continue
         if v > best_v:
             best, best_v = c, v
-    if best is None:
-        return None
     return best, max(range(4), key=counts.__getitem__)
 
 
@@ -218,12 +224,16 @@ def refine(
 ) -> Action:
     """Check the policy's ``action`` against its close alternatives by sampled playouts.
 
-    Searches only when the hand is near its end (someone holds at most four cards) and
-    there is a real choice; otherwise returns ``action`` at once.
+    Searches only when the hand is near its end (see :data:`ENDGAME_MINE` and
+    :data:`ENDGAME_ENEMY`) and there is a real choice; otherwise returns ``action`` at once.
     """
     me = view.seat
     assert me is not None
-    if not searchable(view) or min(view.counts[s] for s in view.active) > 4:
+    if not searchable(view):
+        return action
+    team = view.teams[me]
+    enemy = min(view.counts[s] for s in view.active if view.teams[s] != team)
+    if len(view.hand) > ENDGAME_MINE and enemy > ENDGAME_ENEMY:
         return action
     ranked = policy.ranked_plays(view, know)
     candidates: list[Action] = [with_uno(c, view.legal) for _, c in ranked[:3]]
