@@ -26,8 +26,10 @@ from typing import ClassVar
 
 from ..engine import (
     ACCEPT,
+    CALL_UNO,
     CHALLENGE,
     COLOURS,
+    DEAL,
     DRAW,
     KEEP,
     Action,
@@ -61,15 +63,15 @@ class HardPolicy:
         "lack": 1.5,  # the next player probably lacks the colour
         "lack_threat": 3.0,  # ... when it is about to go out
         "wild": 4.0,  # base of a wild (a plain card is 10)
-        "hold": 6.0,  # penalty for spending a wild we should save
+        "hold": 15.0,  # penalty for spending a wild we should save: rather draw
         "hold_per_card": 0.3,
-        "save_wild": 2,  # spend a plain wild freely with this many other cards or fewer
+        "save_wild": 3,  # spend a plain wild freely with this many other cards or fewer
         "save_wd4": 4,
         "draw2": 3.0,
         "skip": 2.5,
         "reverse2": 2.5,  # heads-up Reverse (acts as Skip)
         "reverse": 0.5,
-        "face": 0.05,  # per pip: shed high numbers first
+        "face": 0.0,  # per pip (shedding high numbers first measured slightly worse)
         "attack": 8.0,  # stop a player about to go out
         "attack_wd4": 10.0,
         "exposed": 6.0,  # playing into a colour a one-card player may hold
@@ -281,15 +283,19 @@ class HardBot(BaseBot):
 def suggest(view: SeatView, objective: str = "hands") -> Action:
     """A hint for a human: what the hard policy would do now (no search, instant).
 
-    UNO calls come first, then dealing; catches are left to the player.
-    """
-    from ..engine import CALL_UNO, DEAL
+    UNO calls come first, then dealing.  Out of turn it suggests a jump-in or a catch if
+    there is one.
 
+    Raises:
+        ValueError: the view offers no action at all (nothing to suggest).
+    """
     legal = view.legal
+    if not legal:
+        raise ValueError("no action is possible for this seat now")
     if CALL_UNO in legal:
         return CALL_UNO
     if DEAL in legal:
         return DEAL
     if view.actor != view.seat:
-        return legal[0] if legal else CALL_UNO
+        return legal[0]
     return HardPolicy(objective).decide(view)
