@@ -279,3 +279,30 @@ def test_random_bot_plays_when_it_can() -> None:
             assert isinstance(action, Play)
         assert action is not CALL_UNO or CALL_UNO in view.legal
         game.apply(game.actor, action)
+
+
+def test_search_refines_only_searchable_endgames_and_stays_legal() -> None:
+    from unotui.bots.hard import HardPolicy
+    from unotui.bots.search import refine, searchable
+
+    assert searchable(seat_view(Game(2, Rules.preset("classic"), rng=random.Random(1)), 0))
+    stacking = Game(2, Rules.preset("classic").with_settings({"stacking": "official"}), rng=random.Random(1))
+    assert not searchable(seat_view(stacking, 0))
+    policy = HardPolicy()
+    searched = 0
+    for seed in range(30):
+        game = Game(2, Rules.preset("classic"), rng=random.Random(seed))
+        bots = _bots(["random", "random"], seed)
+        while game.phase != "round_over":
+            seat = game.actor
+            view = seat_view(game, seat)
+            if view.phase == "play" and min(view.counts) <= 2:
+                know = Knowledge(view)
+                first = policy.decide(view, know)
+                again = refine(view, know, policy, first, random.Random(3), 40, None)
+                assert again in view.legal
+                assert refine(view, know, policy, first, random.Random(3), 40, None) == again
+                assert refine(view, know, policy, first, random.Random(3), 0, None) == first
+                searched += 1
+            game.apply(seat, bots[seat].choose(view))
+    assert searched > 30
