@@ -7,7 +7,9 @@ Not a test: it plays thousands of games.  Run it from the repository root::
 
 Each line is one measured figure with its target; the last line is the summary.
 Win rates are of single hands with duplicate deals, judged at the Wilson 95% lower
-bound (upper bound for "at most" targets and both bounds for the 50% +/- 1 sanity check).
+bound; the random-vs-random sanity check wants the rate within 50 +/- 1 and 50% inside
+the interval.  At the default size the intervals are about +/- 2 points wide, so a
+target close to its figure (hard vs medium) can miss; the targets are stated for 20,000.
 """
 
 from __future__ import annotations
@@ -90,7 +92,7 @@ def main(argv: list[str] | None = None) -> int:
 
     tally, secs = _match(("random", "random"), g, seed, 1, rules)
     r, lo, hi = _rate(tally)
-    ok = lo >= 0.49 and hi <= 0.51
+    ok = abs(r - 0.5) <= 0.01 and lo <= 0.5 <= hi
     text = (
         f"random vs random: {100 * r:.2f}% [{100 * lo:.2f}, {100 * hi:.2f}] "
         f"over {tally.games} games (50 +/- 1)"
@@ -116,7 +118,8 @@ def main(argv: list[str] | None = None) -> int:
 
     met = [o for o in out if o.ok]
     missed = [o.label for o in out if not o.ok]
-    print(f"SUMMARY {len(met)}/{len(out)} targets met" + (f"; missed: {', '.join(missed)}" if missed else ""))
+    tail = f"; missed: {', '.join(missed)}" if missed else ""
+    print(f"SUMMARY {len(met)}/{len(out)} targets met at {g} games per matchup{tail}")
     return 0 if not missed else 1
 
 
