@@ -17,8 +17,8 @@ How a host drives a bot (the simulator and the UI both follow this):
 * ``think_delay`` seconds: how long an interactive host waits before applying ``choose``
   (0 in simulation), so a human can follow the table.
 * ``catch_delay`` seconds: the least time an interactive host lets pass after a seat went
-  down to one card before it applies this bot's ``catch`` (from ``choose`` or ``react``).  A human must be able to call
-  UNO first, so it is never below :data:`MIN_CATCH_DELAY`.
+  down to one card before it applies this bot's ``catch`` (from ``choose`` or ``react``).
+  A human must be able to call UNO first, so it is never below :data:`MIN_CATCH_DELAY`.
 
 ``choose`` and ``react`` are pure and synchronous: they never sleep or do I/O.  The one
 level that thinks for long (``hard``) is bounded by its ``deadline``; run it in a worker
