@@ -306,3 +306,22 @@ def test_search_refines_only_searchable_endgames_and_stays_legal() -> None:
                 searched += 1
             game.apply(seat, bots[seat].choose(view))
     assert searched > 30
+
+
+def test_bots_call_uno_for_themselves_and_catch_others() -> None:
+    # The engine currently always attaches the UNO call to a next-to-last play, so a
+    # forgotten call is staged here by opening the catch window directly.
+    game = Game(3, Rules.preset("classic"), rng=random.Random(2))
+    forgetful = (game.actor + 1) % 3
+    del game.hands[forgetful][1:]
+    game.uno_open = forgetful
+    game.version += 1
+    for level in LEVELS:
+        own = seat_view(game, forgetful)
+        assert CALL_UNO in own.legal
+        assert react(make_bot(level, random.Random(0)), own) is CALL_UNO
+    other = (forgetful + 1) % 3
+    view = seat_view(game, other)
+    catch = react(make_bot("hard", random.Random(0)), view)
+    assert catch is not None and catch in view.legal and str(catch) == f"catch {forgetful}"
+    assert make_bot("hard").catch_delay >= MIN_CATCH_DELAY
