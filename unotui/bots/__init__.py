@@ -1,5 +1,28 @@
-"""Computer players.  They import only the engine and see only a seat's view."""
+"""Computer players.  They import only the engine and see only a seat's view.
 
-from .base import Bot, RandomBot
+``make_bot(level)`` builds one of :data:`LEVELS`; ``suggest(view)`` is the hint API.
+See ``docs/bots.md``.
+"""
 
-__all__ = ["Bot", "RandomBot"]
+from .base import MIN_CATCH_DELAY, BaseBot, Bot, RandomBot, react
+from .factory import LEVELS, make_bot
+from .hard import HardBot, HardPolicy, suggest
+from .knowledge import Knowledge
+from .policy import EasyBot, GreedyBot, MediumBot
+
+__all__ = [
+    "LEVELS",
+    "MIN_CATCH_DELAY",
+    "BaseBot",
+    "Bot",
+    "EasyBot",
+    "GreedyBot",
+    "HardBot",
+    "HardPolicy",
+    "Knowledge",
+    "MediumBot",
+    "RandomBot",
+    "make_bot",
+    "react",
+    "suggest",
+]

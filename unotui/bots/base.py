@@ -1,9 +1,28 @@
-"""The computer-player interface, and the uniformly random player.
+"""The computer-player interface, shared helpers, and the uniformly random player.
 
 A bot is given a :class:`~unotui.engine.SeatView` and nothing else: never the
 :class:`~unotui.engine.Game`, so it cannot see hidden cards by construction.  It returns
-one action from ``view.legal``.  Bots may keep private memory between calls (card
-counting) but it is fed only from views.
+one action from ``view.legal``.  Bots may keep private memory between calls but every
+level here is stateless apart from its random source: everything it knows is rebuilt from
+the view (hand, counts, the redacted log), so a bot can be moved between threads or
+processes, or rebuilt for each decision, without changing how it plays.
+
+How a host drives a bot (the simulator and the UI both follow this):
+
+* ``choose(view)`` when ``view.actor == view.seat`` (including ``deal`` between rounds);
+  the answer is one of ``view.legal``.
+* ``react(view)`` (optional; see :func:`react`) when it is *not* the bot's decision but
+  ``view.legal`` is not empty: out-of-turn UNO calls, catches and jump-ins.  ``None``
+  means "let it pass".
+* ``think_delay`` seconds: how long an interactive host waits before applying ``choose``
+  (0 in simulation), so a human can follow the table.
+* ``catch_delay`` seconds: the least time an interactive host lets pass after a seat went
+  down to one card before it applies this bot's ``catch`` (from ``choose`` or ``react``).
+  A human must be able to call UNO first, so it is never below :data:`MIN_CATCH_DELAY`.
+
+``choose`` and ``react`` are pure and synchronous: they never sleep or do I/O.  The one
+level that thinks for long (``hard``) is bounded by its ``deadline``; run it in a worker
+thread or process (bots are picklable and cheap to build) so an event loop never blocks.
 """
 
 from __future__ import annotations
@@ -11,9 +30,20 @@ from __future__ import annotations
 from random import Random
 from typing import Protocol, runtime_checkable
 
-from ..engine import Action, SeatView
+from ..engine import ACCEPT, CALL_UNO, CHALLENGE, DEAL, DRAW, Action, Card, Catch, Play, SeatView, play
 
-__all__ = ["Bot", "RandomBot"]
+__all__ = [
+    "MIN_CATCH_DELAY",
+    "BaseBot",
+    "Bot",
+    "RandomBot",
+    "plays_of",
+    "react",
+    "with_uno",
+]
+
+MIN_CATCH_DELAY = 0.75
+"""Seconds a human gets to call UNO before any bot may catch them (rules.md, item 18)."""
 
 
 @runtime_checkable
@@ -27,14 +57,132 @@ class Bot(Protocol):
         ...
 
 
-class RandomBot:
-    """Uniform over the legal actions: the baseline every other level must beat."""
+def with_uno(card: Card, legal: tuple[Action, ...]) -> Play:
+    """The play of ``card`` that calls UNO if that is offered: bots always call.
+
+    The engine offers ``play(card, True)`` when the play leaves one card; asking for it
+    whenever it is legal means a bot can never be caught.
+    """
+    called = play(card, True)
+    return called if called in legal else play(card, False)
+
+
+def plays_of(legal: tuple[Action, ...]) -> list[Card]:
+    """Distinct cards that ``legal`` lets the seat play, in the engine's order."""
+    seen: dict[Card, None] = {}
+    for a in legal:
+        if type(a) is Play:
+            seen[a.card] = None
+    return list(seen)
+
+
+def react(bot: object, view: SeatView) -> Action | None:
+    """Ask ``bot`` for an out-of-turn action, for bots that only implement ``choose``.
+
+    Bots with a ``react`` method are asked directly.  Others only ever call UNO for
+    themselves (always right) and otherwise let the moment pass.
+    """
+    method = getattr(bot, "react", None)
+    if callable(method):
+        answer = method(view)
+        return answer if answer is None or isinstance(answer, Action) else None
+    return CALL_UNO if CALL_UNO in view.legal else None
+
+
+class BaseBot:
+    """Defaults every level shares: delays, UNO calls, catches, dealing.
+
+    Attributes:
+        name: the level's name.
+        rng: the bot's only random source (seed it for reproducible games).
+        think_delay: seconds an interactive host pauses before applying a decision.
+        catch_delay: seconds an interactive host waits before applying a catch
+            (clamped to at least :data:`MIN_CATCH_DELAY`).
+        catch_rate: chance of catching a seat that forgot UNO when the chance comes.
+        uses_log: whether the bot reads ``view.log``; a host may pass a view with an
+            empty log to bots that do not (building views is the simulator's hot path).
+    """
+
+    name = "base"
+    uses_log = False
+
+    def __init__(
+        self,
+        rng: Random | None = None,
+        *,
+        think_delay: float = 0.0,
+        catch_delay: float = 2.0,
+        catch_rate: float = 0.5,
+    ) -> None:
+        self.rng = rng if rng is not None else Random()
+        self.think_delay = max(0.0, float(think_delay))
+        self.catch_delay = max(MIN_CATCH_DELAY, float(catch_delay))
+        self.catch_rate = min(1.0, max(0.0, float(catch_rate)))
+
+    def react(self, view: SeatView) -> Action | None:
+        """Out of turn: call UNO for ourselves, maybe catch, maybe jump in."""
+        legal = view.legal
+        if CALL_UNO in legal:
+            return CALL_UNO
+        for a in legal:
+            if type(a) is Catch and self.rng.random() < self.catch_rate:
+                return a
+        jump = plays_of(legal)
+        if jump:
+            return self.jump_in(view, jump[0])
+        return None
+
+    def jump_in(self, view: SeatView, card: Card) -> Action | None:
+        """Whether to jump in with ``card``, identical to the top (default: always; it sheds)."""
+        return with_uno(card, view.legal)
+
+    def housekeeping(self, view: SeatView) -> Action | None:
+        """Actions that come before any strategy: call UNO, catch, deal, forced moves.
+
+        Written for speed: it runs before every decision of every level in simulation.
+        """
+        legal = view.legal
+        if len(legal) == 1:
+            return legal[0]
+        if view.phase == "round_over":
+            return DEAL if DEAL in legal else legal[0]
+        if view.uno_open >= 0:
+            if CALL_UNO in legal:
+                return CALL_UNO
+            for a in legal:
+                if type(a) is Catch and self.rng.random() < self.catch_rate:
+                    return a
+        return None
+
+    def choose(self, view: SeatView) -> Action:  # pragma: no cover - overridden
+        """Return one of ``view.legal``."""
+        raise NotImplementedError
+
+
+class RandomBot(BaseBot):
+    """The random baseline of the literature: a uniformly random *playable* card.
+
+    It draws only when nothing is playable (like RLCard's and UnoAI's random players) and
+    plays a playable drawn card; colours, targets, discards and challenges are uniform.
+    It always calls UNO.  Every other level must beat it.
+    """
 
     name = "random"
 
-    def __init__(self, rng: Random | None = None) -> None:
-        self.rng = rng or Random()
-
     def choose(self, view: SeatView) -> Action:
+        """Uniform over the substantive choices (plays before drawing or keeping)."""
         legal = view.legal
-        return legal[self.rng.randrange(len(legal))]
+        first = self.housekeeping(view)
+        if first is not None and type(first) is not Catch:
+            return first
+        cards = plays_of(legal)
+        if view.phase == "challenge":
+            options: list[Action] = [a for a in legal if a is CHALLENGE or a is ACCEPT]
+            options += [with_uno(c, legal) for c in cards]
+            return options[self.rng.randrange(len(options))]
+        if cards:
+            return with_uno(cards[self.rng.randrange(len(cards))], legal)
+        if DRAW in legal:
+            return DRAW
+        options = [a for a in legal if type(a) is not Catch and a is not CALL_UNO]
+        return options[self.rng.randrange(len(options))] if options else legal[0]

@@ -1,0 +1,204 @@
+"""Playing many bot-vs-bot games, in one process or several, with merged results.
+
+A *game* is one hand (round) by default: the hand is what the published strength figures
+count, and it is what a player feels as winning or losing.  With a ``target`` score a
+game is a whole match instead, and the bots play for points.
+
+Every game is independent and fully determined by (seed, game number): its deck, its
+seating and each bot's random source are derived from them.  So the results of a run
+do not depend on how the games were spread over worker processes; the chunks are merged
+in game order.  Decision times are measured around each ``choose`` call and are of
+course not reproducible.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from random import Random
+from typing import Any
+
+from ..bots import make_bot, react
+from ..engine import Deal, Game, Rules, seat_view
+from .stats import seating
+
+__all__ = ["Config", "Tally", "play_game", "run"]
+
+
+@dataclass(frozen=True)
+class Config:
+    """One simulation run.
+
+    Attributes:
+        bots: the level of each bot, one per seat (bot ``i`` sits in seat ``i`` unless
+            ``duplicate`` rotates it).
+        games: games to play (rounded up to a multiple of the table size with duplicates).
+        seed: the run's seed.
+        duplicate: replay each deal with the bots rotated through every seat.
+        rules: the table's rules.
+        target: play whole matches to this score instead of single hands.
+        options: bot options passed to every bot (e.g. ``deadline`` for hard).
+    """
+
+    bots: tuple[str, ...]
+    games: int
+    seed: int = 0
+    duplicate: bool = False
+    rules: Rules = field(default_factory=Rules)
+    target: int | None = None
+    options: tuple[tuple[str, Any], ...] = ()
+
+    @property
+    def players(self) -> int:
+        """Seats at the table."""
+        return len(self.bots)
+
+    @property
+    def total(self) -> int:
+        """Games actually played (duplicates need whole rotations)."""
+        n = self.players
+        return -(-self.games // n) * n if self.duplicate else self.games
+
+
+@dataclass
+class Tally:
+    """Results of some games, per bot of the list (mergeable; merge in game order)."""
+
+    games: int = 0
+    moves: int = 0
+    wins: list[int] = field(default_factory=list)
+    points: list[int] = field(default_factory=list)
+    times_ns: list[list[int]] = field(default_factory=list)
+
+    @staticmethod
+    def empty(players: int) -> Tally:
+        """A tally of no games for ``players`` bots."""
+        return Tally(0, 0, [0] * players, [0] * players, [[] for _ in range(players)])
+
+    def merge(self, other: Tally) -> None:
+        """Add ``other``'s games (later games) to this tally."""
+        self.games += other.games
+        self.moves += other.moves
+        for i in range(len(self.wins)):
+            self.wins[i] += other.wins[i]
+            self.points[i] += other.points[i]
+            self.times_ns[i].extend(other.times_ns[i])
+
+
+def _seed(*parts: int) -> int:
+    value = 0x9E3779B97F4A7C15
+    for p in parts:
+        value = (value * 1_000_003 + p + 1) % (1 << 61)
+    return value
+
+
+def play_game(cfg: Config, index: int, tally: Tally) -> None:
+    """Play game number ``index`` of ``cfg`` and add it to ``tally``."""
+    n = cfg.players
+    where = seating(index, n, cfg.duplicate)
+    entry_at = [0] * n
+    for entry, seat in enumerate(where.seat_of):
+        entry_at[seat] = entry
+    rules = cfg.rules if cfg.target is None else cfg.rules.with_(target_score=cfg.target)
+    options = dict(cfg.options)
+    if cfg.target is not None:
+        options.setdefault("objective", "points")
+    bots = [
+        make_bot(cfg.bots[entry_at[s]], Random(_seed(cfg.seed, index, s)), **options) for s in range(n)
+    ]
+    game = Game(n, rules, rng=Random(_seed(cfg.seed, where.deal, 1 << 20)), dealer=where.dealer)
+    log = game.log
+    round_start = max(i for i, e in enumerate(log) if e.kind == "deal")
+    uses_log = [getattr(b, "uses_log", True) for b in bots]
+    times = tally.times_ns
+    hand_mode = cfg.target is None
+    jump_in = rules.jump_in
+    moves = 0
+    clock = time.perf_counter_ns
+    while True:
+        phase = game.phase
+        if phase == "match_over" or (hand_mode and phase == "round_over"):
+            break
+        if moves > 100_000:  # pragma: no cover - a stuck game is an engine bug
+            raise RuntimeError(f"game {index} did not end after {moves} moves")
+        out_of_turn = game.uno_open >= 0 or (jump_in and phase == "play" and not game.pending)
+        if out_of_turn and _out_of_turn(game, bots, uses_log, round_start):
+            moves += 1
+            continue
+        seat = game.actor
+        view = seat_view(game, seat, round_start if uses_log[seat] else len(log))
+        t0 = clock()
+        action = bots[seat].choose(view)
+        times[entry_at[seat]].append(clock() - t0)
+        game.apply(seat, action)
+        moves += 1
+        if type(action) is Deal:
+            round_start = max(i for i in range(len(log) - 1, -1, -1) if log[i].kind == "deal")
+    tally.games += 1
+    tally.moves += moves
+    winner = game.winner if cfg.target is not None else game.round_winner
+    if winner >= 0:
+        side = game.team_of(winner)
+        for s in range(n):
+            if game.team_of(s) == side:
+                tally.wins[entry_at[s]] += 1
+    for s in range(n):
+        tally.points[entry_at[s]] += game.scores[s]
+
+
+def _out_of_turn(game: Game, bots: list[Any], uses_log: list[bool], round_start: int) -> bool:
+    """Offer out-of-turn actions (UNO call first, then catches and jump-ins in seat order)."""
+    n = game.n
+    actor = game.actor
+    order = list(range(actor + 1, n)) + list(range(actor))
+    if game.uno_open >= 0 and game.uno_open != actor:
+        order.remove(game.uno_open)
+        order.insert(0, game.uno_open)
+    for seat in order:
+        if not game.legal_actions(seat):
+            continue
+        view = seat_view(game, seat, round_start if uses_log[seat] else len(game.log))
+        action = react(bots[seat], view)
+        if action is not None:
+            game.apply(seat, action)
+            return True
+    return False
+
+
+def _chunk(args: tuple[Config, int, int]) -> Tally:
+    cfg, start, stop = args
+    tally = Tally.empty(cfg.players)
+    for i in range(start, stop):
+        play_game(cfg, i, tally)
+    return tally
+
+
+def chunks(cfg: Config, jobs: int) -> list[tuple[Config, int, int]]:
+    """Split the run into contiguous chunks of games (several per job, for progress)."""
+    total = cfg.total
+    pieces = max(1, min(total, jobs * 25 if total >= 200 else jobs))
+    bounds = [total * k // pieces for k in range(pieces + 1)]
+    return [(cfg, bounds[k], bounds[k + 1]) for k in range(pieces) if bounds[k] < bounds[k + 1]]
+
+
+def run(cfg: Config, jobs: int = 1, progress: Callable[[int, int], None] | None = None) -> Tally:
+    """Play every game of ``cfg`` with ``jobs`` processes; results merged in game order."""
+    parts = chunks(cfg, jobs)
+    total = Tally.empty(cfg.players)
+    results: Iterator[Tally]
+    if jobs <= 1:
+        results = (_chunk(p) for p in parts)
+        for t in results:
+            total.merge(t)
+            if progress:
+                progress(total.games, cfg.total)
+        return total
+    import multiprocessing
+
+    with multiprocessing.get_context("spawn").Pool(jobs) as pool:
+        for t in pool.imap(_chunk, parts):
+            total.merge(t)
+            if progress:
+                progress(total.games, cfg.total)
+    return total
