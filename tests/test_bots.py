@@ -13,7 +13,19 @@ import pytest
 
 from unotui.bots import LEVELS, MIN_CATCH_DELAY, Bot, Knowledge, make_bot, react, suggest
 from unotui.bots.base import RandomBot
-from unotui.engine import CALL_UNO, DRAW, PRESETS, Game, Play, Rules, SeatView, seat_view
+from unotui.engine import (
+    CALL_UNO,
+    DRAW,
+    PRESETS,
+    Card,
+    Game,
+    Play,
+    Rules,
+    SeatView,
+    parse_cards,
+    play,
+    seat_view,
+)
 
 HOUSE_RULES: list[dict[str, str]] = [
     {"stacking": "official"},
@@ -72,11 +84,16 @@ def test_every_level_plays_legally_under_every_preset(preset: str, players: int)
         play_checked(game, _bots(levels, players + k), rounds=2)
 
 
-@pytest.mark.parametrize("settings", HOUSE_RULES, ids=lambda s: "+".join(f"{k}={v}" for k, v in s.items()))
-@pytest.mark.parametrize("players", [2, 4, 7])
+HOUSE_RULE_TABLES = [
+    pytest.param(settings, players, id="+".join(f"{k}={v}" for k, v in settings.items()) + f"-{players}")
+    for settings in HOUSE_RULES
+    for players in (2, 4, 7)
+    if not (settings.get("teams") and (players % 2 or players < 4))  # teams need an even table
+]
+
+
+@pytest.mark.parametrize(("settings", "players"), HOUSE_RULE_TABLES)
 def test_every_level_plays_legally_under_house_rules(settings: dict[str, str], players: int) -> None:
-    if settings.get("teams") and (players % 2 or players < 4):
-        pytest.skip("teams need an even table")
     rules = Rules.preset("giant").with_settings(settings)
     for k in range(3):
         levels = [LEVELS[(i + k) % len(LEVELS)] for i in range(players)]
@@ -309,13 +326,12 @@ def test_search_refines_only_searchable_endgames_and_stays_legal() -> None:
 
 
 def test_bots_call_uno_for_themselves_and_catch_others() -> None:
-    # The engine currently always attaches the UNO call to a next-to-last play, so a
-    # forgotten call is staged here by opening the catch window directly.
-    game = Game(3, Rules.preset("classic"), rng=random.Random(2))
-    forgetful = (game.actor + 1) % 3
-    del game.hands[forgetful][1:]
-    game.uno_open = forgetful
-    game.version += 1
+    # Seat 1 plays its next-to-last card without calling UNO.
+    deck = parse_cards("R1 B1 Y1 G7 B2 Y2 R5")  # dealt to seats 1, 2, 0, 1, 2, 0; then R5 turns up
+    game = Game(3, Rules.preset("classic").with_(hand_size=2), rng=random.Random(2), dealer=0, deck=deck)
+    forgetful = 1
+    game.apply(forgetful, play(Card.parse("R1")))
+    assert game.uno_open == forgetful
     for level in LEVELS:
         own = seat_view(game, forgetful)
         assert CALL_UNO in own.legal
