@@ -77,6 +77,19 @@ def choose_target(view: SeatView) -> Action:
     return min(others, key=lambda a: (view.counts[a.seat], a.seat))
 
 
+def small_decision(view: SeatView, points: bool = False) -> Action | None:
+    """The choices every simple level makes alike: the most-held colour, the swap target
+    with fewest cards, the least useful discard.  ``None`` in every other phase."""
+    phase = view.phase
+    if phase == "colour":
+        return ChooseColour(most_held_colour(view.hand))
+    if phase == "target":
+        return choose_target(view)
+    if phase == "discard":
+        return choose_discard(view, points)
+    return None
+
+
 def choose_discard(view: SeatView, points: bool = False) -> Action:
     """Discard the card that helps least: keep wilds and the longest colour.
 
@@ -105,17 +118,11 @@ class GreedyBot(BaseBot):
 
     def choose(self, view: SeatView) -> Action:
         """Highest points first; draw only when nothing is playable; never challenge."""
-        first = self.housekeeping(view)
+        first = self.housekeeping(view) or small_decision(view, points=True)
         if first is not None:
             return first
         legal = view.legal
         phase = view.phase
-        if phase == "colour":
-            return ChooseColour(most_held_colour(view.hand))
-        if phase == "target":
-            return choose_target(view)
-        if phase == "discard":
-            return choose_discard(view, points=True)
         if phase == "challenge":
             return ACCEPT if ACCEPT in legal else legal[0]
         cards = plays_of(legal)
@@ -194,17 +201,11 @@ class MediumBot(BaseBot):
 
     def choose(self, view: SeatView) -> Action:
         """Best card by :meth:`card_score`; otherwise the common small decisions."""
-        first = self.housekeeping(view)
+        first = self.housekeeping(view) or small_decision(view, self.points)
         if first is not None:
             return first
         legal = view.legal
         phase = view.phase
-        if phase == "colour":
-            return ChooseColour(most_held_colour(view.hand))
-        if phase == "target":
-            return choose_target(view)
-        if phase == "discard":
-            return choose_discard(view, self.points)
         cards = plays_of(legal)
         if phase == "challenge":
             if cards:  # stacking: pass the penalty on
