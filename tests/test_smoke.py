@@ -27,3 +27,18 @@ def test_random_match_conserves_cards(preset: str, players: int) -> None:
             assert held == deck
     assert g.over
     assert max(g.scores) >= rules.target_score
+
+
+def test_a_view_can_start_at_this_rounds_log() -> None:
+    """Bots read only the current round's log: ``round_log_start`` marks its 'deal'."""
+    from unotui.engine import DEAL, Rules, seat_view
+
+    g = Game(2, Rules.preset("classic").with_(target_score=1000), rng=random.Random(3))
+    pick = random.Random(4)
+    while g.round_no < 2:
+        legal = g.legal_actions(g.actor)
+        g.apply(g.actor, DEAL if DEAL in legal else legal[pick.randrange(len(legal))])
+    view = seat_view(g, 0, g.round_log_start)
+    assert view.log_start == g.round_log_start > 0
+    assert view.log[0].kind == "deal" and view.log[0].value == 2
+    assert [e.kind for e in view.log].count("deal") == 1

@@ -187,7 +187,7 @@ class LocalGame(Controller):
             for seat, bot in self.bots.items():
                 if seat not in g.active:
                     continue
-                action = react(bot, seat_view(g, seat))
+                action = react(bot, seat_view(g, seat, g.round_log_start))
                 if action is None or action not in g.legal_actions(seat):
                     continue
                 wait = max(self.catch_grace, catch_delay(bot))
@@ -229,7 +229,9 @@ class LocalGame(Controller):
             if self._closed or self.game.version != version or self._next_step() != step:
                 continue  # something happened meanwhile: think again
             if action is None:
-                view = seat_view(self.game, seat)
+                # Bots read at most this round's log: a view of the whole match's log
+                # would grow with every round.
+                view = seat_view(self.game, seat, self.game.round_log_start)
                 try:
                     action = await asyncio.to_thread(self.bots[seat].choose, view)
                 except Exception as exc:  # a broken bot must not stop the game

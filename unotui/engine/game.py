@@ -196,6 +196,7 @@ class Game(turns.TurnMixin):
         self.face_up_until = -1
         self.round_winner = -1
         self.round_points = [0] * self.n
+        self.round_log_start = len(self.log)  # this round's events start here (its "deal")
         self.log.append(Event("deal", self.dealer, value=self.round_no))
         na = len(self.active)
         start = self.active.index(self.dealer)

@@ -50,11 +50,43 @@ class TurnMixin:
     """State transitions of :class:`~unotui.engine.game.Game` (see there for the fields)."""
 
     __slots__ = (
-        "_deck", "_lc", "_lc_seat", "_lc_version", "_special_legal", "active", "actor", "colour",
-        "dealer", "direction", "discard", "discard_left", "draw_pile", "drawn", "eliminated",
-        "face_up_until", "hands", "log", "n", "names", "pending", "phase", "pos", "rng", "round_no",
-        "round_points", "round_winner", "rules", "scores", "todo", "top", "uno_called", "uno_open",
-        "version", "wd4", "winner",
+        "_deck",
+        "_lc",
+        "_lc_seat",
+        "_lc_version",
+        "_special_legal",
+        "active",
+        "actor",
+        "colour",
+        "dealer",
+        "direction",
+        "discard",
+        "discard_left",
+        "draw_pile",
+        "drawn",
+        "eliminated",
+        "face_up_until",
+        "hands",
+        "log",
+        "n",
+        "names",
+        "pending",
+        "phase",
+        "pos",
+        "rng",
+        "round_log_start",
+        "round_no",
+        "round_points",
+        "round_winner",
+        "rules",
+        "scores",
+        "todo",
+        "top",
+        "uno_called",
+        "uno_open",
+        "version",
+        "wd4",
+        "winner",
     )
 
     # Declared here for the type checker; Game.__init__ and _start_round set them.
@@ -86,6 +118,7 @@ class TurnMixin:
     round_no: int
     round_winner: int
     round_points: list[int]
+    round_log_start: int
     winner: int
     log: list[Event]
     version: int

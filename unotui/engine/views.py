@@ -49,7 +49,8 @@ class SeatView:
         scores, round_points, round_no, dealer, round_winner, winner, eliminated: match state.
         teams: team number of each seat (each seat its own team without teams).
         legal: actions the viewer may take now.
-        log: the public log as the viewer may see it.
+        log: the public log as the viewer may see it, from index ``log_start`` of the
+            match log on (pass ``log_from=game.round_log_start`` for this round only).
         version: the game's change counter when the view was made.
     """
 
@@ -84,6 +85,7 @@ class SeatView:
     active: tuple[int, ...]
     legal: tuple[Action, ...]
     log: tuple[Event, ...] = field(default=())
+    log_start: int = 0
     version: int = 0
 
     @property
@@ -154,6 +156,7 @@ def seat_view(game: Game, seat: int | None, log_from: int = 0) -> SeatView:
         active=tuple(game.active),
         legal=tuple(game.legal_actions(seat)) if seat is not None else (),
         log=tuple(e.redacted(seat) for e in game.log[log_from:]),
+        log_start=log_from,
         version=game.version,
     )
 

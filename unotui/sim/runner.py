@@ -20,7 +20,7 @@ from random import Random
 from typing import Any
 
 from ..bots import make_bot, react
-from ..engine import Deal, Game, Rules, seat_view
+from ..engine import Game, Rules, seat_view
 from .stats import seating
 
 __all__ = ["Config", "Tally", "play_game", "run"]
@@ -109,7 +109,6 @@ def play_game(cfg: Config, index: int, tally: Tally) -> None:
     ]
     game = Game(n, rules, rng=Random(_seed(cfg.seed, where.deal, 1 << 20)), dealer=where.dealer)
     log = game.log
-    round_start = max(i for i, e in enumerate(log) if e.kind == "deal")
     uses_log = [getattr(b, "uses_log", True) for b in bots]
     times = tally.times_ns
     hand_mode = cfg.target is None
@@ -123,18 +122,16 @@ def play_game(cfg: Config, index: int, tally: Tally) -> None:
         if moves > 100_000:  # pragma: no cover - a stuck game is an engine bug
             raise RuntimeError(f"game {index} did not end after {moves} moves")
         out_of_turn = game.uno_open >= 0 or (jump_in and phase == "play" and not game.pending)
-        if out_of_turn and _out_of_turn(game, bots, uses_log, round_start):
+        if out_of_turn and _out_of_turn(game, bots, uses_log):
             moves += 1
             continue
         seat = game.actor
-        view = seat_view(game, seat, round_start if uses_log[seat] else len(log))
+        view = seat_view(game, seat, game.round_log_start if uses_log[seat] else len(log))
         t0 = clock()
         action = bots[seat].choose(view)
         times[entry_at[seat]].append(clock() - t0)
         game.apply(seat, action)
         moves += 1
-        if type(action) is Deal:
-            round_start = max(i for i in range(len(log) - 1, -1, -1) if log[i].kind == "deal")
     tally.games += 1
     tally.moves += moves
     winner = game.winner if cfg.target is not None else game.round_winner
@@ -147,7 +144,7 @@ def play_game(cfg: Config, index: int, tally: Tally) -> None:
         tally.points[entry_at[s]] += game.scores[s]
 
 
-def _out_of_turn(game: Game, bots: list[Any], uses_log: list[bool], round_start: int) -> bool:
+def _out_of_turn(game: Game, bots: list[Any], uses_log: list[bool]) -> bool:
     """Offer out-of-turn actions (UNO call first, then catches and jump-ins in seat order)."""
     n = game.n
     actor = game.actor
@@ -158,7 +155,7 @@ def _out_of_turn(game: Game, bots: list[Any], uses_log: list[bool], round_start:
     for seat in order:
         if not game.legal_actions(seat):
             continue
-        view = seat_view(game, seat, round_start if uses_log[seat] else len(game.log))
+        view = seat_view(game, seat, game.round_log_start if uses_log[seat] else len(game.log))
         action = react(bots[seat], view)
         if action is not None:
             game.apply(seat, action)
