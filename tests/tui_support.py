@@ -25,8 +25,8 @@ from unotui.engine import (
     Play,
     Rules,
     SeatView,
-    parse_cards,
 )
+from unotui.engine import deal_order as deal_order  # re-exported for the UI tests
 from unotui.ui.app import UnoApp
 from unotui.ui.screens.dialogs import ColourPicker, RevealScreen, TargetPicker
 from unotui.ui.screens.help import HelpScreen
@@ -58,19 +58,6 @@ class ScriptedBot:
     def react(self, view: SeatView) -> Action | None:
         """Out of turn: always catch a seat that forgot UNO; never call late."""
         return next((a for a in view.legal if isinstance(a, Catch)), None)
-
-
-def deal_order(hands: Sequence[str], flip: str, dealer: int) -> list[Card]:
-    """A deck (top first) that deals ``hands[seat]`` to each seat and then flips ``flip``."""
-    cards = [parse_cards(h) for h in hands]
-    n = len(hands)
-    size = len(cards[0])
-    order: list[Card] = []
-    for i in range(size):
-        for k in range(1, n + 1):
-            order.append(cards[(dealer + k) % n][i])
-    order.append(Card.parse(flip))
-    return order
 
 
 def scripted_app(

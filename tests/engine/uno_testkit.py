@@ -10,23 +10,9 @@ import random
 from collections import Counter
 from typing import Any
 
-from unotui.engine import Action, Card, Event, Game, Rules, build_deck, parse_cards
+from unotui.engine import Action, Card, Event, Game, Rules, build_deck, deal_order, parse_cards
 
 CLASSIC = Rules.preset("classic")
-
-
-def deal_order(hands: list[str], first: str, draws: str = "", dealer: int = 0) -> list[Card]:
-    """The top of a deck that deals ``hands`` (one string per seat), flips ``first`` and
-    then gives ``draws`` in that order (the rest of the deck follows, shuffled)."""
-    parsed = [parse_cards(h) for h in hands]
-    size = len(parsed[0])
-    assert all(len(h) == size for h in parsed), "every hand must have the same size"
-    n = len(parsed)
-    order: list[Card] = []
-    for r in range(size):
-        for k in range(1, n + 1):
-            order.append(parsed[(dealer + k) % n][r])
-    return order + parse_cards(first) + parse_cards(draws)
 
 
 def stacked_game(

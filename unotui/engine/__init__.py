@@ -42,7 +42,7 @@ from .errors import (
     WrongPhaseError,
 )
 from .events import Event
-from .game import Game, Phase, build_deck
+from .game import Game, Phase, build_deck, deal_order
 from .rules import EFFECTS, PRESETS, CustomRule, Effect, Rules, Scoring, Stacking
 from .views import SeatView, seat_view, spectator_view
 
@@ -53,6 +53,6 @@ __all__ = [
     "CustomRule", "Deal", "Discard", "Draw", "Effect", "Event", "Game", "IllegalActionError",
     "Keep", "NoSuchSeatError", "NotYourTurnError", "ParseError", "Phase", "Play", "Rank",
     "Rules", "RulesError", "Scoring", "SeatView", "Stacking", "UnoError",
-    "UnplayableCardError", "WrongPhaseError", "build_deck", "cards_str", "parse_cards",
+    "UnplayableCardError", "WrongPhaseError", "build_deck", "cards_str", "deal_order", "parse_cards",
     "play", "seat_view", "spectator_view",
 ]

@@ -59,7 +59,7 @@ from .actions import (
     Play,
     play,
 )
-from .cards import ALL_CARDS, Card, Colour, Rank
+from .cards import ALL_CARDS, Card, Colour, Rank, parse_cards
 from .errors import (
     BadChoiceError,
     CardNotInHandError,
@@ -73,7 +73,7 @@ from .events import Event
 from .rules import Rules, Stacking
 from .turns import Phase
 
-__all__ = ["Game", "Phase", "build_deck"]
+__all__ = ["Game", "Phase", "build_deck", "deal_order"]
 
 
 _W4 = Rank.WILD4
@@ -93,6 +93,31 @@ def build_deck(rules: Rules) -> list[Card]:
     deck += [Card.of(None, Rank.SHUFFLE)] * rules.shuffle_hands
     deck += [Card.of(None, Rank.CUSTOM)] * rules.custom_wilds
     return deck
+
+
+def deal_order(
+    hands: Sequence[str], first: str, draws: str = "", dealer: int = 0
+) -> list[Card]:
+    """The top of a deck that deals ``hands`` (one string of cards per seat, seat 0
+    first), turns ``first`` up and then gives ``draws`` in that order.
+
+    Dealing goes one card at a time from the dealer's left, as :class:`Game` deals, so
+    ``Game(len(hands), rules.with_(hand_size=...), dealer=dealer, deck=deal_order(...))``
+    starts with exactly these hands.  For tests, replays and tutorials.
+
+    Raises:
+        ParseError: a card text is not a card.
+        RulesError: the hands differ in size or ``dealer`` is not a seat.
+    """
+    cards = [parse_cards(h) for h in hands]
+    n = len(cards)
+    if not 0 <= dealer < n:
+        raise RulesError(f"dealer must be a seat 0-{n - 1}, not {dealer}")
+    size = len(cards[0])
+    if any(len(h) != size for h in cards):
+        raise RulesError("every hand must have the same number of cards")
+    order = [cards[(dealer + k) % n][i] for i in range(size) for k in range(1, n + 1)]
+    return order + parse_cards(first) + parse_cards(draws)
 
 
 class Game(turns.TurnMixin):

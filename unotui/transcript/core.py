@@ -25,7 +25,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..engine import Action, Game, Rules, UnoError, parse_cards
+from ..engine import Action, Game, Rules, UnoError, deal_order, parse_cards
 
 __all__ = ["FORMAT", "Transcript", "TranscriptError", "deck_from_hands", "final_state", "replay"]
 
@@ -139,21 +139,18 @@ class Transcript:
 
 
 def deck_from_hands(hands: object, first: object, draws: object, dealer: int, size: int) -> list[str]:
-    """The deck order that deals ``hands`` (one string of cards per seat), turns ``first``
-    up and then gives ``draws`` in order.  Dealing goes one card at a time from the
-    dealer's left, as the engine deals."""
+    """Check the ``hands``/``first``/``draws`` setup and return the deck order (card
+    texts) that :func:`~unotui.engine.deal_order` builds from it."""
     if not isinstance(hands, list) or not all(isinstance(h, str) for h in hands):
         raise TranscriptError("'hands' must be a list of strings of cards, one per seat")
     if not isinstance(first, str) or not isinstance(draws, str):
         raise TranscriptError("'hands' needs 'first' (a card) and 'draws' (a string of cards)")
-    cards = [h.split() for h in hands]
-    n = len(cards)
-    if not 0 <= dealer < n:
-        raise TranscriptError(f"'dealer' must be a seat 0-{n - 1}")
-    if any(len(h) != size for h in cards):
+    if any(len(h.split()) != size for h in hands):
         raise TranscriptError(f"every hand must have hand_size={size} cards")
-    order = [cards[(dealer + k) % n][i] for i in range(size) for k in range(1, n + 1)]
-    return [*order, first, *draws.split()]
+    try:
+        return [c.text for c in deal_order(hands, first, draws, dealer)]
+    except UnoError as exc:
+        raise TranscriptError(f"setup: {exc}") from None
 
 
 def replay(transcript: Transcript, stop: int | None = None) -> Game:
