@@ -21,29 +21,39 @@ from __future__ import annotations
 import argparse
 import random
 import time
+from collections.abc import Callable
 
 from unotui.engine import Game, Rules
+
+
+def _timed(seconds: float, play_hand: Callable[[], int]) -> tuple[int, float, int]:
+    """Play hands until ``seconds`` of CPU time are spent: (moves, seconds, hands)."""
+    moves = hands = 0
+    start = time.process_time()
+    while time.process_time() < start + seconds:
+        for _ in range(20):
+            moves += play_hand()
+            hands += 1
+    return moves, time.process_time() - start, hands
 
 
 def bench_engine(seconds: float, players: int, seed: int = 1) -> tuple[int, float, int]:
     """Moves, elapsed seconds and hands played by the unotui engine."""
     rules = Rules.preset("classic")
-    rng = random.Random(seed)
-    moves = hands = 0
-    start = time.process_time()
-    deadline = start + seconds
-    while time.process_time() < deadline:
-        for _ in range(20):
-            game = Game(players, rules, rng=random.Random(rng.random()), dealer=0)
-            hands += 1
-            legal_actions, push = game.legal_actions, game.push
-            rand = rng.random
-            while game.round_winner < 0:  # the hand is on
-                seat = game.actor
-                legal = legal_actions(seat)
-                push(seat, legal[int(rand() * len(legal))])
-                moves += 1
-    return moves, time.process_time() - start, hands
+    rand = random.Random(seed).random
+
+    def play_hand() -> int:
+        game = Game(players, rules, rng=random.Random(rand()), dealer=0)
+        legal_actions, push = game.legal_actions, game.push
+        moves = 0
+        while game.round_winner < 0:  # the hand is on
+            seat = game.actor
+            legal = legal_actions(seat)
+            push(seat, legal[int(rand() * len(legal))])
+            moves += 1
+        return moves
+
+    return _timed(seconds, play_hand)
 
 
 def bench_rlcard(seconds: float, players: int, seed: int = 1) -> tuple[int, float, int] | None:
@@ -55,19 +65,18 @@ def bench_rlcard(seconds: float, players: int, seed: int = 1) -> tuple[int, floa
         return None
     game = UnoGame(num_players=players)
     rng = random.Random(seed)
-    moves = hands = 0
-    start = time.process_time()
-    deadline = start + seconds
-    while time.process_time() < deadline:
-        for _ in range(20):
-            game.np_random = np.random.RandomState(rng.randrange(2**31))
-            game.init_game()
-            hands += 1
-            while not game.is_over():
-                legal = game.get_legal_actions()
-                game.step(legal[int(rng.random() * len(legal))])
-                moves += 1
-    return moves, time.process_time() - start, hands
+
+    def play_hand() -> int:
+        game.np_random = np.random.RandomState(rng.randrange(2**31))
+        game.init_game()
+        moves = 0
+        while not game.is_over():
+            legal = game.get_legal_actions()
+            game.step(legal[int(rng.random() * len(legal))])
+            moves += 1
+        return moves
+
+    return _timed(seconds, play_hand)
 
 
 def main() -> None:
