@@ -38,6 +38,11 @@ class HouseRulesScreen(Screen[Config | None]):
     def _row(self, label: str, widget: Any) -> Horizontal:
         return Horizontal(Label(label, classes="label"), widget, classes="row")
 
+    def _choice(self, label: str, widget_id: str, options: list[str], value: str) -> Horizontal:
+        """A labelled drop-down of ``options`` (each shown as itself)."""
+        select = Select([(o, o) for o in options], value=value, allow_blank=False, id=widget_id)
+        return self._row(label, select)
+
     def compose(self) -> ComposeResult:
         cfg, rules = self.config, self.config.rules
         with VerticalScroll(id="form"):
@@ -48,36 +53,11 @@ class HouseRulesScreen(Screen[Config | None]):
                 Select([(lv, lv) for lv in BOT_LEVELS], value=cfg.bots, allow_blank=False, id="bots"),
             )
             yield self._row("Players at the table", Input(str(cfg.players), id="players", type="integer"))
-            yield self._row(
-                "Theme", Select([(t, t) for t in THEMES], value=cfg.theme, allow_blank=False, id="theme")
-            )
-            yield self._row(
-                "Preset",
-                Select(
-                    [(p, p) for p in PRESETS],
-                    value=rules.name if rules.name in PRESETS else "giant",
-                    allow_blank=False,
-                    id="preset",
-                ),
-            )
-            yield self._row(
-                "Stacking",
-                Select(
-                    [(s.value, s.value) for s in Stacking],
-                    value=rules.stacking.value,
-                    allow_blank=False,
-                    id="stacking",
-                ),
-            )
-            yield self._row(
-                "Scoring",
-                Select(
-                    [(s.value, s.value) for s in Scoring],
-                    value=rules.scoring.value,
-                    allow_blank=False,
-                    id="scoring",
-                ),
-            )
+            preset = rules.name if rules.name in PRESETS else "giant"
+            yield self._choice("Theme", "theme", list(THEMES), cfg.theme)
+            yield self._choice("Preset", "preset", list(PRESETS), preset)
+            yield self._choice("Stacking", "stacking", [m.value for m in Stacking], rules.stacking.value)
+            yield self._choice("Scoring", "scoring", [m.value for m in Scoring], rules.scoring.value)
             for key in _NUMBERS:
                 yield self._row(
                     key.replace("_", " ").capitalize(),
