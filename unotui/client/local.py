@@ -31,7 +31,7 @@ from ..engine import (
     SeatView,
     seat_view,
 )
-from .controller import Closed, Controller, Refused, ViewChanged
+from .controller import Answered, Closed, Controller, Refused, ViewChanged
 from .players import catch_delay, make_bot, react
 
 __all__ = ["MIN_CATCH_GRACE", "LocalGame"]
@@ -102,15 +102,18 @@ class LocalGame(Controller):
         if self._task is None:
             self._task = asyncio.create_task(self._drive(), name="unotui-bots")
 
-    def send(self, action: Action) -> None:
+    def send(self, action: Action) -> int:
+        seq = self._next_seq()
         if self._closed:
-            return
+            return seq
         try:
             self.game.apply(self.seat, action)
         except IllegalActionError as exc:
-            self._emit(Refused(str(action), exc.code, str(exc)))
-            return
+            self._emit(Refused(str(action), exc.code, str(exc), seq))
+            return seq
         self._changed()
+        self._emit(Answered(seq))
+        return seq
 
     def next_round(self) -> None:
         game = self.game

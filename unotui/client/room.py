@@ -1,0 +1,62 @@
+"""The waiting room of a hosted table, as the front end sees it.
+
+Before a hosted match starts there is no game yet, only seats filling up.  The host
+sends a :class:`RoomInfo` whenever that changes (someone joined, left, the match
+started); a front end shows it on its waiting screen and switches to the table when
+the first view of the game arrives.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["RoomChanged", "RoomInfo", "SeatInfo"]
+
+
+@dataclass(frozen=True, slots=True)
+class SeatInfo:
+    """One seat: ``kind`` ``open``, ``human`` or ``bot``; ``away`` while its person is
+    disconnected (the seat is held for them)."""
+
+    name: str
+    kind: str
+    away: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class RoomInfo:
+    """A hosted table before and during its match.
+
+    Attributes:
+        name: the table's name (the host's choice).
+        status: ``waiting`` (seats filling), ``playing`` or ``over``.
+        seats: every seat, in seat order.
+        rules: the rules in force, in one line of words.
+        you: the viewer's seat (``None`` for a spectator).
+        owner: whether the viewer may start the match (the host's own seat).
+        bots: how many computer players fill the open seats at the start.
+        turn_timer: seconds per decision, or ``None`` when there is no turn timer.
+        spectators: how many people are watching.
+    """
+
+    name: str
+    status: str
+    seats: tuple[SeatInfo, ...]
+    rules: str
+    you: int | None
+    owner: bool
+    bots: int
+    turn_timer: float | None
+    spectators: int = 0
+
+    @property
+    def open_seats(self) -> int:
+        """Seats nobody has taken yet."""
+        return sum(1 for s in self.seats if s.kind == "open")
+
+
+@dataclass(frozen=True, slots=True)
+class RoomChanged:
+    """The waiting room (or the table's seats) changed."""
+
+    room: RoomInfo

@@ -1,0 +1,54 @@
+"""``unotui host --headless``: a table with no player at the host, logging to stdout.
+
+It starts the match as soon as ``seats - bots`` people have joined, prints one line per
+join, drop, start and result (flushed at once, so a service manager or a test reading
+the pipe sees them as they happen), and stops cleanly on SIGINT or SIGTERM, telling
+every player that the host left.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import signal
+import sys
+import time
+
+from .addresses import join_hints
+from .host import Host
+from .room import Room, RoomConfig
+
+__all__ = ["serve_headless"]
+
+
+def _say(text: str) -> None:
+    stamp = time.strftime("%H:%M:%S")
+    print(f"{stamp} {text}", flush=True)
+
+
+async def _serve(config: RoomConfig, bind: str, port: int) -> int:
+    room = Room("", config, on_event=_say)
+    host = Host({"": room})
+    try:
+        bound = await host.listen(bind, port)
+    except OSError as exc:
+        print(f"unotui host: cannot listen on {bind}:{port}: {exc.strerror or exc}", file=sys.stderr)
+        return 1
+    actual = bound[0][1]
+    _say(f"hosting {config.seats} seats ({config.bots} for computer players) on port {actual}")
+    for hint in join_hints(bind, actual):
+        _say(f"join with: {hint}")
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.add_signal_handler(sig, stop.set)
+    await stop.wait()
+    _say("stopping: telling the players")
+    await host.close("host_left", "The host stopped the table.")
+    return 0
+
+
+def serve_headless(config: RoomConfig, bind: str, port: int) -> int:
+    """Run until interrupted; returns the exit status."""
+    return asyncio.run(_serve(config, bind, port))

@@ -1,0 +1,196 @@
+"""The TCP host: accepts connections, guards the door, and hands each hello to its table.
+
+One :class:`Host` serves one or more :class:`~unotui.net.room.Room` s (a LAN host has one,
+the benchmark and the lobby many).  The protocol session of each connection enforces the
+per-connection limits (frame sizes, hello and frame timeouts, rate limits, heartbeats);
+the host enforces the limits across connections, before a single byte is read:
+
+=============================  =======  =============================================
+limit                          default  why
+=============================  =======  =============================================
+connections in all             256      file descriptors and memory are finite
+unauthenticated per address    4        a hello costs nothing to withhold (slowloris)
+new connections per address/s  5        reconnect storms and scanners
+=============================  =======  =============================================
+
+A connection over a limit gets one ``error`` frame saying which, and is closed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from ..protocol import messages as m
+from ..protocol.session import HostSession
+from .link import Link
+from .room import Room
+
+__all__ = ["Host", "HostLimits"]
+
+log = logging.getLogger("unotui.host")
+
+
+@dataclass(frozen=True)
+class HostLimits:
+    """Limits across connections (see the module docstring)."""
+
+    max_connections: int = 256
+    unauthenticated_per_ip: int = 4
+    new_per_ip_per_s: float = 5.0
+    new_per_ip_burst: int = 5
+
+
+class _Bucket:
+    """A token bucket on the loop's clock."""
+
+    __slots__ = ("at", "tokens")
+
+    def __init__(self, tokens: float, at: float) -> None:
+        self.tokens, self.at = tokens, at
+
+
+class Host:
+    """Serve ``rooms`` over TCP.
+
+    Args:
+        rooms: tables by code (``""`` is the table a hello without a code reaches).
+        limits: the door's limits.
+        session_factory: builds the protocol session of a new connection (tests pass
+            one with other limits).
+    """
+
+    def __init__(
+        self,
+        rooms: dict[str, Room],
+        *,
+        limits: HostLimits | None = None,
+        session_factory: Callable[[float], HostSession] | None = None,
+    ) -> None:
+        self.rooms = rooms
+        self.limits = limits or HostLimits()
+        self._session_factory = session_factory or (lambda now: HostSession(now=now))
+        self.links: set[Link] = set()
+        self._room_of: dict[Link, Room] = {}
+        self._unauth: dict[str, int] = defaultdict(int)
+        self._rate: dict[str, _Bucket] = {}
+        self._servers: list[asyncio.Server] = []
+        self.refused: dict[str, int] = defaultdict(int)
+
+    # ----- serving ------------------------------------------------------------------------------
+
+    async def listen(self, bind: str = "0.0.0.0", port: int = 7777) -> list[tuple[str, int]]:
+        """Start listening; returns the (address, port) pairs actually bound."""
+        loop = asyncio.get_running_loop()
+        server = await loop.create_server(self._new_link, bind or None, port, backlog=1024)
+        self._servers.append(server)
+        return [(str(s.getsockname()[0]), int(s.getsockname()[1])) for s in server.sockets]
+
+    async def close(self, code: str = "host_left", reason: str = "The host ended the game.") -> None:
+        """Stop accepting, tell every table's players why, and close every connection."""
+        for server in self._servers:
+            server.close()
+        for room in self.rooms.values():
+            room.close(code, reason)
+        for link in list(self.links):
+            link.close()
+        for server in self._servers:
+            await server.wait_closed()
+        self._servers.clear()
+
+    # ----- the door -----------------------------------------------------------------------------
+
+    def _new_link(self) -> Link:
+        loop = asyncio.get_running_loop()
+        link = Link(self._session_factory(loop.time()), self._events, self._closed)
+        return _Door(self, link)
+
+    def _admit(self, link: Link) -> str:
+        """Why ``link`` may not come in ("" if it may), counted on arrival."""
+        ip = link.peer[0]
+        now = asyncio.get_running_loop().time()
+        if len(self.links) >= self.limits.max_connections:
+            return "too_many_connections"
+        if self._unauth[ip] >= self.limits.unauthenticated_per_ip:
+            return "too_many_unauthenticated"
+        bucket = self._rate.get(ip)
+        burst = float(self.limits.new_per_ip_burst)
+        if bucket is None:
+            bucket = self._rate[ip] = _Bucket(burst, now)
+        bucket.tokens = min(burst, bucket.tokens + (now - bucket.at) * self.limits.new_per_ip_per_s)
+        bucket.at = now
+        if bucket.tokens < 1:
+            return "too_many_new_connections"
+        bucket.tokens -= 1
+        if len(self._rate) > 4096:  # forget quiet addresses
+            self._rate = {k: b for k, b in self._rate.items() if now - b.at < 10}
+        return ""
+
+    # ----- events from connections ---------------------------------------------------------------
+
+    def _events(self, link: Link, events: list[Any]) -> None:
+        for event in events:
+            room = self._room_of.get(link)
+            if isinstance(event, m.Hello):
+                if room is not None:
+                    continue  # the session refuses a second hello itself
+                target = self.rooms.get(event.table)
+                ip = link.peer[0]
+                self._unauth[ip] -= 1
+                if self._unauth[ip] <= 0:
+                    del self._unauth[ip]
+                if target is None:
+                    link.session.send(m.Error("no_such_table", "There is no table with that code here."))
+                    link.flush()
+                    link.close()
+                    continue
+                self._room_of[link] = target
+                target.admit(link, event)
+            elif room is None:
+                continue
+            elif isinstance(event, m.Intent):
+                room.intent(link, event.seq, event.action)
+            elif isinstance(event, m.Ready):
+                room.ready(link)
+            elif isinstance(event, m.ChatSend):
+                room.chat(link, event.text)
+            elif isinstance(event, m.Start):
+                room.request_start(link)
+
+    def _closed(self, link: Link) -> None:
+        if link not in self.links:
+            return  # refused at the door: never counted
+        self.links.discard(link)
+        room = self._room_of.pop(link, None)
+        if room is not None:
+            room.gone(link)
+            return
+        ip = link.peer[0]
+        if ip in self._unauth:  # it never said hello
+            self._unauth[ip] -= 1
+            if self._unauth[ip] <= 0:
+                del self._unauth[ip]
+
+
+class _Door(Link):
+    """A :class:`Link` that asks the host whether it may come in before reading anything."""
+
+    def __init__(self, host: Host, inner: Link) -> None:
+        super().__init__(inner.session, inner._on_events, inner._on_close, max_buffer=inner.max_buffer)
+        self._host = host
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        super().connection_made(transport)
+        why = self._host._admit(self)
+        if why:
+            self._host.refused[why] += 1
+            self.session.send(m.Error(why, "The host is busy; try again in a moment."))
+            self.flush()
+            self.close()
+            return
+        self._host.links.add(self)
+        self._host._unauth[self.peer[0]] += 1

@@ -1,0 +1,102 @@
+"""``unotui host``: host a LAN table, playing at it in the TUI or headless.
+
+Arguments are checked before anything heavy is imported, so a bad ``--rules`` or
+``--set`` is a one-line error and exit status 2.  With a screen, the host's own player
+sits at seat 1 and starts the match from the waiting room; ``--headless`` hosts without
+a player, starts as soon as ``seats - bots`` people have joined, and logs joins, starts
+and results to stdout.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .room import RoomConfig
+
+__all__ = ["add_arguments", "build_config", "run"]
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The ``host`` subcommand's options."""
+    parser.add_argument("--bind", default="0.0.0.0", metavar="ADDR", help="address to listen on (default all IPv4)")
+    parser.add_argument("--port", type=int, default=7777, help="TCP port (default 7777)")
+    parser.add_argument("--seats", type=int, default=4, metavar="N", help="seats at the table, 2-10 (default 4)")
+    parser.add_argument("--bots", type=int, default=0, metavar="K", help="seats kept for computer players")
+    parser.add_argument("--level", metavar="LEVEL", help="computer players: random, greedy, easy, medium, hard")
+    parser.add_argument("--rules", metavar="PRESET", help="classic, classic-2008, classic-2001, giant, modern")
+    parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="a house rule (repeatable)")
+    parser.add_argument("--password", default="", help="a password joiners must give")
+    parser.add_argument("--name", help="your name (and the table's)")
+    parser.add_argument("--turn-timer", type=float, metavar="S", help="seconds per decision (default: no timer)")
+    parser.add_argument("--hold", type=float, default=120.0, metavar="S", help="seconds a dropped player's seat is held")
+    parser.add_argument("--headless", action="store_true", help="host without playing; log to stdout")
+
+
+def build_config(args: argparse.Namespace) -> tuple[RoomConfig, str]:
+    """(RoomConfig, the host player's name) from the arguments; raises RulesError."""
+    from ..client.config import load_config
+    from ..client.text import clean_name
+    from ..engine import Rules, RulesError
+    from .room import RoomConfig
+
+    config = load_config()
+    rules = Rules.preset(args.rules) if args.rules else config.rules
+    settings: dict[str, object] = {}
+    for item in args.set:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise RulesError(f"--set takes KEY=VALUE, not {item!r}")
+        settings[key.strip()] = value.strip()
+    if settings:
+        rules = rules.with_settings(settings)
+    if not 2 <= args.seats <= 10:
+        raise RulesError("--seats must be 2-10")
+    if not 0 <= args.bots < args.seats:
+        raise RulesError("--bots must leave at least one seat for a person")
+    if args.headless and args.bots >= args.seats:
+        raise RulesError("--headless needs at least one seat for a person")
+    rules.validate(args.seats)
+    if args.turn_timer is not None and not 5 <= args.turn_timer <= 600:
+        raise RulesError("--turn-timer must be 5-600 seconds")
+    if not 1 <= args.port <= 65535:
+        raise RulesError("--port must be 1-65535")
+    level = args.level or config.bots
+    from ..client.players import BOT_LEVELS
+
+    if level not in BOT_LEVELS:
+        raise RulesError(f"unknown bot level {level!r} (known: {', '.join(BOT_LEVELS)})")
+    name = clean_name(args.name, config.name) if args.name else config.name
+    room = RoomConfig(
+        name=name,
+        seats=args.seats,
+        bots=args.bots,
+        rules=rules,
+        password=args.password,
+        level=level,
+        turn_timer=args.turn_timer,
+        hold=args.hold,
+        bot_delay=config.delay,
+        autostart=args.headless,
+    )
+    return room, name
+
+
+def run(args: argparse.Namespace) -> int:
+    """Host; returns the exit status."""
+    from ..engine import RulesError
+
+    try:
+        room, name = build_config(args)
+    except RulesError as exc:
+        print(f"unotui host: {exc}", file=sys.stderr)
+        return 2
+    if args.headless:
+        from .headless import serve_headless
+
+        return serve_headless(room, args.bind, args.port)
+    from ..ui.cli import run_hosted
+
+    return run_hosted(room, name, args.bind, args.port)

@@ -1,0 +1,155 @@
+"""The asyncio shell around one sans-I/O protocol session: bytes in, bytes out, timers.
+
+Everything that decides anything (framing, limits, the handshake, heartbeats, rate
+limits) lives in the session object of :mod:`unotui.protocol`; this module only moves
+bytes and calls the session's clock.  It is an :class:`asyncio.Protocol` rather than a
+pair of streams: a host with a thousand peers must not keep a reading task per peer,
+and a callback per chunk is the cheapest way asyncio offers to hand bytes on.
+
+Slow readers: the transport buffers what the peer has not read yet.  When that buffer
+passes ``max_buffer`` bytes the peer is disconnected (its seat is held, and it resumes
+with a fresh snapshot), so one stuck peer can never make the host hold unbounded memory
+or wait on it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Callable
+from typing import Any, Protocol
+
+__all__ = ["Link", "Session"]
+
+
+class Session(Protocol):
+    """What :class:`Link` needs of a sans-I/O session (host or peer side)."""
+
+    def receive_data(self, data: bytes, now: float) -> list[Any]:
+        """Bytes from the socket (``b""`` at end of stream) -> protocol events."""
+
+    def data_to_send(self) -> bytes:
+        """Bytes the session wants written, and forget them."""
+
+    def tick(self, now: float) -> list[Any]:
+        """Deadlines that passed (heartbeats, hello and frame timeouts) -> events."""
+
+    def next_deadline(self) -> float | None:
+        """When :meth:`tick` must be called next (loop time), if ever."""
+
+    @property
+    def closed(self) -> bool:
+        """Whether the session is over (the link then closes the socket)."""
+
+
+class Link(asyncio.Protocol):
+    """One connection: feeds a session and hands its events to ``on_events``.
+
+    Args:
+        session: the protocol state machine for this connection.
+        on_events: called with each non-empty list of events, in order.
+        on_close: called once when the connection is gone (any reason).
+        max_buffer: unread bytes the peer may owe us before it is dropped as a slow reader.
+    """
+
+    def __init__(
+        self,
+        session: Session,
+        on_events: Callable[[Link, list[Any]], None],
+        on_close: Callable[[Link], None],
+        *,
+        max_buffer: int = 1 << 20,
+    ) -> None:
+        self.session = session
+        self._on_events = on_events
+        self._on_close = on_close
+        self.max_buffer = max_buffer
+        self.transport: asyncio.Transport | None = None
+        self.peer: tuple[str, int] = ("", 0)
+        self._timer: asyncio.TimerHandle | None = None
+        self._gone = False
+        self.closed_by_us = ""
+        self.loop = asyncio.get_running_loop()
+
+    # ----- asyncio.Protocol --------------------------------------------------------------
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.Transport)
+        self.transport = transport
+        peer = transport.get_extra_info("peername")
+        if isinstance(peer, tuple) and len(peer) >= 2:
+            self.peer = (str(peer[0]), int(peer[1]))
+        with contextlib.suppress(OSError, AttributeError):
+            import socket
+
+            sock = transport.get_extra_info("socket")
+            if sock is not None and sock.family in (socket.AF_INET, socket.AF_INET6):
+                sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        self._after(self.session.tick(self.loop.time()))
+
+    def data_received(self, data: bytes) -> None:
+        self._after(self.session.receive_data(data, self.loop.time()))
+
+    def eof_received(self) -> bool:
+        self._after(self.session.receive_data(b"", self.loop.time()))
+        return False
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self._gone:
+            return
+        self._gone = True
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        self._on_close(self)
+
+    # ----- for the owner ----------------------------------------------------------------
+
+    def flush(self) -> None:
+        """Write whatever the session has queued (call after giving it messages)."""
+        transport = self.transport
+        if transport is None or self._gone:
+            return
+        data = self.session.data_to_send()
+        if data:
+            transport.write(data)
+            if transport.get_write_buffer_size() > self.max_buffer:
+                self.abort("slow_reader")
+                return
+        if self.session.closed:
+            self.close()
+        else:
+            self._arm()
+
+    def close(self) -> None:
+        """Close after writing what is queued."""
+        if self.transport is not None and not self._gone:
+            self.transport.close()
+
+    def abort(self, why: str) -> None:
+        """Drop the connection now, discarding unsent bytes."""
+        self.closed_by_us = why
+        if self.transport is not None and not self._gone:
+            self.transport.abort()
+
+    # ----- internals ----------------------------------------------------------------------
+
+    def _after(self, events: list[Any]) -> None:
+        if events:
+            self._on_events(self, events)
+        self.flush()
+
+    def _arm(self) -> None:
+        deadline = self.session.next_deadline()
+        if self._timer is not None:
+            if deadline is not None and self._timer.when() == deadline:
+                return
+            self._timer.cancel()
+            self._timer = None
+        if deadline is not None and not self._gone:
+            self._timer = self.loop.call_at(deadline, self._fire)
+
+    def _fire(self) -> None:
+        self._timer = None
+        if not self._gone:
+            self._after(self.session.tick(self.loop.time()))

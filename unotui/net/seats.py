@@ -1,0 +1,120 @@
+"""Who sits where at a hosted table, and how a returning player proves it is them.
+
+Pure bookkeeping, no I/O: seats are taken in the order people join, names are made
+unique (case-folded, as people read them), and each person gets a resume token that is
+compared in constant time and replaced on every resume, so a token seen once (on a
+shared screen, in a log) is worth nothing after its owner comes back.  Tokens are never
+broadcast and a seat is never handed back by name or address, only by token.
+"""
+
+from __future__ import annotations
+
+import hmac
+import secrets
+from dataclasses import dataclass, field
+
+__all__ = ["SeatBook", "SeatEntry", "new_token"]
+
+
+def new_token() -> str:
+    """A fresh resume token (256 random bits, URL-safe text)."""
+    return secrets.token_urlsafe(32)
+
+
+@dataclass
+class SeatEntry:
+    """One seat: ``kind`` is ``open``, ``human`` or ``bot``; ``away_since`` is the loop
+    time the person's connection dropped (``None`` while connected or for bots)."""
+
+    name: str = ""
+    kind: str = "open"
+    token: str = ""
+    connected: bool = False
+    away_since: float | None = None
+    owner: bool = False
+    level: str = ""
+
+
+@dataclass
+class SeatBook:
+    """The seats of one table."""
+
+    size: int
+    seats: list[SeatEntry] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if not self.seats:
+            self.seats = [SeatEntry() for _ in range(self.size)]
+
+    # ----- joining --------------------------------------------------------------------------
+
+    def unique_name(self, wanted: str, exclude: int | None = None) -> str:
+        """``wanted``, or ``wanted 2``, ``wanted 3`` ... if someone already has it."""
+        taken = {s.name.casefold() for i, s in enumerate(self.seats) if s.kind != "open" and i != exclude}
+        if wanted.casefold() not in taken:
+            return wanted
+        for k in range(2, 100):
+            suffix = f" {k}"
+            candidate = wanted[: 16 - len(suffix)].rstrip() + suffix
+            if candidate.casefold() not in taken:
+                return candidate
+        return wanted  # pragma: no cover - 100 people of one name at a 10-seat table
+
+    def open_seats(self) -> list[int]:
+        """Seats nobody has taken, in order."""
+        return [i for i, s in enumerate(self.seats) if s.kind == "open"]
+
+    def take(self, name: str, *, owner: bool = False) -> tuple[int, str] | None:
+        """Seat a new person: (seat, token), or ``None`` if the table is full."""
+        free = self.open_seats()
+        if not free:
+            return None
+        seat = free[0]
+        token = new_token()
+        self.seats[seat] = SeatEntry(self.unique_name(name), "human", token, True, None, owner)
+        return seat, token
+
+    def leave(self, seat: int) -> None:
+        """A person left a table that has not started: the seat is open again."""
+        self.seats[seat] = SeatEntry()
+
+    def fill_with_bots(self, names: list[str], level: str) -> list[int]:
+        """Computer players take every open seat; returns those seats."""
+        filled = []
+        for seat in self.open_seats():
+            name = self.unique_name(names[len(filled) % len(names)])
+            self.seats[seat] = SeatEntry(name, "bot", level=level)
+            filled.append(seat)
+        return filled
+
+    # ----- coming back ------------------------------------------------------------------
+
+    def find_token(self, token: str) -> int | None:
+        """The seat whose token this is (constant-time compare against every seat)."""
+        found = None
+        given = token.encode()
+        for i, s in enumerate(self.seats):
+            if s.kind == "human" and s.token and hmac.compare_digest(s.token.encode(), given):
+                found = i
+        return found
+
+    def rotate(self, seat: int) -> str:
+        """A new token for ``seat`` (the old one stops working)."""
+        token = new_token()
+        self.seats[seat].token = token
+        return token
+
+    # ----- reading ----------------------------------------------------------------------
+
+    @property
+    def names(self) -> list[str]:
+        """Every seat's name (``""`` for an open seat)."""
+        return [s.name for s in self.seats]
+
+    def humans(self) -> list[int]:
+        """Seats held by people (connected or away)."""
+        return [i for i, s in enumerate(self.seats) if s.kind == "human"]
+
+    def bots(self) -> list[int]:
+        """Seats played by the computer."""
+        return [i for i, s in enumerate(self.seats) if s.kind == "bot"]

@@ -1,0 +1,129 @@
+"""The waiting room of a hosted table: who has joined, the rules, how others join.
+
+Everything on it comes from the host (a :class:`~unotui.client.room.RoomInfo`), and
+every name on it came from another person, so names are shown as plain
+:class:`~rich.text.Text`, cleaned again here (the host may be hostile).  The host's own
+seat may start the match (``s``); computer players then fill the open seats.  The
+screen posts what the player wants up to the app; it never calls the controller.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.style import Style
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+
+from ...client.room import RoomInfo
+from ...client.text import display_name
+
+__all__ = ["WaitingScreen", "room_text"]
+
+
+def room_text(room: RoomInfo, hints: tuple[str, ...] = ()) -> Text:
+    """The waiting room as text (also what the tests read)."""
+    out = Text()
+    out.append("Table ", Style(bold=True))
+    out.append(display_name(room.name), Style(bold=True))
+    status = {"waiting": "waiting for players", "playing": "match in progress", "over": "match over"}
+    out.append(f"  ({status.get(room.status, room.status)})\n\n")
+    for seat, info in enumerate(room.seats):
+        mark = ">" if seat == room.you else " "
+        if info.kind == "open":
+            who = Text("(open: a computer player if nobody joins)", Style(dim=True))
+        else:
+            who = Text(display_name(info.name))
+            if info.kind == "bot":
+                who.append("  (computer)", Style(dim=True))
+            if info.away:
+                who.append("  (away)", Style(italic=True))
+            if seat == room.you:
+                who.append("  (you)", Style(bold=True))
+        out.append(f"{mark} {seat + 1:>2}. ")
+        out.append_text(who)
+        out.append("\n")
+    if room.spectators:
+        out.append(f"\n{room.spectators} watching\n")
+    out.append("\nRules: ", Style(bold=True))
+    out.append(room.rules)
+    timer = "off" if room.turn_timer is None else f"{room.turn_timer:g} s per decision"
+    out.append(f"\nTurn timer: {timer}\n")
+    if hints:
+        out.append("\nOthers join with:\n", Style(bold=True))
+        for hint in hints:
+            out.append(f"  {hint}\n")
+    out.append("\n")
+    if room.owner:
+        fill = room.open_seats
+        extra = f" ({fill} computer player{'s' if fill != 1 else ''} will fill the open seats)" if fill else ""
+        out.append(f"Press s to start the match{extra}.", Style(bold=True))
+    else:
+        out.append("Waiting for the host to start the match.", Style(dim=True))
+    return out
+
+
+class WaitingScreen(Screen[None]):
+    """Seats filling up before a hosted match; the table replaces it when play starts."""
+
+    CSS_PATH = "waiting.tcss"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("s", "start", "Start match"),
+        Binding("escape", "leave", "Leave"),
+    ]
+
+    class StartMatch(Message):
+        """The host's player wants the match to begin now."""
+
+    class Leave(Message):
+        """The player wants to leave the table (back to the menu)."""
+
+    def __init__(self, room: RoomInfo | None = None, hints: tuple[str, ...] = ()) -> None:
+        super().__init__()
+        self.room = room
+        self.hints = hints
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="waiting"):
+            yield Static(id="room")
+            yield Static(id="note")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.refresh_room()
+
+    def show(self, room: RoomInfo) -> None:
+        """The host sent a new state of the room."""
+        self.room = room
+        self.refresh_room()
+
+    def refresh_room(self) -> None:
+        """Redraw from the last room state."""
+        body = self.query_one("#room", Static)
+        if self.room is None:
+            body.update(Text("Connecting to the table..."))
+        else:
+            body.update(room_text(self.room, self.hints))
+
+    def say(self, text: str) -> None:
+        """A one-line note under the room (why a key did nothing, chat, errors)."""
+        self.query_one("#note", Static).update(Text(text))
+
+    def action_start(self) -> None:
+        """Start now (the host's seat only: others are told why nothing happens)."""
+        if self.room is None or not self.room.owner:
+            self.say("Only the host can start the match.")
+            return
+        if self.room.status != "waiting":
+            self.say("The match has already started.")
+            return
+        self.post_message(self.StartMatch())
+
+    def action_leave(self) -> None:
+        """Leave the table."""
+        self.post_message(self.Leave())
