@@ -20,8 +20,8 @@ __all__ = ["main"]
 # say "not yet available" and exit 2 instead of failing with a traceback.
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "play": ("unotui.ui.cli", "play a game against computer players (the default)"),
-    "host": ("unotui.net.host_cli", "host a LAN game that others join"),
-    "join": ("unotui.net.join_cli", "join a LAN game: unotui join HOST[:PORT]"),
+    "host": ("unotui.ui.host_cli", "host a LAN game that others join"),
+    "join": ("unotui.ui.join_cli", "join a LAN game: unotui join HOST[:PORT]"),
     "serve": ("unotui.lobby.cli", "run the public SSH lobby"),
     "sim": ("unotui.sim.cli", "simulate games between computer players"),
     "replay": ("unotui.transcript.cli", "replay a JSON transcript and print the final state"),

@@ -19,13 +19,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Join; returns the exit status."""
-    from .addresses import split_address
+    from ..net.addresses import split_address
 
     try:
         host, port = split_address(args.address)
     except ValueError as exc:
         print(f"unotui join: {exc}", file=sys.stderr)
         return 2
-    from ..ui.cli import run_joined
+    from .cli import run_joined
 
     return run_joined(host, port, name=args.name, password=args.password, spectate=args.spectate, table=args.table)

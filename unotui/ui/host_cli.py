@@ -14,7 +14,7 @@ import sys
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from .room import RoomConfig
+    from ..net.room import RoomConfig
 
 __all__ = ["add_arguments", "build_config", "run"]
 
@@ -40,7 +40,7 @@ def build_config(args: argparse.Namespace) -> tuple[RoomConfig, str]:
     from ..client.config import load_config
     from ..client.text import clean_name
     from ..engine import Rules, RulesError
-    from .room import RoomConfig
+    from ..net.room import RoomConfig
 
     config = load_config()
     rules = Rules.preset(args.rules) if args.rules else config.rules
@@ -94,9 +94,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"unotui host: {exc}", file=sys.stderr)
         return 2
     if args.headless:
-        from .headless import serve_headless
+        from ..net.headless import serve_headless
 
         return serve_headless(room, args.bind, args.port)
-    from ..ui.cli import run_hosted
+    from .cli import run_hosted
 
     return run_hosted(room, name, args.bind, args.port)
