@@ -1,0 +1,244 @@
+"""The one outbound encoder and the one strict parser of messages.
+
+A message goes on the wire as a msgpack map: ``"t"`` (its type) first, then its fields
+in the order of :data:`SCHEMAS` (every field always present, ``nil`` when empty), so the
+bytes of a message are always the same (the golden vectors in ``protocol/vectors/``
+depend on it).  A receiver accepts the keys in any order, but exactly these keys.
+
+:func:`encode` checks every field's type and range on the way out as strictly as
+:func:`decode_client` / :func:`decode_host` check them on the way in: a bug that would
+put a bare int where a card belongs fails here, in the sender, as a
+:class:`~unotui.protocol.errors.LocalProtocolError`.  The parsers only ever raise
+:class:`~unotui.protocol.errors.RemoteProtocolError`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from .errors import LocalProtocolError, RemoteProtocolError
+from .framing import CLIENT_LIMITS, PEER_ACCEPTS, Limits, frame, pack_body, unpack_body
+from .messages import (
+    CLIENT_MESSAGES,
+    HOST_MESSAGES,
+    Accepted,
+    Bye,
+    Chat,
+    ChatLine,
+    ClientMessage,
+    Closed,
+    Deadline,
+    Delta,
+    Error,
+    Hello,
+    HostMessage,
+    Intent,
+    Message,
+    Ping,
+    Pong,
+    Presence,
+    Ready,
+    Refused,
+    Snapshot,
+    Welcome,
+)
+from .sync import MAX_LOG, changes_in, changes_out, view_in, view_out
+from .text import CHAT_MAX
+from .values import (
+    MAX_SEATS,
+    action_in,
+    action_out,
+    bad,
+    bool_in,
+    event_in,
+    event_out,
+    int_in,
+    list_in,
+    rules_in,
+    rules_out,
+    str_in,
+)
+
+__all__ = [
+    "DEADLINE_KINDS",
+    "PRESENCE_STATES",
+    "SCHEMAS",
+    "decode_client",
+    "decode_host",
+    "encode",
+    "encode_frame",
+]
+
+PRESENCE_STATES = ("joined", "away", "back", "bot", "left")
+DEADLINE_KINDS = ("turn", "catch")
+_CODE = re.compile(r"[a-z][a-z0-9_]{0,31}")
+_TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")
+_U32 = 2**32 - 1
+_SEQ = 2**62
+
+
+@dataclass(frozen=True, slots=True)
+class Field:
+    """One message field: its wire key, how it goes out and how it comes back."""
+
+    key: str
+    out: Callable[[Any], object]
+    read: Callable[[object], Any]
+
+
+def _plain(read: Callable[[object], Any]) -> Callable[[Any], object]:
+    """An ``out`` for fields whose wire form is their Python value: validate and pass."""
+
+    def out(value: Any) -> object:
+        try:
+            read(value)
+        except RemoteProtocolError as exc:
+            raise LocalProtocolError(exc.code, exc.message) from None
+        return value
+
+    return out
+
+
+def _f(key: str, read: Callable[[object], Any], out: Callable[[Any], object] | None = None) -> Field:
+    return Field(key, out or _plain(read), read)
+
+
+def _int(what: str, lo: int, hi: int) -> Callable[[object], int]:
+    return lambda v: int_in(v, what, lo, hi)
+
+
+def _str(what: str, max_len: int, min_len: int = 0) -> Callable[[object], str]:
+    return lambda v: str_in(v, what, max_len, min_len)
+
+
+def _opt(read: Callable[[object], Any]) -> Callable[[object], Any]:
+    return lambda v: None if v is None else read(v)
+
+
+def _match(what: str, pattern: re.Pattern[str]) -> Callable[[object], str]:
+    def read(v: object) -> str:
+        if type(v) is not str or not pattern.fullmatch(v):
+            raise RemoteProtocolError("bad_message", f"{what}: not a valid {what}")
+        return v
+
+    return read
+
+
+def _one_of(what: str, allowed: tuple[str, ...]) -> Callable[[object], str]:
+    def read(v: object) -> str:
+        if type(v) is not str or v not in allowed:
+            raise RemoteProtocolError("bad_message", f"{what}: expected one of {', '.join(allowed)}")
+        return v
+
+    return read
+
+
+_seat = _opt(_int("seat", 0, MAX_SEATS - 1))
+_seq = _int("seq", 0, _SEQ)
+_n = _int("n", 0, _U32)
+_code = _match("code", _CODE)
+_message = _str("message", 512)
+_token = _opt(_match("token", _TOKEN))
+_name = _str("name", 64, 1)
+
+#: message class -> its fields on the wire, in order
+SCHEMAS: dict[type[Any], tuple[Field, ...]] = {
+    Ping: (_f("n", _n),),
+    Pong: (_f("n", _n),),
+    Hello: (
+        _f("min_version", _int("min_version", 1, 65535)),
+        _f("max_version", _int("max_version", 1, 65535)),
+        _f("name", _name),
+        _f("password", _opt(_str("password", 128))),
+        _f("token", _token),
+        _f("spectate", lambda v: bool_in(v, "spectate")),
+        _f("client", _str("client", 64)),
+    ),
+    Intent: (_f("seq", _seq), _f("action", action_in, action_out)),
+    Ready: (),
+    Chat: (_f("text", _str("text", CHAT_MAX, 1)),),
+    Bye: (),
+    Welcome: (
+        _f("version", _int("version", 1, 65535)),
+        _f("seat", _seat),
+        _f("token", _token),
+        _f("table", _str("table", 64)),
+        _f("table_name", _str("table_name", 64)),
+        _f("seats", _int("seats", 2, MAX_SEATS)),
+        _f("rules", rules_in, rules_out),
+        _f("heartbeat_ms", _int("heartbeat_ms", 1000, 600_000)),
+        _f("max_frame", _int("max_frame", 256, 1 << 20)),
+    ),
+    Error: (_f("code", _code), _f("message", _message)),
+    Closed: (_f("code", _code), _f("message", _message)),
+    Snapshot: (_f("view", view_in, view_out),),
+    Delta: (
+        _f("log_at", _int("log_at", 0, 2**62)),
+        _f("log", lambda v: list_in(v, "log", event_in, MAX_LOG), lambda log: [event_out(e) for e in log]),
+        _f("set", changes_in, changes_out),
+    ),
+    Accepted: (_f("seq", _seq),),
+    Refused: (_f("seq", _opt(_seq)), _f("code", _code), _f("message", _message)),
+    Presence: (_f("seat", _seat), _f("state", _one_of("state", PRESENCE_STATES)), _f("name", _name)),
+    Deadline: (
+        _f("kind", _one_of("kind", DEADLINE_KINDS)),
+        _f("seat", _seat),
+        _f("ms", _int("ms", 0, 3_600_000)),
+    ),
+    ChatLine: (_f("seat", _seat), _f("name", _name), _f("text", _str("text", CHAT_MAX, 1))),
+}
+# The dataclass attribute behind a wire key, where they differ.
+_ATTR: dict[tuple[type[Any], str], str] = {(Delta, "set"): "changes"}
+
+
+def encode(message: Message) -> bytes:
+    """The canonical msgpack body of ``message`` (no length prefix).
+
+    Raises:
+        LocalProtocolError: not a message, or a field of the wrong type or range.
+    """
+    fields = SCHEMAS.get(type(message))
+    if fields is None:
+        raise LocalProtocolError("bad_message", f"not a protocol message: {type(message).__name__}")
+    wire: dict[str, object] = {"t": message.TYPE}
+    for f in fields:
+        wire[f.key] = f.out(getattr(message, _ATTR.get((type(message), f.key), f.key)))
+    if isinstance(message, Hello) and message.min_version > message.max_version:
+        raise LocalProtocolError("bad_message", "hello: min_version is above max_version")
+    return pack_body(wire)
+
+
+def encode_frame(message: Message, limit: int) -> bytes:
+    """``message`` as a whole frame (length prefix + body), refused if over ``limit``."""
+    return frame(encode(message), limit)
+
+
+def _decode(body: bytes, limits: Limits, table: dict[str, type[Any]]) -> Any:
+    wire = unpack_body(body, limits)
+    if type(wire) is not dict:
+        raise bad("message", wire)
+    kind = wire.get("t")
+    if type(kind) is not str or kind not in table:
+        raise RemoteProtocolError("bad_message", "unknown or missing message type 't'")
+    cls = table[kind]
+    fields = SCHEMAS[cls]
+    if len(wire) != len(fields) + 1 or any(f.key not in wire for f in fields):
+        raise RemoteProtocolError("bad_message", f"{kind}: wrong set of fields")
+    values = {_ATTR.get((cls, f.key), f.key): f.read(wire[f.key]) for f in fields}
+    message = cls(**values)
+    if isinstance(message, Hello) and message.min_version > message.max_version:
+        raise RemoteProtocolError("bad_message", "hello: min_version is above max_version")
+    return message
+
+
+def decode_client(body: bytes, limits: Limits = CLIENT_LIMITS) -> ClientMessage:
+    """Parse a frame body a client sent (host side).  Raises only ``RemoteProtocolError``."""
+    return _decode(body, limits, CLIENT_MESSAGES)  # type: ignore[no-any-return]
+
+
+def decode_host(body: bytes, limits: Limits = PEER_ACCEPTS) -> HostMessage:
+    """Parse a frame body a host sent (client side).  Raises only ``RemoteProtocolError``."""
+    return _decode(body, limits, HOST_MESSAGES)  # type: ignore[no-any-return]

@@ -1,0 +1,526 @@
+"""The per-connection state machines: bytes in, events out, bytes to send.
+
+:class:`HostSession` (one per connection, on the host) and :class:`PeerSession` (the
+client's end) do no I/O and read no clock (the h11 design).  The asyncio layer:
+
+1. feeds what it read to ``receive_data(data, now)`` (``b""`` at end of file) and acts on
+   the returned events;
+2. calls ``tick(now)`` when ``next_deadline()`` passes (timeouts, heartbeats);
+3. after every call, writes ``data_to_send()`` to the transport, and closes the
+   transport once ``state`` is :attr:`State.CLOSED` and the bytes are written.
+
+States (``protocol/SPEC.md`` has the full table)::
+
+    AWAIT_HELLO --hello--> AUTHENTICATING --accept--> ACTIVE      --+--> CLOSED
+         (host only)          (host: deciding;     \\-> SPECTATING --/
+                               peer: hello sent)
+
+Everything that can go wrong ends in ``CLOSED`` with one :class:`ConnectionClosed` event
+whose ``fault`` says whose fault it was.  The session enforces the protocol's limits: hello
+first and within 5 s, every frame complete within 10 s, frame sizes, the message and chat
+rate limits (token buckets), and heartbeats (ping after 15 s of silence, dead after 45 s).
+"""
+
+from __future__ import annotations
+
+import enum
+import hmac
+import secrets
+from dataclasses import dataclass, replace
+from typing import Any
+
+from ..engine import SeatView
+from .codec import decode_client, decode_host, encode
+from .errors import LocalProtocolError, RemoteProtocolError
+from .framing import CLIENT_LIMITS, HOST_LIMITS, PEER_ACCEPTS, FrameDecoder, Limits, frame
+from .messages import (
+    Accepted,
+    Bye,
+    Chat,
+    ChatLine,
+    Closed,
+    Deadline,
+    Delta,
+    Error,
+    Hello,
+    Intent,
+    Message,
+    Ping,
+    Pong,
+    Presence,
+    Ready,
+    Refused,
+    Snapshot,
+    Welcome,
+)
+from .sync import ViewDecoder, ViewEncoder
+from .text import clean_chat, clean_name
+
+__all__ = [
+    "PROTOCOL_VERSION",
+    "ConnectionClosed",
+    "Fault",
+    "HelloReceived",
+    "HostEvent",
+    "HostSession",
+    "PeerEvent",
+    "PeerSession",
+    "Rates",
+    "State",
+    "Timing",
+    "TokenBucket",
+    "ViewUpdated",
+    "new_token",
+    "same_token",
+]
+
+#: the versions this implementation speaks (a range, for negotiation)
+PROTOCOL_VERSION = 1
+_SUPPORTED = (1, 1)
+
+
+class State(enum.StrEnum):
+    """Where a connection is (see the module docstring)."""
+
+    AWAIT_HELLO = "await_hello"
+    AUTHENTICATING = "authenticating"
+    ACTIVE = "active"
+    SPECTATING = "spectating"
+    CLOSED = "closed"
+
+
+class Fault(enum.StrEnum):
+    """Whose fault a closed connection was."""
+
+    REMOTE = "remote"  # the other side broke the protocol, went silent or vanished
+    LOCAL = "local"  # the other side says we broke it (we received an ``error``)
+    NONE = "none"  # an orderly end: bye, closed
+
+
+@dataclass(frozen=True, slots=True)
+class ConnectionClosed:
+    """The connection is over; nothing more will be sent or delivered."""
+
+    code: str
+    message: str
+    fault: Fault
+
+
+@dataclass(frozen=True, slots=True)
+class HelloReceived:
+    """Host side: a client said hello (``hello.name`` already cleaned) in ``version``.
+
+    Answer with :meth:`HostSession.accept` or :meth:`HostSession.reject`.
+    """
+
+    hello: Hello
+    version: int
+
+
+@dataclass(frozen=True, slots=True)
+class ViewUpdated:
+    """Peer side: the seat's view after a snapshot or delta."""
+
+    view: SeatView
+
+
+HostEvent = HelloReceived | Intent | Ready | Chat | ConnectionClosed
+PeerEvent = Welcome | ViewUpdated | Accepted | Refused | Presence | Deadline | ChatLine | ConnectionClosed
+
+
+@dataclass(frozen=True, slots=True)
+class Timing:
+    """Timeouts and heartbeat, in seconds (network.md's defaults)."""
+
+    hello: float = 5.0  # host: hello must arrive within this after connecting
+    welcome: float = 10.0  # peer: welcome must arrive within this after hello
+    frame: float = 10.0  # a frame, once begun, must complete within this
+    heartbeat: float = 15.0  # ping after this much silence from the other side
+    missed: int = 3  # dead after this many heartbeats of silence
+
+
+@dataclass(frozen=True, slots=True)
+class Rates:
+    """Host side rate limits per connection (token buckets)."""
+
+    per_s: float = 10.0
+    burst: int = 20
+    chat_per_s: float = 1.0
+    chat_burst: int = 5
+
+
+class TokenBucket:
+    """``rate`` tokens a second, holding at most ``burst``; one per message."""
+
+    def __init__(self, rate: float, burst: int, now: float) -> None:
+        self.rate, self.burst = rate, float(burst)
+        self._tokens, self._at = float(burst), now
+
+    def take(self, now: float) -> bool:
+        """Take a token if there is one."""
+        self._tokens = min(self.burst, self._tokens + (now - self._at) * self.rate)
+        self._at = now
+        if self._tokens >= 1.0:
+            self._tokens -= 1.0
+            return True
+        return False
+
+
+def new_token() -> str:
+    """A fresh resume token (256 random bits, URL-safe text)."""
+    return secrets.token_urlsafe(32)
+
+
+def same_token(given: str | None, expected: str) -> bool:
+    """Compare a presented token with the stored one in constant time."""
+    return given is not None and hmac.compare_digest(given.encode(), expected.encode())
+
+
+class _Session:
+    """What both ends share: framing, outbox, timers, heartbeats, closing."""
+
+    _limit_in: Limits
+    _limit_out: int
+
+    def __init__(self, now: float, timing: Timing, state: State) -> None:
+        self.timing = timing
+        self.state = state
+        self._frames = FrameDecoder(self._limit_in.frame)
+        self._out = bytearray()
+        self._opened = now
+        self._last_recv = now
+        self._frame_started: float | None = None
+        self._heartbeat = timing.heartbeat
+        self._next_ping = now + timing.heartbeat
+        self._ping_n = 0
+
+    @property
+    def closed(self) -> bool:
+        """Whether the connection is over (write what is left, then close the transport)."""
+        return self.state is State.CLOSED
+
+    def data_to_send(self) -> bytes:
+        """The bytes queued since the last call (possibly empty)."""
+        out, self._out = bytes(self._out), bytearray()
+        return out
+
+    def receive_data(self, data: bytes, now: float) -> list[Any]:
+        """Take bytes from the transport (``b""``: end of file); return the events."""
+        if self.closed:
+            return []
+        if not data:
+            self.state = State.CLOSED
+            return [ConnectionClosed("eof", "the connection ended without a goodbye", Fault.REMOTE)]
+        self._last_recv = now
+        self._next_ping = now + self._heartbeat
+        events: list[Any] = []
+        try:
+            bodies = self._frames.feed(data)
+            for body in bodies:
+                events += self._receive(body, now)
+                if self.closed:
+                    return events
+        except RemoteProtocolError as exc:
+            return events + self._fail(exc)
+        if not self._frames.pending:
+            self._frame_started = None
+        elif bodies or self._frame_started is None:
+            self._frame_started = now
+        return events
+
+    def tick(self, now: float) -> list[Any]:
+        """Act on timers that have passed: time out, or send a heartbeat ping."""
+        if self.closed:
+            return []
+        t = self.timing
+        if self._frame_started is not None and now >= self._frame_started + t.frame:
+            return self._fail(RemoteProtocolError("timeout", f"a frame took more than {t.frame:g} s"))
+        expired = self._handshake_expired(now)
+        if expired:
+            return self._fail(RemoteProtocolError("timeout", expired))
+        if self.state in (State.ACTIVE, State.SPECTATING):
+            if now >= self._last_recv + self._heartbeat * t.missed:
+                silent = self._heartbeat * t.missed
+                return self._fail(RemoteProtocolError("timeout", f"nothing heard for {silent:g} s"))
+            if now >= self._next_ping:
+                self._ping_n += 1
+                self._queue(Ping(self._ping_n & 0xFFFFFFFF))
+                self._next_ping = now + self._heartbeat
+        return []
+
+    def next_deadline(self) -> float | None:
+        """When :meth:`tick` must next be called (``None``: never, the session is closed)."""
+        if self.closed:
+            return None
+        times = [self._handshake_deadline()]
+        if self._frame_started is not None:
+            times.append(self._frame_started + self.timing.frame)
+        if self.state in (State.ACTIVE, State.SPECTATING):
+            times += [self._next_ping, self._last_recv + self._heartbeat * self.timing.missed]
+        return min(t for t in times if t is not None)
+
+    # ----- for the subclasses -----------------------------------------------------------
+
+    def _queue(self, message: Message) -> None:
+        self._out += frame(encode(message), self._limit_out)
+
+    def _receive(self, body: bytes, now: float) -> list[Any]:
+        raise NotImplementedError
+
+    def _fail(self, exc: RemoteProtocolError) -> list[Any]:
+        self.state = State.CLOSED
+        return [ConnectionClosed(exc.code, exc.message, Fault.REMOTE)]
+
+    def _handshake_deadline(self) -> float | None:
+        return None
+
+    def _handshake_expired(self, now: float) -> str:
+        deadline = self._handshake_deadline()
+        return "" if deadline is None or now < deadline else "the handshake took too long"
+
+    def _pong(self, message: Message) -> bool:
+        """Answer a ping; swallow a pong.  True if the message was one of them."""
+        if isinstance(message, Ping):
+            self._queue(Pong(message.n))
+            return True
+        return isinstance(message, Pong)
+
+
+class HostSession(_Session):
+    """The host's end of one connection.
+
+    Args:
+        now: the time the connection was accepted (seconds, any monotonic clock).
+        timing / rates: limits (defaults from network.md).
+        versions: the protocol versions this host speaks (inclusive range).
+        max_log: passed to the connection's :class:`~unotui.protocol.sync.ViewEncoder`.
+    """
+
+    _limit_in = CLIENT_LIMITS
+    _limit_out = HOST_LIMITS.frame
+
+    def __init__(
+        self,
+        now: float,
+        *,
+        timing: Timing = Timing(),
+        rates: Rates = Rates(),
+        versions: tuple[int, int] = _SUPPORTED,
+        max_log: int = 200,
+    ) -> None:
+        super().__init__(now, timing, State.AWAIT_HELLO)
+        self.versions = versions
+        self.version = 0
+        self.seat: int | None = None
+        self._messages = TokenBucket(rates.per_s, rates.burst, now)
+        self._chat = TokenBucket(rates.chat_per_s, rates.chat_burst, now)
+        self._views = ViewEncoder(max_log)
+
+    @property
+    def log_from(self) -> int:
+        """Build views from this log index on (see :attr:`ViewEncoder.log_from`)."""
+        return self._views.log_from
+
+    def accept(
+        self, *, seat: int | None, token: str | None, table: str, table_name: str, seats: int, rules: Any
+    ) -> None:
+        """Admit the client (after :class:`HelloReceived`): send ``welcome``.
+
+        ``seat`` ``None`` admits a spectator.  Send the first view next.
+        """
+        self._expect(State.AUTHENTICATING, "accept")
+        welcome = Welcome(
+            version=self.version,
+            seat=seat,
+            token=token,
+            table=table,
+            table_name=table_name,
+            seats=seats,
+            rules=rules,
+            heartbeat_ms=round(self.timing.heartbeat * 1000),
+            max_frame=self._limit_in.frame,
+        )
+        self._queue(welcome)
+        self.seat = seat
+        self.state = State.ACTIVE if seat is not None else State.SPECTATING
+
+    def reject(self, code: str, message: str) -> None:
+        """Refuse the client (bad password, full table ...): send ``error`` and close."""
+        self._expect(State.AUTHENTICATING, "reject")
+        self._queue(Error(code, message))
+        self.state = State.CLOSED
+
+    def send(self, message: Message) -> None:
+        """Queue a message for an admitted client (not ``welcome``/``error``: see
+        :meth:`accept`, :meth:`reject`; views go through :meth:`send_view`)."""
+        if self.state not in (State.ACTIVE, State.SPECTATING):
+            raise LocalProtocolError("bad_message", f"cannot send {message.TYPE} in state {self.state}")
+        if not isinstance(message, Accepted | Refused | Presence | Deadline | ChatLine | Ping):
+            raise LocalProtocolError("bad_message", f"{type(message).__name__} is not sent with send()")
+        self._queue(message)
+
+    def send_view(self, view: SeatView) -> bool:
+        """Send the snapshot or delta bringing the client to ``view``; False if unchanged."""
+        if self.state not in (State.ACTIVE, State.SPECTATING):
+            raise LocalProtocolError("bad_message", f"cannot send a view in state {self.state}")
+        if view.seat != self.seat:
+            raise LocalProtocolError("bad_message", f"a view of seat {view.seat} for seat {self.seat}")
+        message = self._views.update(view)
+        if message is None:
+            return False
+        self._queue(message)
+        return True
+
+    def resend_snapshot(self, view: SeatView) -> None:
+        """Send a full snapshot (e.g. after the client's view was found out of step)."""
+        if self.state not in (State.ACTIVE, State.SPECTATING) or view.seat != self.seat:
+            raise LocalProtocolError("bad_message", "cannot send this snapshot now")
+        self._queue(self._views.snapshot(view))
+
+    def close(self, code: str, message: str) -> None:
+        """End the connection in good order with ``closed`` (the host leaves, match over...)."""
+        if self.closed:
+            return
+        if self.state in (State.ACTIVE, State.SPECTATING):
+            self._queue(Closed(code, message))
+        else:
+            self._queue(Error(code, message))
+        self.state = State.CLOSED
+
+    # ----- receiving --------------------------------------------------------------------
+
+    def _receive(self, body: bytes, now: float) -> list[Any]:
+        message = decode_client(body, self._limit_in)
+        if not self._messages.take(now):
+            raise RemoteProtocolError("rate_limited", "more than 10 messages a second")
+        if self._pong(message):
+            return []
+        if isinstance(message, Bye):
+            self.state = State.CLOSED
+            return [ConnectionClosed("bye", "the peer left", Fault.NONE)]
+        state = self.state
+        if state is State.AWAIT_HELLO:
+            if not isinstance(message, Hello):
+                raise RemoteProtocolError("bad_message", "the first message must be hello")
+            return [self._hello(message)]
+        if isinstance(message, Hello):
+            raise RemoteProtocolError("bad_message", "hello was already sent")
+        if state is State.AUTHENTICATING:
+            raise RemoteProtocolError("bad_message", "wait for welcome before sending anything")
+        if isinstance(message, Chat):
+            if not self._chat.take(now):
+                self._queue(Refused(None, "rate_limited", "more than one chat line a second"))
+                return []
+            text = clean_chat(message.text)
+            return [Chat(text)] if text else []
+        if state is State.SPECTATING:
+            seq = message.seq if isinstance(message, Intent) else None
+            self._queue(Refused(seq, "spectator", "spectators have no seat to act for"))
+            return []
+        return [message]
+
+    def _hello(self, hello: Hello) -> HelloReceived:
+        low, high = max(hello.min_version, self.versions[0]), min(hello.max_version, self.versions[1])
+        if low > high:
+            lo, hi = self.versions
+            raise RemoteProtocolError("version", f"this host speaks protocol versions {lo}..{hi}")
+        self.version = high
+        self.state = State.AUTHENTICATING
+        return HelloReceived(replace(hello, name=clean_name(hello.name)), high)
+
+    def _fail(self, exc: RemoteProtocolError) -> list[Any]:
+        self._queue(Error(exc.code, exc.message[:512]))
+        return super()._fail(exc)
+
+    def _handshake_deadline(self) -> float | None:
+        return self._opened + self.timing.hello if self.state is State.AWAIT_HELLO else None
+
+    def _handshake_expired(self, now: float) -> str:
+        expired = super()._handshake_expired(now)
+        return f"no hello within {self.timing.hello:g} s" if expired else ""
+
+    def _expect(self, state: State, what: str) -> None:
+        if self.state is not state:
+            raise LocalProtocolError("bad_message", f"cannot {what} in state {self.state}")
+
+
+class PeerSession(_Session):
+    """The client's end of a connection.  Sends ``hello`` at once.
+
+    Args:
+        hello: the hello to send (its version range is what this client speaks).
+        now: the time the connection was made.
+        keep: log events the rebuilt view keeps (see :class:`ViewDecoder`).
+        limits: what this client accepts from a host (default: up to 256 KiB frames).
+    """
+
+    _limit_out = CLIENT_LIMITS.frame
+
+    def __init__(
+        self,
+        hello: Hello,
+        now: float,
+        *,
+        timing: Timing = Timing(),
+        keep: int = 1000,
+        limits: Limits = PEER_ACCEPTS,
+    ) -> None:
+        self._limit_in = limits
+        super().__init__(now, timing, State.AUTHENTICATING)
+        self.hello = hello
+        self.welcome: Welcome | None = None
+        self._views = ViewDecoder(keep)
+        self._queue(hello)
+
+    @property
+    def view(self) -> SeatView | None:
+        """The latest view (``None`` before the first snapshot)."""
+        return self._views.view
+
+    def send(self, message: Message) -> None:
+        """Queue an intent, ready, chat, ping or bye (``bye`` closes the session)."""
+        if self.state not in (State.ACTIVE, State.SPECTATING):
+            raise LocalProtocolError("bad_message", f"cannot send {message.TYPE} in state {self.state}")
+        if not isinstance(message, Intent | Ready | Chat | Ping | Bye):
+            raise LocalProtocolError("bad_message", f"a client does not send {type(message).__name__}")
+        if self.state is State.SPECTATING and isinstance(message, Intent | Ready):
+            raise LocalProtocolError("spectator", "a spectator has no seat to act for")
+        self._queue(message)
+        if isinstance(message, Bye):
+            self.state = State.CLOSED
+
+    def _receive(self, body: bytes, now: float) -> list[Any]:
+        message = decode_host(body, self._limit_in)
+        if self._pong(message):
+            return []
+        if isinstance(message, Error):
+            self.state = State.CLOSED
+            return [ConnectionClosed(message.code, message.message, Fault.LOCAL)]
+        if isinstance(message, Closed):
+            self.state = State.CLOSED
+            return [ConnectionClosed(message.code, message.message, Fault.NONE)]
+        if self.state is State.AUTHENTICATING:
+            if not isinstance(message, Welcome):
+                raise RemoteProtocolError("bad_message", "the host must answer hello with welcome")
+            return [self._welcome(message)]
+        if isinstance(message, Welcome):
+            raise RemoteProtocolError("bad_message", "welcome was already received")
+        if isinstance(message, Snapshot | Delta):
+            if isinstance(message, Snapshot) and message.view.seat != (self.welcome and self.welcome.seat):
+                raise RemoteProtocolError("bad_message", "a view of another seat")
+            return [ViewUpdated(self._views.apply(message))]
+        if isinstance(message, ChatLine):
+            text, name = clean_chat(message.text), clean_chat(message.name)
+            return [replace(message, text=text, name=name)] if text else []
+        return [message]
+
+    def _welcome(self, welcome: Welcome) -> Welcome:
+        if not self.hello.min_version <= welcome.version <= self.hello.max_version:
+            raise RemoteProtocolError("version", f"the host chose version {welcome.version}")
+        self.welcome = welcome
+        self._heartbeat = welcome.heartbeat_ms / 1000
+        self.state = State.ACTIVE if welcome.seat is not None else State.SPECTATING
+        return welcome
+
+    def _handshake_deadline(self) -> float | None:
+        return self._opened + self.timing.welcome if self.state is State.AUTHENTICATING else None

@@ -1,0 +1,78 @@
+"""Cleaning text that came from another person before it reaches anyone's terminal.
+
+Names and chat lines travel from one player's keyboard to every other player's screen.
+A terminal obeys escape sequences, and Textual passes ESC through; bidi overrides and
+zero-width characters let a name pretend to be another.  So text from a peer is cleaned
+*when it arrives*, by the host, and again by each client before rendering (the host may
+be hostile too).  Both use these functions, so they agree on what "clean" means.
+
+Cleaning is: Unicode NFC normalization, then removing every character in the categories
+``Cc`` (controls, ESC and newlines included), ``Cf`` (format: bidi overrides, zero-width
+joiners), ``Co`` (private use), ``Cs`` (lone surrogates), ``Zl`` and ``Zp`` (line and
+paragraph separators).  Runs of spaces collapse to one and the ends are trimmed.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+from .errors import RemoteProtocolError
+
+__all__ = [
+    "CHAT_MAX",
+    "NAME_MAX_CELLS",
+    "cells",
+    "clean",
+    "clean_chat",
+    "clean_name",
+    "name_key",
+]
+
+#: the widest a player name may be, in terminal cells
+NAME_MAX_CELLS = 16
+#: the longest chat line, in characters (after cleaning)
+CHAT_MAX = 280
+
+_DROP = frozenset({"Cc", "Cf", "Co", "Cs", "Zl", "Zp"})
+
+
+def clean(text: str) -> str:
+    """``text`` normalized (NFC), without dangerous characters, spaces collapsed."""
+    nfc = unicodedata.normalize("NFC", text)
+    kept = "".join(ch for ch in nfc if unicodedata.category(ch) not in _DROP)
+    return " ".join(kept.split())
+
+
+def cells(text: str) -> int:
+    """Terminal cells ``text`` takes: East Asian wide and fullwidth characters take two,
+    combining marks none, everything else one (an upper bound for most emoji)."""
+    width = 0
+    for ch in text:
+        if unicodedata.combining(ch) or unicodedata.category(ch) in ("Mn", "Me"):
+            continue
+        width += 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+    return width
+
+
+def clean_name(text: str) -> str:
+    """A player name, cleaned; 1 to :data:`NAME_MAX_CELLS` cells.
+
+    Raises:
+        RemoteProtocolError: ``bad_name`` when nothing is left or it is too wide.
+    """
+    name = clean(text)
+    if not name:
+        raise RemoteProtocolError("bad_name", "the name is empty once control characters are removed")
+    if cells(name) > NAME_MAX_CELLS:
+        raise RemoteProtocolError("bad_name", f"the name is wider than {NAME_MAX_CELLS} cells")
+    return name
+
+
+def name_key(name: str) -> str:
+    """The form in which two names are "the same" (for unique names at a table)."""
+    return clean(name).casefold()
+
+
+def clean_chat(text: str) -> str:
+    """A chat line, cleaned and cut to :data:`CHAT_MAX` characters ('' if nothing is left)."""
+    return clean(text)[:CHAT_MAX]
