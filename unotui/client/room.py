@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..engine import Rules
+
 __all__ = ["RoomChanged", "RoomInfo", "SeatInfo"]
 
 
@@ -31,7 +33,7 @@ class RoomInfo:
         name: the table's name (the host's choice).
         status: ``waiting`` (seats filling), ``playing`` or ``over``.
         seats: every seat, in seat order.
-        rules: the rules in force, in one line of words.
+        rules: the table's rules.
         you: the viewer's seat (``None`` for a spectator).
         owner: whether the viewer may start the match (the host's own seat).
         bots: how many computer players fill the open seats at the start.
@@ -42,7 +44,7 @@ class RoomInfo:
     name: str
     status: str
     seats: tuple[SeatInfo, ...]
-    rules: str
+    rules: Rules
     you: int | None
     owner: bool
     bots: int

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..protocol import messages as m
-from ..protocol.session import HostSession
+from ..protocol.session import HelloReceived, HostSession
 from .link import Link
 from .room import Room
 
@@ -77,6 +77,7 @@ class Host:
         self.links: set[Link] = set()
         self._room_of: dict[Link, Room] = {}
         self._unauth: dict[str, int] = defaultdict(int)
+        self._waiting: set[Link] = set()  # connected, no hello yet
         self._rate: dict[str, _Bucket] = {}
         self._servers: list[asyncio.Server] = []
         self.refused: dict[str, int] = defaultdict(int)
@@ -105,9 +106,7 @@ class Host:
     # ----- the door -----------------------------------------------------------------------------
 
     def _new_link(self) -> Link:
-        loop = asyncio.get_running_loop()
-        link = Link(self._session_factory(loop.time()), self._events, self._closed)
-        return _Door(self, link)
+        return _Door(self, self._session_factory(asyncio.get_running_loop().time()))
 
     def _admit(self, link: Link) -> str:
         """Why ``link`` may not come in ("" if it may), counted on arrival."""
@@ -135,18 +134,13 @@ class Host:
     def _events(self, link: Link, events: list[Any]) -> None:
         for event in events:
             room = self._room_of.get(link)
-            if isinstance(event, m.Hello):
-                if room is not None:
-                    continue  # the session refuses a second hello itself
-                target = self.rooms.get(event.table)
-                ip = link.peer[0]
-                self._unauth[ip] -= 1
-                if self._unauth[ip] <= 0:
-                    del self._unauth[ip]
+            if isinstance(event, HelloReceived):
+                self._authenticated(link)
+                target = self.rooms.get(event.hello.table)
                 if target is None:
-                    link.session.send(m.Error("no_such_table", "There is no table with that code here."))
-                    link.flush()
-                    link.close()
+                    session = link.session
+                    assert isinstance(session, HostSession)
+                    session.reject("no_such_table", "There is no table with that code here.")
                     continue
                 self._room_of[link] = target
                 target.admit(link, event)
@@ -156,31 +150,35 @@ class Host:
                 room.intent(link, event.seq, event.action)
             elif isinstance(event, m.Ready):
                 room.ready(link)
-            elif isinstance(event, m.ChatSend):
+            elif isinstance(event, m.Chat):
                 room.chat(link, event.text)
             elif isinstance(event, m.Start):
                 room.request_start(link)
+
+    def _authenticated(self, link: Link) -> None:
+        """``link`` said hello: it no longer counts against its address's unauthenticated cap."""
+        if link in self._waiting:
+            self._waiting.discard(link)
+            ip = link.peer[0]
+            self._unauth[ip] -= 1
+            if self._unauth[ip] <= 0:
+                del self._unauth[ip]
 
     def _closed(self, link: Link) -> None:
         if link not in self.links:
             return  # refused at the door: never counted
         self.links.discard(link)
+        self._authenticated(link)
         room = self._room_of.pop(link, None)
         if room is not None:
             room.gone(link)
-            return
-        ip = link.peer[0]
-        if ip in self._unauth:  # it never said hello
-            self._unauth[ip] -= 1
-            if self._unauth[ip] <= 0:
-                del self._unauth[ip]
 
 
 class _Door(Link):
     """A :class:`Link` that asks the host whether it may come in before reading anything."""
 
-    def __init__(self, host: Host, inner: Link) -> None:
-        super().__init__(inner.session, inner._on_events, inner._on_close, max_buffer=inner.max_buffer)
+    def __init__(self, host: Host, session: HostSession) -> None:
+        super().__init__(session, host._events, host._closed)
         self._host = host
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
@@ -188,9 +186,11 @@ class _Door(Link):
         why = self._host._admit(self)
         if why:
             self._host.refused[why] += 1
-            self.session.send(m.Error(why, "The host is busy; try again in a moment."))
+            session = self.session
+            assert isinstance(session, HostSession)
+            session.close(why, "The host is busy; try again in a moment.")
             self.flush()
-            self.close()
             return
         self._host.links.add(self)
+        self._host._waiting.add(self)
         self._host._unauth[self.peer[0]] += 1

@@ -21,10 +21,7 @@ import contextlib
 import logging
 from typing import Any
 
-from ..engine import Action, SeatView
-from ..protocol import messages as m
-from ..protocol.session import PeerSession
-from ..protocol.sync import ViewDecoder
+from .. import __version__
 from ..client.controller import (
     Answered,
     Chat,
@@ -35,14 +32,16 @@ from ..client.controller import (
     Refused,
     ViewChanged,
 )
-from ..client.room import RoomChanged, RoomInfo
+from ..client.room import RoomChanged, RoomInfo, SeatInfo
+from ..engine import Action, Rules, SeatView
+from ..protocol import messages as m
+from ..protocol.session import PROTOCOL_VERSION, ConnectionClosed, Fault, PeerSession, ViewUpdated
 from .addresses import DEFAULT_PORT
 from .link import Link
 
 __all__ = ["JoinError", "RemoteGame"]
 
 log = logging.getLogger("unotui.join")
-
 
 
 class JoinError(Exception):
@@ -92,7 +91,8 @@ class RemoteGame(Controller):
         self.seat: int | None = None
         self.token = ""
         self.room: RoomInfo | None = None
-        self._decoder = ViewDecoder()
+        self._view: SeatView | None = None
+        self.welcome: m.Welcome | None = None
         self._link: Link | None = None
         self._welcomed: asyncio.Future[None] | None = None
         self._closing = False
@@ -103,10 +103,9 @@ class RemoteGame(Controller):
 
     @property
     def view(self) -> SeatView:
-        view = self._decoder.view
-        if view is None:
+        if self._view is None:
             raise LookupError("no view of the game yet")
-        return view
+        return self._view
 
     @property
     def can_chat(self) -> bool:
@@ -123,14 +122,14 @@ class RemoteGame(Controller):
     def send(self, action: Action) -> int:
         seq = self._next_seq()
         self._actions[seq] = str(action)
-        self._out(m.Intent(seq, str(action)))
+        self._out(m.Intent(seq, action))
         return seq
 
     def next_round(self) -> None:
         self._out(m.Ready())
 
     def chat(self, text: str) -> None:
-        self._out(m.ChatSend(text))
+        self._out(m.Chat(text[:280]))
 
     def start_match(self) -> None:
         """Ask the host to start now (only the host's own seat may)."""
@@ -139,7 +138,7 @@ class RemoteGame(Controller):
     async def hint(self) -> Action | None:
         from ..client.players import suggest
 
-        view = self._decoder.view
+        view = self._view
         if view is None or view.seat is None:
             return None
         return await asyncio.to_thread(suggest, view)
@@ -154,44 +153,69 @@ class RemoteGame(Controller):
         link, self._link = self._link, None
         if link is not None:
             with contextlib.suppress(Exception):
-                link.session.send(m.Bye())
-                link.flush()
+                self._session(link).send(m.Bye())
+            link.flush()
             link.close()
 
     # ----- the connection -----------------------------------------------------------------------
 
-    def _out(self, msg: object) -> None:
+    @staticmethod
+    def _session(link: Link) -> PeerSession:
+        session = link.session
+        assert isinstance(session, PeerSession)
+        return session
+
+    def _out(self, msg: m.Message) -> None:
         link = self._link
-        if link is None:
-            return  # reconnecting: the intent is lost, the player sees no answer and retries
-        link.session.send(msg)
+        if link is None or link.session.closed:
+            if isinstance(msg, m.Intent):  # reconnecting: say so rather than lose it silently
+                self._later(Refused(str(msg.action), "offline", "Not connected to the host.", msg.seq))
+            return
+        try:
+            self._session(link).send(msg)
+        except Exception as exc:  # e.g. a spectator's intent: answer it like the host would
+            if isinstance(msg, m.Intent):
+                self._later(Refused(str(msg.action), getattr(exc, "code", "error"), str(exc), msg.seq))
+            return
         link.flush()
+
+    def _later(self, update: Refused) -> None:
+        """Answer from the next loop turn, never from inside :meth:`send` (no re-entry)."""
+        asyncio.get_running_loop().call_soon(self._emit, update)
 
     async def _connect(self, *, resume: bool) -> None:
         loop = asyncio.get_running_loop()
-        session = PeerSession(
+        hello = m.Hello(
+            min_version=PROTOCOL_VERSION,
+            max_version=PROTOCOL_VERSION,
             name=self.name,
-            password=self.password,
-            token=self.token if resume else "",
+            password=self.password or None,
+            token=(self.token if resume else self.owner) or None,
             spectate=self.spectate,
-            owner=self.owner,
+            client=f"unotui/{__version__}",
             table=self.table,
-            now=loop.time(),
         )
+        session = PeerSession(hello, loop.time())
         self._welcomed = loop.create_future()
+
+        def made() -> Link:
+            self._link = Link(session, self._events, self._lost)
+            return self._link
+
         try:
             _transport, link = await asyncio.wait_for(
-                loop.create_connection(lambda: Link(session, self._events, self._lost), self.host, self.port),
-                self.connect_timeout,
+                loop.create_connection(made, self.host, self.port), self.connect_timeout
             )
         except (OSError, TimeoutError) as exc:
-            raise JoinError(f"cannot reach {self.host}:{self.port} ({exc.__class__.__name__}: {exc})", "unreachable") from None
-        self._link = link
+            why = f"{exc.__class__.__name__}: {exc}" if str(exc) else exc.__class__.__name__
+            raise JoinError(f"cannot reach {self.host}:{self.port} ({why})", "unreachable") from None
         try:
             await asyncio.wait_for(asyncio.shield(self._welcomed), self.connect_timeout)
         except TimeoutError:
             link.abort("no welcome")
-            raise JoinError(f"{self.host}:{self.port} did not answer as a unotui host", "no_welcome") from None
+            raise JoinError(
+                f"{self.host}:{self.port} did not answer as a unotui host", "no_welcome"
+            ) from None
 
     def _events(self, link: Link, events: list[Any]) -> None:
         if link is not self._link:
@@ -201,34 +225,56 @@ class RemoteGame(Controller):
 
     def _event(self, event: Any) -> None:
         if isinstance(event, m.Welcome):
-            self.seat, self.token = event.seat, event.token
-            self._decoder = ViewDecoder()
+            self.welcome = event
+            self.seat, self.token = event.seat, event.token or ""
             if self._welcomed is not None and not self._welcomed.done():
                 self._welcomed.set_result(None)
-        elif isinstance(event, m.Error):
-            if self._welcomed is not None and not self._welcomed.done():
-                self._welcomed.set_exception(JoinError(event.message, event.code))
-            else:
-                self._emit(Closed(event.message, event.code))
-        elif isinstance(event, m.Snapshot | m.Delta):
-            view = self._decoder.apply(event)
-            self._emit(ViewChanged(view))
-            if getattr(event, "ack", -1) >= 0:
-                self._emit(Answered(event.ack))
+        elif isinstance(event, ViewUpdated):
+            self._view = event.view
+            self._emit(ViewChanged(event.view))
+        elif isinstance(event, m.Accepted):
+            self._actions.pop(event.seq, None)
+            self._emit(Answered(event.seq))
         elif isinstance(event, m.Refused):
-            self._emit(Refused(self._actions.pop(event.seq, ""), event.code, event.message, event.seq))
-        elif isinstance(event, m.PresenceMsg):
+            seq = -1 if event.seq is None else event.seq
+            self._emit(Refused(self._actions.pop(seq, ""), event.code, event.message, seq))
+        elif isinstance(event, m.Presence):
             self._emit(Presence(event.seat, event.name, event.state))
-        elif isinstance(event, m.DeadlineMsg):
-            self._emit(Deadline(event.kind, event.seat, event.seconds))
+        elif isinstance(event, m.Deadline):
+            self._emit(Deadline(event.kind, -1 if event.seat is None else event.seat, event.ms / 1000))
         elif isinstance(event, m.ChatLine):
             self._emit(Chat(event.seat, event.name, event.text))
-        elif isinstance(event, m.RoomMsg):
-            self.room = event.to_info()
+        elif isinstance(event, m.TableState):
+            self.room = self._room(event)
             self._emit(RoomChanged(self.room))
-        elif isinstance(event, m.Closed):
+        elif isinstance(event, ConnectionClosed):
+            self._connection_closed(event)
+
+    def _room(self, state: m.TableState) -> RoomInfo:
+        welcome = self.welcome
+        rules = welcome.rules if welcome is not None else Rules()
+        return RoomInfo(
+            name=welcome.table_name if welcome is not None else "",
+            status=state.status,
+            seats=tuple(SeatInfo(s.name, s.kind, s.away) for s in state.seats),
+            rules=rules,
+            you=state.you,
+            owner=state.owner,
+            bots=state.bots,
+            turn_timer=None if state.turn_timer_ms is None else state.turn_timer_ms / 1000,
+            spectators=state.spectators,
+        )
+
+    def _connection_closed(self, event: ConnectionClosed) -> None:
+        """The session ended: by the host's word (``closed``/``error``) or by silence."""
+        if self._welcomed is not None and not self._welcomed.done():
+            self._welcomed.set_exception(JoinError(event.message, event.code))
             self._closing = True
-            self._emit(Closed(event.message, event.code))
+            return
+        if event.fault is Fault.REMOTE and event.code in ("eof", "timeout") and self.token:
+            return  # the connection died: _lost() tries to resume the seat
+        self._closing = True
+        self._emit(Closed(event.message, event.code))
 
     def _lost(self, link: Link) -> None:
         if link is not self._link:

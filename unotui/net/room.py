@@ -31,12 +31,12 @@ from ..bots import Bot
 from ..client.players import BOT_NAMES, make_bot
 from ..engine import Action, Game, Rules, seat_view
 from ..protocol import messages as m
-from ..protocol.sync import ViewEncoder
+from ..protocol.session import HelloReceived, HostSession
 from ..table import Outcome, Pacing, Referee
 from .link import Link
 from .seats import SeatBook
 
-__all__ = ["Member", "Room", "RoomConfig"]
+__all__ = ["Room", "RoomConfig"]
 
 log = logging.getLogger("unotui.host")
 
@@ -58,13 +58,10 @@ class RoomConfig:
     autostart: bool = False
 
 
-@dataclass
-class Member:
-    """A connection that has joined the room (a seat, or ``seat`` ``None`` to watch)."""
-
-    link: Link
-    seat: int | None
-    encoder: ViewEncoder = field(default_factory=ViewEncoder)
+def _session(link: Link) -> HostSession:
+    session = link.session
+    assert isinstance(session, HostSession)
+    return session
 
 
 class Room:
@@ -73,8 +70,8 @@ class Room:
     Args:
         code: the table's identifier on its host (``""`` for a LAN host's only table).
         config: the table's set-up.
-        on_accepted: called with each outcome's accepted actions before anything is sent
-            (the journal's hook); an exception there refuses nothing but stops the room.
+        on_accepted: called with each outcome's accepted actions ``(seq, seat, action)``
+            before anything is sent (the journal's hook).
         on_event: a line for the host's log (joins, starts, results).
     """
 
@@ -89,14 +86,10 @@ class Room:
         self.code = code
         self.config = config
         self.book = SeatBook(config.seats)
-        for _ in range(config.bots):
-            seat = self.book.open_seats()[-1]
-            self.book.seats[seat].kind = "reserved"
-        self.members: dict[Link, Member] = {}
+        self.members: dict[Link, int | None] = {}  # connection -> seat (None: watching)
         self.game: Game | None = None
         self.referee: Referee | None = None
         self.status = "waiting"
-        self.owner_token = secrets.token_urlsafe(32)
         self._on_accepted = on_accepted
         self._on_event = on_event or (lambda text: log.info("%s", text))
         self._timer: asyncio.TimerHandle | None = None
@@ -104,83 +97,105 @@ class Room:
 
     # ----- membership -------------------------------------------------------------------------
 
-    def admit(self, link: Link, hello: m.Hello) -> None:
-        """A connection said hello to this table: seat it, watch, resume, or refuse."""
+    def reserve_owner(self, name: str) -> str:
+        """Seat the host's own player now (seat 1); returns the token its client resumes
+        with.  Only that seat may start the match."""
+        taken = self.book.take(name, owner=True)
+        assert taken is not None
+        seat, token = taken
+        self.book.seats[seat].connected = False
+        return token
+
+    def admit(self, link: Link, event: HelloReceived) -> None:
+        """A connection said hello to this table: resume, watch, take a seat, or refuse."""
+        hello, session = event.hello, _session(link)
         if self.config.password and not hmac.compare_digest(
             self.config.password.encode(), (hello.password or "").encode()
         ):
-            self._refuse(link, "bad_password", "Wrong password for this table.")
+            session.reject("password", "Wrong or missing password for this table.")
             return
         now = self.loop.time()
         if hello.token:
             seat = self.book.find_token(hello.token)
             if seat is None:
-                self._refuse(link, "bad_token", "That seat token is not valid here (it may be old).")
+                session.reject("bad_token", "That seat token is not valid here (it may be old).")
                 return
-            self._kick_old(seat)
-            token = self.book.rotate(seat)
+            self._replace_old(seat)
             entry = self.book.seats[seat]
+            first = entry.owner and not entry.connected and entry.away_since is None
             entry.connected, entry.away_since = True, None
-            member = Member(link, seat)
-            self.members[link] = member
-            self._welcome(member, token)
+            self._accept(link, seat, self.book.rotate(seat))
             if self.referee is not None:
                 self._apply(self.referee.resume(seat, now))
-            self._presence(seat, "back")
-            self._on_event(f"{entry.name} is back at seat {seat + 1}")
+            if not first:
+                self._presence(seat, "back")
+                self._on_event(f"{entry.name} is back at seat {seat + 1}")
+            self._broadcast_table()
             return
         if hello.spectate:
-            member = Member(link, None)
-            self.members[link] = member
-            self._welcome(member, "")
-            self._broadcast_room()
+            self._accept(link, None, None)
+            self._broadcast_table()
             return
         if self.status != "waiting":
-            self._refuse(link, "in_progress", "The match has started; join with --spectate to watch.")
+            session.reject("table_full", "The match has started; join with --spectate to watch.")
             return
-        owner = bool(hello.owner) and hmac.compare_digest(self.owner_token.encode(), hello.owner.encode())
-        taken = self.book.take(hello.name, owner=owner)
+        taken = self.book.take(hello.name)
         if taken is None:
-            self._refuse(link, "table_full", "Every seat at this table is taken.")
+            session.reject("table_full", "Every seat at this table is taken; join with --spectate to watch.")
             return
         seat, token = taken
-        member = Member(link, seat)
-        self.members[link] = member
-        self._welcome(member, token)
+        self._accept(link, seat, token)
         self._on_event(f"{self.book.seats[seat].name} joined seat {seat + 1}")
-        self._broadcast_room()
-        if self.config.autostart and not self.book.open_seats():
+        self._presence(seat, "joined")
+        self._broadcast_table()
+        if self.config.autostart and len(self.book.open_seats()) <= self.config.bots:
             self.start()
 
     def gone(self, link: Link) -> None:
         """A connection closed (any reason)."""
-        member = self.members.pop(link, None)
-        if member is None or member.seat is None:
-            if member is not None:
-                self._broadcast_room()
+        if link not in self.members:
             return
-        seat = member.seat
-        if any(o.seat == seat for o in self.members.values()):
+        seat = self.members.pop(link)
+        if seat is None:
+            self._broadcast_table()
+            return
+        if seat in self.members.values():
             return  # a newer connection already holds the seat (resume raced the drop)
         entry = self.book.seats[seat]
-        if self.status == "waiting":
+        if self.status == "waiting" and not entry.owner:
             self._on_event(f"{entry.name} left")
+            self._presence(seat, "left")
             self.book.leave(seat)
-            self._broadcast_room()
+            self._broadcast_table()
             return
         entry.connected, entry.away_since = False, self.loop.time()
         self._on_event(f"{entry.name} dropped (seat held)")
+        self._presence(seat, "away")
         if self.referee is not None:
             self._apply(self.referee.drop(seat, self.loop.time()))
-        self._presence(seat, "away")
+        self._broadcast_table()
 
-    def _kick_old(self, seat: int) -> None:
-        for link, member in list(self.members.items()):
-            if member.seat == seat:
+    def _replace_old(self, seat: int) -> None:
+        for link, held in list(self.members.items()):
+            if held == seat:
                 del self.members[link]
-                link.session.send(m.Closed("replaced", "This seat was resumed from another connection."))
+                _session(link).close("replaced", "This seat was resumed from another connection.")
                 link.flush()
-                link.close()
+
+    def _accept(self, link: Link, seat: int | None, token: str | None) -> None:
+        session = _session(link)
+        session.accept(
+            seat=seat,
+            token=token,
+            table=self.code,
+            table_name=self.config.name,
+            seats=self.config.seats,
+            rules=self.config.rules,
+        )
+        self.members[link] = seat
+        if self.game is not None:
+            session.send_view(seat_view(self.game, seat, self.game.round_log_start))
+        link.flush()
 
     # ----- the match --------------------------------------------------------------------------
 
@@ -188,9 +203,6 @@ class Room:
         """Begin the match: computer players take the open seats."""
         if self.status != "waiting":
             return
-        for seat, entry in enumerate(self.book.seats):
-            if entry.kind == "reserved":
-                self.book.seats[seat].kind = "open"
         self.book.fill_with_bots(list(BOT_NAMES), self.config.level)
         rng = secrets.SystemRandom()
         self.game = Game(self.book.names, self.config.rules, rng=rng)
@@ -201,57 +213,61 @@ class Room:
             turn_timer=self.config.turn_timer,
             hold=self.config.hold,
         )
-        self.referee = Referee(self.game, bots=bots, humans=self.book.humans(), pacing=pacing)
+        now = self.loop.time()
+        self.referee = Referee(self.game, bots=bots, humans=self.book.humans(), pacing=pacing, rng=rng)
         self.status = "playing"
         self._on_event("match started: " + ", ".join(self.book.names))
-        self._broadcast_room()
-        self._send_views(snapshot=True)
-        self._arm()
+        self._broadcast_table()
+        self._send_views()
+        for seat in self.book.humans():
+            if not self.book.seats[seat].connected:
+                self._apply(self.referee.drop(seat, now))
+        self._apply(self.referee.tick(now))
 
     def intent(self, link: Link, seq: int, action: Action) -> None:
-        """An intent from a connection (applied for its own seat, never another)."""
-        member = self.members.get(link)
-        if member is None:
+        """An intent from a connection, for the connection's own seat (never another)."""
+        seat = self.members.get(link)
+        session = _session(link)
+        if seat is None:  # the session refuses a spectator's intents itself; defensive
+            session.send(m.Refused(seq, "spectator", "Spectators watch; they cannot play."))
+        elif self.referee is None:
+            session.send(m.Refused(seq, "not_started", "The match has not started yet."))
+        else:
+            self._apply(self.referee.receive(seat, action, seq, self.loop.time()))
             return
-        if member.seat is None:
-            self._send(link, m.Refused(seq, "spectator", "Spectators watch; they cannot play."))
-            return
-        if self.referee is None:
-            self._send(link, m.Refused(seq, "not_started", "The match has not started yet."))
-            return
-        self._apply(self.referee.receive(member.seat, action, seq, self.loop.time()))
+        link.flush()
 
     def ready(self, link: Link) -> None:
         """The connection's player has read the round summary."""
-        member = self.members.get(link)
-        if member is not None and member.seat is not None and self.referee is not None:
-            self._apply(self.referee.ready(member.seat, self.loop.time()))
+        seat = self.members.get(link)
+        if seat is not None and self.referee is not None:
+            self._apply(self.referee.ready(seat, self.loop.time()))
 
     def chat(self, link: Link, text: str) -> None:
-        """A chat line (already sanitised by the protocol session) to everyone here."""
-        member = self.members.get(link)
-        if member is None or not text:
+        """A chat line (already cleaned by the session) to everyone at the table."""
+        if link not in self.members or not text:
             return
-        name = self.book.seats[member.seat].name if member.seat is not None else "spectator"
-        for other in list(self.members.values()):
-            self._send(other.link, m.ChatLine(member.seat, name, text))
+        seat = self.members[link]
+        name = self.book.seats[seat].name if seat is not None else "spectator"
+        self._send_all(m.ChatLine(seat, name, text))
 
     def request_start(self, link: Link) -> None:
-        """The owner's seat asks to start now."""
-        member = self.members.get(link)
-        if member is None or member.seat is None or not self.book.seats[member.seat].owner:
-            self._send(link, m.Refused(-1, "not_owner", "Only the host can start the match."))
+        """The host's own seat asks to start now; anyone else is refused."""
+        seat = self.members.get(link)
+        if seat is None or not self.book.seats[seat].owner:
+            _session(link).send(m.Refused(None, "not_owner", "Only the host can start the match."))
+            link.flush()
             return
         self.start()
 
     def close(self, code: str, reason: str) -> None:
-        """The host is going away: tell everyone why, then close."""
+        """The table is going away: tell everyone why, then close."""
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
         for link in list(self.members):
-            self._send(link, m.Closed(code, reason))
-            link.close()
+            _session(link).close(code, reason)
+            link.flush()
         self.members.clear()
 
     # ----- the referee's outcomes ---------------------------------------------------------------
@@ -259,31 +275,43 @@ class Room:
     def _apply(self, outcome: Outcome) -> None:
         if outcome.accepted and self._on_accepted is not None:
             self._on_accepted(outcome.accepted)
-        for seat, seq, code, message in outcome.refused:
-            for member in self.members.values():
-                if member.seat == seat:
-                    self._send(member.link, m.Refused(seq, code, message))
+        for seat, seq, code, message in outcome.refusals:
+            for link, held in self.members.items():
+                if held == seat:
+                    _session(link).send(m.Refused(seq if seq >= 0 else None, code, message))
         if outcome.changed:
-            self._send_views(answered=outcome.accepted)
+            self._send_views()
+        for seq, seat, _action in outcome.accepted:
+            if seq >= 0:
+                for link, held in self.members.items():
+                    if held == seat:
+                        _session(link).send(m.Accepted(seq))
         for seat, state in outcome.presence:
             self._presence(seat, state)
         if outcome.deadlines is not None:
-            for member in self.members.values():
-                self._send(member.link, m.DeadlineMsg.from_deadlines(outcome.deadlines, self.loop.time()))
-        if self.game is not None and self.game.phase == "match_over" and self.status == "playing":
+            now = self.loop.time()
+            for kind, due in (("turn", outcome.deadlines.turn), ("catch", outcome.deadlines.catch)):
+                if due is None:
+                    self._send_all(m.Deadline(kind, None, 0))
+                else:
+                    self._send_all(m.Deadline(kind, due[0], max(0, round((due[1] - now) * 1000))))
+        game = self.game
+        if game is not None and game.phase == "match_over" and self.status == "playing":
             self.status = "over"
-            self._on_event(f"match over: {self.game.names[self.game.winner]} won")
+            self._on_event(f"match over: {game.names[game.winner]} won")
+            self._broadcast_table()
+        for link in list(self.members):
+            link.flush()
         self._arm()
 
-    def _send_views(self, *, snapshot: bool = False, answered: Sequence[tuple[int, int, Action]] = ()) -> None:
+    def _send_views(self) -> None:
         game = self.game
         if game is None:
             return
-        acks = {seat: seq for seq, seat, _ in answered if seq >= 0}
-        for member in list(self.members.values()):
-            view = seat_view(game, member.seat, member.encoder.log_next)
-            msg = member.encoder.update(view, snapshot=snapshot, ack=acks.get(member.seat, -1) if member.seat is not None else -1)
-            self._send(member.link, msg)
+        for link, seat in self.members.items():
+            session = _session(link)
+            session.send_view(seat_view(game, seat, max(session.log_from, game.round_log_start)))
+            link.flush()
 
     def _tick(self) -> None:
         self._timer = None
@@ -291,41 +319,44 @@ class Room:
             self._apply(self.referee.tick(self.loop.time()))
 
     def _arm(self) -> None:
+        deadline = self.referee.next_deadline() if self.referee is not None else None
         if self._timer is not None:
+            if deadline is not None and self._timer.when() <= deadline:
+                return  # it fires early and re-arms: cheaper than a new handle per action
             self._timer.cancel()
             self._timer = None
-        if self.referee is None:
-            return
-        deadline = self.referee.next_deadline()
         if deadline is not None:
             self._timer = self.loop.call_at(deadline, self._tick)
 
     # ----- sending ----------------------------------------------------------------------------
 
-    def _send(self, link: Link, msg: object) -> None:
-        link.session.send(msg)
-        link.flush()
-
-    def _welcome(self, member: Member, token: str) -> None:
-        self._send(member.link, m.Welcome(seat=member.seat, token=token, table=self.code, name=self.config.name))
-        self._send(member.link, self._room_msg(member))
-        if self.game is not None:
-            member.encoder = ViewEncoder()
-            view = seat_view(self.game, member.seat, self.game.round_log_start)
-            self._send(member.link, member.encoder.update(view, snapshot=True))
-
-    def _refuse(self, link: Link, code: str, message: str) -> None:
-        self._send(link, m.Error(code, message))
-        link.close()
+    def _send_all(self, message: m.Message) -> None:
+        for link in list(self.members):
+            _session(link).send(message)
+            link.flush()
 
     def _presence(self, seat: int, state: str) -> None:
-        name = self.book.seats[seat].name
-        for member in list(self.members.values()):
-            self._send(member.link, m.PresenceMsg(seat, name, state))
+        name = self.book.seats[seat].name or "?"
+        for link, held in list(self.members.items()):
+            if held != seat:
+                _session(link).send(m.Presence(seat, state, name))
+                link.flush()
 
-    def _room_msg(self, member: Member) -> object:
-        return m.RoomMsg.build(self, member.seat)
+    def _broadcast_table(self) -> None:
+        """Send the seats' state (the waiting room; who is away) to everyone."""
+        for link, seat in list(self.members.items()):
+            _session(link).send(self.table_state(seat))
+            link.flush()
 
-    def _broadcast_room(self) -> None:
-        for member in list(self.members.values()):
-            self._send(member.link, self._room_msg(member))
+    def table_state(self, viewer: int | None) -> m.TableState:
+        """The table as ``viewer`` sees it (the waiting room's content)."""
+        seats = tuple(
+            m.SeatState(
+                e.name, "human" if e.kind == "human" else e.kind, e.kind == "human" and not e.connected
+            )
+            for e in self.book.seats
+        )
+        owner = viewer is not None and self.book.seats[viewer].owner
+        timer = None if self.config.turn_timer is None else round(self.config.turn_timer * 1000)
+        watching = sum(1 for s in self.members.values() if s is None)
+        return m.TableState(self.status, seats, viewer, owner, self.config.bots, timer, watching)

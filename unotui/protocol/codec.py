@@ -42,7 +42,10 @@ from .messages import (
     Presence,
     Ready,
     Refused,
+    SeatState,
     Snapshot,
+    Start,
+    TableState,
     Welcome,
 )
 from .sync import MAX_LOG, changes_in, changes_out, view_in, view_out
@@ -73,6 +76,8 @@ __all__ = [
 ]
 
 PRESENCE_STATES = ("joined", "away", "back", "bot", "left")
+TABLE_STATUSES = ("waiting", "playing", "over")
+SEAT_KINDS = ("open", "human", "bot")
 DEADLINE_KINDS = ("turn", "catch")
 _CODE = re.compile(r"[a-z][a-z0-9_]{0,31}")
 _TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")
@@ -144,6 +149,36 @@ _message = _str("message", 512)
 _token = _opt(_match("token", _TOKEN))
 _name = _str("name", 64, 1)
 
+def _seat_in(v: object) -> SeatState:
+    if type(v) is not list or len(v) != 3:
+        raise bad("seat", v)
+    name = str_in(v[0], "seat name", 64)
+    kind = _one_of("seat kind", SEAT_KINDS)(v[1])
+    if (kind == "open") != (name == ""):
+        raise RemoteProtocolError("bad_message", "seat: an open seat has no name, a taken one has one")
+    return SeatState(name, kind, bool_in(v[2], "away"))
+
+
+def _seats_in(v: object) -> tuple[SeatState, ...]:
+    seats = list_in(v, "seats", _seat_in, MAX_SEATS)
+    if len(seats) < 2:
+        raise RemoteProtocolError("bad_message", "seats: a table has 2-10 seats")
+    return seats
+
+
+def _seats_out(seats: tuple[SeatState, ...]) -> list[object]:
+    out: list[object] = []
+    for s in seats:
+        try:
+            _seat_in([s.name, s.kind, s.away])
+        except RemoteProtocolError as exc:
+            raise LocalProtocolError(exc.code, exc.message) from None
+        out.append([s.name, s.kind, s.away])
+    if not 2 <= len(out) <= MAX_SEATS:
+        raise LocalProtocolError("bad_message", "seats: a table has 2-10 seats")
+    return out
+
+
 #: message class -> its fields on the wire, in order
 SCHEMAS: dict[type[Any], tuple[Field, ...]] = {
     Ping: (_f("n", _n),),
@@ -156,11 +191,13 @@ SCHEMAS: dict[type[Any], tuple[Field, ...]] = {
         _f("token", _token),
         _f("spectate", lambda v: bool_in(v, "spectate")),
         _f("client", _str("client", 64)),
+        _f("table", _str("table", 64)),
     ),
     Intent: (_f("seq", _seq), _f("action", action_in, action_out)),
     Ready: (),
     Chat: (_f("text", _str("text", CHAT_MAX, 1)),),
     Bye: (),
+    Start: (),
     Welcome: (
         _f("version", _int("version", 1, 65535)),
         _f("seat", _seat),
@@ -189,6 +226,15 @@ SCHEMAS: dict[type[Any], tuple[Field, ...]] = {
         _f("ms", _int("ms", 0, 3_600_000)),
     ),
     ChatLine: (_f("seat", _seat), _f("name", _name), _f("text", _str("text", CHAT_MAX, 1))),
+    TableState: (
+        _f("status", _one_of("status", TABLE_STATUSES)),
+        _f("seats", _seats_in, _seats_out),
+        _f("you", _seat),
+        _f("owner", lambda v: bool_in(v, "owner")),
+        _f("bots", _int("bots", 0, MAX_SEATS)),
+        _f("turn_timer_ms", _opt(_int("turn_timer_ms", 0, 3_600_000))),
+        _f("spectators", _int("spectators", 0, 1_000_000)),
+    ),
 }
 # The dataclass attribute behind a wire key, where they differ.
 _ATTR: dict[tuple[type[Any], str], str] = {(Delta, "set"): "changes"}

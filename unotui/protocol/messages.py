@@ -38,7 +38,10 @@ __all__ = [
     "Presence",
     "Ready",
     "Refused",
+    "SeatState",
     "Snapshot",
+    "Start",
+    "TableState",
     "Welcome",
 ]
 
@@ -75,6 +78,7 @@ class Hello:
         token: a resume token from an earlier ``welcome`` (take the seat back).
         spectate: watch without a seat.
         client: the program and version, e.g. ``"unotui/0.1.0"`` (for logs).
+        table: the table's code on a host with several tables (``""``: its only one).
     """
 
     TYPE: ClassVar[str] = "hello"
@@ -85,6 +89,7 @@ class Hello:
     token: str | None = None
     spectate: bool = False
     client: str = ""
+    table: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,6 +114,13 @@ class Chat:
 
     TYPE: ClassVar[str] = "chat"
     text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Start:
+    """The host's own seat asks for the match to start now (others are refused)."""
+
+    TYPE: ClassVar[str] = "start"
 
 
 @dataclass(frozen=True, slots=True)
@@ -243,22 +255,57 @@ class ChatLine:
     text: str
 
 
-ClientMessage = Hello | Intent | Ready | Chat | Ping | Pong | Bye
+@dataclass(frozen=True, slots=True)
+class SeatState:
+    """One seat in a :class:`TableState`: ``kind`` open, human or bot; ``away`` while its
+    person is disconnected (the seat is held)."""
+
+    name: str
+    kind: str
+    away: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class TableState:
+    """The seats of the table and its status, sent whenever they change: the waiting
+    room before the match (``status`` ``waiting``), then who is away.
+
+    Attributes:
+        status: ``waiting``, ``playing`` or ``over``.
+        seats: every seat in order.
+        you: the receiver's seat (``None`` for a spectator).
+        owner: whether the receiver may start the match (the host's own seat).
+        bots: seats kept for computer players.
+        turn_timer_ms: the turn timer, or ``None`` if there is none.
+        spectators: how many are watching.
+    """
+
+    TYPE: ClassVar[str] = "table"
+    status: str
+    seats: tuple[SeatState, ...]
+    you: int | None
+    owner: bool
+    bots: int
+    turn_timer_ms: int | None
+    spectators: int
+
+
+ClientMessage = Hello | Intent | Ready | Chat | Ping | Pong | Bye | Start
 HostMessage = (
     Welcome | Error | Closed | Snapshot | Delta | Accepted | Refused | Presence | Deadline | ChatLine
-    | Ping | Pong
+    | Ping | Pong | TableState
 )
 Message = ClientMessage | HostMessage
 
 #: wire type -> class, for messages a client sends
 CLIENT_MESSAGES: dict[str, type[Any]] = {
-    c.TYPE: c for c in (Hello, Intent, Ready, Chat, Ping, Pong, Bye)
+    c.TYPE: c for c in (Hello, Intent, Ready, Chat, Ping, Pong, Bye, Start)
 }
 #: wire type -> class, for messages a host sends
 HOST_MESSAGES: dict[str, type[Any]] = {
     c.TYPE: c
     for c in (
         *(Welcome, Error, Closed, Snapshot, Delta, Accepted),
-        *(Refused, Presence, Deadline, ChatLine, Ping, Pong),
+        *(Refused, Presence, Deadline, ChatLine, Ping, Pong, TableState),
     )
 }

@@ -51,6 +51,8 @@ from .messages import (
     Ready,
     Refused,
     Snapshot,
+    Start,
+    TableState,
     Welcome,
 )
 from .sync import ViewDecoder, ViewEncoder
@@ -124,8 +126,10 @@ class ViewUpdated:
     view: SeatView
 
 
-HostEvent = HelloReceived | Intent | Ready | Chat | ConnectionClosed
-PeerEvent = Welcome | ViewUpdated | Accepted | Refused | Presence | Deadline | ChatLine | ConnectionClosed
+HostEvent = HelloReceived | Intent | Ready | Chat | Start | ConnectionClosed
+PeerEvent = (
+    Welcome | ViewUpdated | Accepted | Refused | Presence | Deadline | ChatLine | TableState | ConnectionClosed
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -355,7 +359,7 @@ class HostSession(_Session):
         :meth:`accept`, :meth:`reject`; views go through :meth:`send_view`)."""
         if self.state not in (State.ACTIVE, State.SPECTATING):
             raise LocalProtocolError("bad_message", f"cannot send {message.TYPE} in state {self.state}")
-        if not isinstance(message, Accepted | Refused | Presence | Deadline | ChatLine | Ping):
+        if not isinstance(message, Accepted | Refused | Presence | Deadline | ChatLine | Ping | TableState):
             raise LocalProtocolError("bad_message", f"{type(message).__name__} is not sent with send()")
         self._queue(message)
 
@@ -481,9 +485,9 @@ class PeerSession(_Session):
         """Queue an intent, ready, chat, ping or bye (``bye`` closes the session)."""
         if self.state not in (State.ACTIVE, State.SPECTATING):
             raise LocalProtocolError("bad_message", f"cannot send {message.TYPE} in state {self.state}")
-        if not isinstance(message, Intent | Ready | Chat | Ping | Bye):
+        if not isinstance(message, Intent | Ready | Chat | Ping | Bye | Start):
             raise LocalProtocolError("bad_message", f"a client does not send {type(message).__name__}")
-        if self.state is State.SPECTATING and isinstance(message, Intent | Ready):
+        if self.state is State.SPECTATING and isinstance(message, Intent | Ready | Start):
             raise LocalProtocolError("spectator", "a spectator has no seat to act for")
         self._queue(message)
         if isinstance(message, Bye):

@@ -21,17 +21,31 @@ __all__ = ["add_arguments", "build_config", "run"]
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The ``host`` subcommand's options."""
-    parser.add_argument("--bind", default="0.0.0.0", metavar="ADDR", help="address to listen on (default all IPv4)")
+    parser.add_argument(
+        "--bind", default="0.0.0.0", metavar="ADDR", help="address to listen on (default all IPv4)"
+    )
     parser.add_argument("--port", type=int, default=7777, help="TCP port (default 7777)")
-    parser.add_argument("--seats", type=int, default=4, metavar="N", help="seats at the table, 2-10 (default 4)")
+    parser.add_argument(
+        "--seats", type=int, default=4, metavar="N", help="seats at the table, 2-10 (default 4)"
+    )
     parser.add_argument("--bots", type=int, default=0, metavar="K", help="seats kept for computer players")
-    parser.add_argument("--level", metavar="LEVEL", help="computer players: random, greedy, easy, medium, hard")
-    parser.add_argument("--rules", metavar="PRESET", help="classic, classic-2008, classic-2001, giant, modern")
-    parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="a house rule (repeatable)")
+    parser.add_argument(
+        "--level", metavar="LEVEL", help="computer players: random, greedy, easy, medium, hard"
+    )
+    parser.add_argument(
+        "--rules", metavar="PRESET", help="classic, classic-2008, classic-2001, giant, modern"
+    )
+    parser.add_argument(
+        "--set", action="append", default=[], metavar="KEY=VALUE", help="a house rule (repeatable)"
+    )
     parser.add_argument("--password", default="", help="a password joiners must give")
     parser.add_argument("--name", help="your name (and the table's)")
-    parser.add_argument("--turn-timer", type=float, metavar="S", help="seconds per decision (default: no timer)")
-    parser.add_argument("--hold", type=float, default=120.0, metavar="S", help="seconds a dropped player's seat is held")
+    parser.add_argument(
+        "--turn-timer", type=float, metavar="S", help="seconds per decision (default: no timer)"
+    )
+    parser.add_argument(
+        "--hold", type=float, default=120.0, metavar="S", help="seconds a dropped player's seat is held"
+    )
     parser.add_argument("--headless", action="store_true", help="host without playing; log to stdout")
 
 

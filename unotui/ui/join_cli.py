@@ -28,4 +28,6 @@ def run(args: argparse.Namespace) -> int:
         return 2
     from .cli import run_joined
 
-    return run_joined(host, port, name=args.name, password=args.password, spectate=args.spectate, table=args.table)
+    return run_joined(
+        host, port, name=args.name, password=args.password, spectate=args.spectate, table=args.table
+    )

@@ -22,8 +22,29 @@ from textual.widgets import Footer, Static
 
 from ...client.room import RoomInfo
 from ...client.text import display_name
+from ...engine import Rules
 
 __all__ = ["WaitingScreen", "room_text"]
+
+
+def rules_line(rules: Rules) -> str:
+    """The rules in one line: the preset, the target and the house rules that are on."""
+    on = [
+        label
+        for label, active in (
+            (f"stacking {rules.stacking.value}", rules.stacking.value != "off"),
+            ("no challenges", not rules.challenge),
+            ("no bluffing", rules.no_bluffing),
+            ("draw until playable", rules.draw_to_match),
+            ("forced play", rules.forced_play),
+            ("jump-in", rules.jump_in),
+            ("seven-o", rules.seven_o),
+            ("teams", rules.teams),
+        )
+        if active
+    ]
+    text = f"{rules.name}, {rules.scoring.value} scoring to {rules.target_score}"
+    return text + (f"; {', '.join(on)}" if on else "")
 
 
 def room_text(room: RoomInfo, hints: tuple[str, ...] = ()) -> Text:
@@ -51,7 +72,7 @@ def room_text(room: RoomInfo, hints: tuple[str, ...] = ()) -> Text:
     if room.spectators:
         out.append(f"\n{room.spectators} watching\n")
     out.append("\nRules: ", Style(bold=True))
-    out.append(room.rules)
+    out.append(rules_line(room.rules) + "  (? shows every rule)")
     timer = "off" if room.turn_timer is None else f"{room.turn_timer:g} s per decision"
     out.append(f"\nTurn timer: {timer}\n")
     if hints:
@@ -61,7 +82,9 @@ def room_text(room: RoomInfo, hints: tuple[str, ...] = ()) -> Text:
     out.append("\n")
     if room.owner:
         fill = room.open_seats
-        extra = f" ({fill} computer player{'s' if fill != 1 else ''} will fill the open seats)" if fill else ""
+        extra = (
+            f" ({fill} computer player{'s' if fill != 1 else ''} will fill the open seats)" if fill else ""
+        )
         out.append(f"Press s to start the match{extra}.", Style(bold=True))
     else:
         out.append("Waiting for the host to start the match.", Style(dim=True))
@@ -75,6 +98,7 @@ class WaitingScreen(Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("s", "start", "Start match"),
         Binding("escape", "leave", "Leave"),
+        Binding("question_mark", "help", "Rules"),
     ]
 
     class StartMatch(Message):
@@ -123,6 +147,13 @@ class WaitingScreen(Screen[None]):
             self.say("The match has already started.")
             return
         self.post_message(self.StartMatch())
+
+    def action_help(self) -> None:
+        """Every rule of the table."""
+        if self.room is not None:
+            from .help import HelpScreen
+
+            self.app.push_screen(HelpScreen(self.room.rules))
 
     def action_leave(self) -> None:
         """Leave the table."""

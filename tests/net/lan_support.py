@@ -1,0 +1,92 @@
+"""Helpers for tests of hosted tables over real loopback sockets."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from random import Random
+
+from unotui.client.controller import Answered, Closed, Refused, Update, ViewChanged
+from unotui.engine import DEAL, Catch, Phase
+from unotui.net.host import Host, HostLimits
+from unotui.net.remote import RemoteGame
+from unotui.net.room import Room, RoomConfig
+from unotui.protocol.session import HostSession, Rates
+
+FAST_RATES = Rates(per_s=10_000, burst=10_000, chat_per_s=100, chat_burst=100)
+
+
+@dataclass
+class Player:
+    """A remote seat played by a seeded random policy that never catches (so rounds end)."""
+
+    game: RemoteGame
+    rng: Random
+    auto: bool = True
+    updates: list[Update] = field(default_factory=list)
+    refused: list[Refused] = field(default_factory=list)
+    closed: list[Closed] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.game.listen(self.on_update)
+
+    def on_update(self, update: Update) -> None:
+        self.updates.append(update)
+        if isinstance(update, Refused):
+            self.refused.append(update)
+        elif isinstance(update, Closed):
+            self.closed.append(update)
+        if self.auto and isinstance(update, ViewChanged | Answered | Refused):
+            self.act()
+
+    def act(self) -> None:
+        game = self.game
+        try:
+            view = game.view
+        except LookupError:
+            return
+        if game.in_flight or view.seat is None:
+            return
+        if view.phase == Phase.ROUND_OVER:
+            if view.dealer == view.seat and DEAL in view.legal:
+                game.send(DEAL)
+            else:
+                game.next_round()
+            return
+        if not view.my_turn:
+            return
+        options = [a for a in view.legal if not isinstance(a, Catch)]
+        if options:
+            game.send(self.rng.choice(options))
+
+
+FAST = dict(bot_delay=0.0, catch_grace=0.0)
+
+
+@contextlib.asynccontextmanager
+async def hosted(
+    config: RoomConfig, *, limits: HostLimits | None = None
+) -> AsyncIterator[tuple[Host, Room, int]]:
+    """A host on 127.0.0.1 with one table; yields (host, room, port)."""
+    room = Room("", config, on_event=lambda _text: None)
+    # Scripted players act as fast as the loop turns: lift the per-connection rate limit
+    # (tests of the limit itself build their own sessions).
+    host = Host({"": room}, limits=limits, session_factory=lambda now: HostSession(now, rates=FAST_RATES))
+    bound = await host.listen("127.0.0.1", 0)
+    try:
+        yield host, room, bound[0][1]
+    finally:
+        await host.close()
+
+
+async def until(predicate: object, timeout: float = 10.0) -> None:
+    """Wait (polling the loop) until ``predicate()`` is true; fail after ``timeout``."""
+    assert callable(predicate)
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while not predicate():
+        if loop.time() > end:
+            raise AssertionError("condition not met in time")
+        await asyncio.sleep(0.005)

@@ -1,0 +1,120 @@
+"""Hosted tables over real loopback sockets: join, play, refuse, drop and resume."""
+
+from __future__ import annotations
+
+from random import Random
+
+import pytest
+
+from unotui.engine import Phase, Rules
+from unotui.net.remote import JoinError, RemoteGame
+from unotui.net.room import RoomConfig
+
+from .lan_support import FAST, Player, hosted, until
+
+pytestmark = pytest.mark.timeout(30)
+
+
+async def test_two_peers_and_a_bot_play_a_round_to_its_end() -> None:
+    config = RoomConfig(seats=3, bots=1, autostart=True, rules=Rules.preset("classic"), **FAST)
+    async with hosted(config) as (_host, room, port):
+        players = []
+        for k, name in enumerate(("Ada", "Bob")):
+            game = RemoteGame("127.0.0.1", port, name=name)
+            players.append(Player(game, Random(k)))
+            await game.start()
+        await until(lambda: room.game is not None and room.game.round_winner >= 0, 20)
+        views = [p.game.view for p in players]
+        assert [v.seat for v in views] == [0, 1]
+        assert views[0].names == views[1].names == room.game.names if room.game else False
+        for p in players:
+            assert not p.closed
+            await p.game.close()
+
+
+async def test_a_full_table_refuses_with_a_sentence() -> None:
+    config = RoomConfig(seats=2, **FAST)
+    async with hosted(config) as (_host, _room, port):
+        first, second = RemoteGame("127.0.0.1", port, name="A"), RemoteGame("127.0.0.1", port, name="B")
+        await first.start()
+        await second.start()
+        third = RemoteGame("127.0.0.1", port, name="C")
+        with pytest.raises(JoinError) as info:
+            await third.start()
+        assert info.value.code == "table_full"
+        for g in (first, second):
+            await g.close()
+
+
+async def test_wrong_password_is_refused() -> None:
+    config = RoomConfig(seats=2, password="s3cret", **FAST)
+    async with hosted(config) as (_host, _room, port):
+        with pytest.raises(JoinError) as info:
+            await RemoteGame("127.0.0.1", port, name="A", password="nope").start()
+        assert info.value.code == "password"
+        ok = RemoteGame("127.0.0.1", port, name="A", password="s3cret")
+        await ok.start()
+        assert ok.seat == 0
+        await ok.close()
+
+
+async def test_names_are_made_unique_and_clean() -> None:
+    config = RoomConfig(seats=3, **FAST)
+    async with hosted(config) as (_host, room, port):
+        games = [RemoteGame("127.0.0.1", port, name=n) for n in ("Ada", "ada", "\x1b]0;pwned\x07Eve")]
+        for g in games:
+            await g.start()
+        assert room.book.names == ["Ada", "ada 2", "]0;pwnedEve"]
+        for g in games:
+            await g.close()
+
+
+async def test_an_illegal_intent_is_refused_with_its_seq_and_the_game_goes_on() -> None:
+    config = RoomConfig(seats=2, autostart=True, rules=Rules.preset("classic"), **FAST)
+    async with hosted(config) as (_host, room, port):
+        a = Player(RemoteGame("127.0.0.1", port, name="A"), Random(1), auto=False)
+        b = Player(RemoteGame("127.0.0.1", port, name="B"), Random(2), auto=False)
+        await a.game.start()
+        await b.game.start()
+        await until(lambda: room.game is not None and _has_view(a) and _has_view(b))
+        game = room.game
+        assert game is not None
+        waiting = a if game.actor != 0 else b
+        from unotui.engine import DRAW
+
+        seq = waiting.game.send(DRAW)
+        await until(lambda: waiting.refused)
+        assert waiting.refused[-1].seq == seq
+        assert waiting.refused[-1].code == "not_your_turn"
+        assert not waiting.game.in_flight
+        for p in (a, b):
+            await p.game.close()
+
+
+def _has_view(p: Player) -> bool:
+    try:
+        _ = p.game.view
+    except LookupError:
+        return False
+    return True
+
+
+async def test_a_dropped_peer_resumes_its_seat_with_a_rotated_token() -> None:
+    config = RoomConfig(seats=2, autostart=True, rules=Rules.preset("classic"), **FAST)
+    async with hosted(config) as (_host, room, port):
+        a = Player(RemoteGame("127.0.0.1", port, name="A"), Random(1), auto=False)
+        b = Player(RemoteGame("127.0.0.1", port, name="B"), Random(2), auto=False)
+        await a.game.start()
+        await b.game.start()
+        await until(lambda: _has_view(a) and _has_view(b))
+        old = a.game.token
+        link = a.game._link
+        assert link is not None
+        link.abort("test: cable pulled")
+        await until(lambda: a.game.token != old and a.game._link is not None)
+        assert a.game.seat == 0
+        assert room.book.find_token(old) is None
+        await until(lambda: a.game.view.phase != Phase.MATCH_OVER)
+        assert not a.closed
+        for p in (a, b):
+            await p.game.close()
