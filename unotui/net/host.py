@@ -154,6 +154,9 @@ class Host:
                 room.chat(link, event.text)
             elif isinstance(event, m.Start):
                 room.request_start(link)
+        room = self._room_of.get(link)
+        if room is not None:
+            room.flush()
 
     def _authenticated(self, link: Link) -> None:
         """``link`` said hello: it no longer counts against its address's unauthenticated cap."""
@@ -172,6 +175,7 @@ class Host:
         room = self._room_of.pop(link, None)
         if room is not None:
             room.gone(link)
+            room.flush()
 
 
 class _Door(Link):

@@ -93,6 +93,7 @@ class Room:
         self._on_accepted = on_accepted
         self._on_event = on_event or (lambda text: log.info("%s", text))
         self._timer: asyncio.TimerHandle | None = None
+        self._dirty: set[Link] = set()  # connections with queued messages, written once per call
         self.loop = asyncio.get_running_loop()
 
     # ----- membership -------------------------------------------------------------------------
@@ -180,7 +181,7 @@ class Room:
             if held == seat:
                 del self.members[link]
                 _session(link).close("replaced", "This seat was resumed from another connection.")
-                link.flush()
+                self._dirty.add(link)
 
     def _accept(self, link: Link, seat: int | None, token: str | None) -> None:
         session = _session(link)
@@ -195,7 +196,7 @@ class Room:
         self.members[link] = seat
         if self.game is not None:
             session.send_view(seat_view(self.game, seat, self.game.round_log_start))
-        link.flush()
+        self._dirty.add(link)
 
     # ----- the match --------------------------------------------------------------------------
 
@@ -235,7 +236,7 @@ class Room:
         else:
             self._apply(self.referee.receive(seat, action, seq, self.loop.time()))
             return
-        link.flush()
+        self._dirty.add(link)
 
     def ready(self, link: Link) -> None:
         """The connection's player has read the round summary."""
@@ -256,7 +257,7 @@ class Room:
         seat = self.members.get(link)
         if seat is None or not self.book.seats[seat].owner:
             _session(link).send(m.Refused(None, "not_owner", "Only the host can start the match."))
-            link.flush()
+            self._dirty.add(link)
             return
         self.start()
 
@@ -267,8 +268,9 @@ class Room:
             self._timer = None
         for link in list(self.members):
             _session(link).close(code, reason)
-            link.flush()
+            self._dirty.add(link)
         self.members.clear()
+        self.flush()
 
     # ----- the referee's outcomes ---------------------------------------------------------------
 
@@ -300,8 +302,6 @@ class Room:
             self.status = "over"
             self._on_event(f"match over: {game.names[game.winner]} won")
             self._broadcast_table()
-        for link in list(self.members):
-            link.flush()
         self._arm()
 
     def _send_views(self) -> None:
@@ -311,12 +311,13 @@ class Room:
         for link, seat in self.members.items():
             session = _session(link)
             session.send_view(seat_view(game, seat, max(session.log_from, game.round_log_start)))
-            link.flush()
+            self._dirty.add(link)
 
     def _tick(self) -> None:
         self._timer = None
         if self.referee is not None:
             self._apply(self.referee.tick(self.loop.time()))
+        self.flush()
 
     def _arm(self) -> None:
         deadline = self.referee.next_deadline() if self.referee is not None else None
@@ -330,23 +331,30 @@ class Room:
 
     # ----- sending ----------------------------------------------------------------------------
 
+    def flush(self) -> None:
+        """Write what every connection has queued: once per event, however many messages
+        (one write per peer per action is what keeps a busy host's system calls down)."""
+        dirty, self._dirty = self._dirty, set()
+        for link in dirty:
+            link.flush()
+
     def _send_all(self, message: m.Message) -> None:
         for link in list(self.members):
             _session(link).send(message)
-            link.flush()
+            self._dirty.add(link)
 
     def _presence(self, seat: int, state: str) -> None:
         name = self.book.seats[seat].name or "?"
         for link, held in list(self.members.items()):
             if held != seat:
                 _session(link).send(m.Presence(seat, state, name))
-                link.flush()
+                self._dirty.add(link)
 
     def _broadcast_table(self) -> None:
         """Send the seats' state (the waiting room; who is away) to everyone."""
         for link, seat in list(self.members.items()):
             _session(link).send(self.table_state(seat))
-            link.flush()
+            self._dirty.add(link)
 
     def table_state(self, viewer: int | None) -> m.TableState:
         """The table as ``viewer`` sees it (the waiting room's content)."""
