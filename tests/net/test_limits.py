@@ -23,7 +23,7 @@ from unotui.protocol.codec import decode_host, encode
 from unotui.protocol.framing import FrameDecoder, frame
 from unotui.protocol.session import HostSession, Timing
 
-from .lan_support import FAST, FAST_RATES, Player, hosted, until
+from .lan_support import FAST, Player, hosted, until
 
 pytestmark = pytest.mark.timeout(30)
 
@@ -131,7 +131,7 @@ async def test_connection_caps_refuse_with_a_reason() -> None:
 
 async def test_new_connections_per_address_are_rate_limited() -> None:
     limits = HostLimits(unauthenticated_per_ip=100, new_per_ip_per_s=0.01, new_per_ip_burst=3)
-    async with hosted(RoomConfig(seats=2, **FAST), limits=limits) as (host, _room, port):
+    async with hosted(RoomConfig(seats=2, **FAST), limits=limits) as (_host, _room, port):
         conns = [await _raw(port) for _ in range(3)]
         reader, writer = await _raw(port)
         got = await _frames(reader)
@@ -160,7 +160,7 @@ async def test_a_peer_that_never_reads_is_dropped_and_its_seat_held() -> None:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)  # a small window fills fast
         sock.setblocking(False)
         await asyncio.get_running_loop().sock_connect(sock, ("127.0.0.1", port))
-        reader, writer = await asyncio.open_connection(sock=sock)
+        _reader, writer = await asyncio.open_connection(sock=sock)
         writer.transport.pause_reading()  # the stuck peer never reads again
         writer.write(_hello("Stuck"))
         await until(lambda: room.status == "playing")
