@@ -118,3 +118,27 @@ async def test_a_dropped_peer_resumes_its_seat_with_a_rotated_token() -> None:
         assert not a.closed
         for p in (a, b):
             await p.game.close()
+
+
+async def test_the_hosts_own_seat_starts_the_match_and_its_leaving_closes_it_for_all() -> None:
+    from unotui.net.hosted import HostedGame
+
+    config = RoomConfig(seats=3, rules=Rules.preset("classic"), **FAST)
+    hosted_game = HostedGame(config, "Hostess", bind="127.0.0.1", port=0)
+    host_player = Player(hosted_game, Random(0), auto=False)
+    await hosted_game.start()
+    assert hosted_game.seat == 0 and hosted_game.hints == (f"unotui join 127.0.0.1:{hosted_game.port}",)
+    guest = Player(RemoteGame("127.0.0.1", hosted_game.port, name="Guest"), Random(1), auto=False)
+    await guest.game.start()
+    await until(lambda: guest.game.room is not None and not guest.game.room.owner)
+    guest.game.start_match()  # not the host: refused, nothing starts
+    await until(lambda: any(r.code == "not_owner" for r in guest.refused))
+    assert hosted_game.hosted_room is not None and hosted_game.hosted_room.status == "waiting"
+    await until(lambda: hosted_game.room is not None and hosted_game.room.owner)
+    hosted_game.start_match()
+    await until(lambda: _has_view(guest) and _has_view(host_player))
+    assert guest.game.view.names[2] not in ("", "Hostess", "Guest")  # a computer player filled it
+    await hosted_game.close()
+    await until(lambda: guest.closed)
+    assert guest.closed[-1].code == "host_left"
+    assert "host ended" in guest.closed[-1].reason
