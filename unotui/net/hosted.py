@@ -11,6 +11,7 @@ told that the host left.
 
 from __future__ import annotations
 
+from ..protocol.session import HostSession, Rates
 from .addresses import join_hints
 from .host import Host
 from .remote import JoinError, RemoteGame
@@ -34,7 +35,8 @@ class HostedGame(RemoteGame):
         config: the table's set-up.
         name: the host player's name.
         bind, port: where others connect (port 0: any free port, for tests).
-        on_event: lines for a log (joins, drops, starts, results).
+        rates: per-connection message rates (default: the protocol's; scripted tests
+            that act as fast as the loop turns lift them).
     """
 
     def __init__(
@@ -43,7 +45,7 @@ class HostedGame(RemoteGame):
         name: str,
         bind: str = "0.0.0.0",
         port: int = 7777,
-        on_event: object = None,
+        rates: Rates | None = None,
     ) -> None:
         super().__init__(_loopback_for(bind), port, name=name)
         self.config = config
@@ -52,6 +54,7 @@ class HostedGame(RemoteGame):
         self.hosted_room: Room | None = None
         self.server: Host | None = None
         self.hints: tuple[str, ...] = ()
+        self.rates = rates
 
     async def start(self) -> None:
         """Listen, reserve the host's seat, and join it.
@@ -60,7 +63,10 @@ class HostedGame(RemoteGame):
             JoinError: the port cannot be listened on (in use, not allowed).
         """
         room = Room("", self.config, on_event=self.events.append)
-        server = Host({"": room})
+        rates = self.rates
+        server = Host(
+            {"": room}, session_factory=None if rates is None else (lambda now: HostSession(now, rates=rates))
+        )
         try:
             bound = await server.listen(self.bind, self.port)
         except OSError as exc:

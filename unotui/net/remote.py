@@ -280,6 +280,9 @@ class RemoteGame(Controller):
         if link is not self._link:
             return
         self._link = None
+        for seq in sorted(self._pending):  # they may or may not have been applied: the
+            action = self._actions.pop(seq, "")  # next snapshot tells; nothing stays in flight
+            self._emit(Refused(action, "offline", "The connection dropped before the host answered.", seq))
         if self._welcomed is not None and not self._welcomed.done():
             self._welcomed.set_exception(JoinError("the host closed the connection", "closed"))
             return
