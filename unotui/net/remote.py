@@ -33,7 +33,7 @@ from ..client.controller import (
     ViewChanged,
 )
 from ..client.room import RoomChanged, RoomInfo, SeatInfo
-from ..engine import Action, Rules, SeatView
+from ..engine import DEAL, Action, Rules, SeatView
 from ..protocol import messages as m
 from ..protocol.session import PROTOCOL_VERSION, ConnectionClosed, Fault, PeerSession, ViewUpdated
 from .addresses import DEFAULT_PORT
@@ -126,7 +126,11 @@ class RemoteGame(Controller):
         return seq
 
     def next_round(self) -> None:
-        self._out(m.Ready())
+        view = self._view
+        if view is not None and DEAL in view.legal:  # the dealer deals: that is its "ready"
+            self.send(DEAL)
+        else:
+            self._out(m.Ready())
 
     def chat(self, text: str) -> None:
         self._out(m.Chat(text[:280]))
