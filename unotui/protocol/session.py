@@ -519,6 +519,7 @@ class PeerSession(_Session):
             raise RemoteProtocolError("version", f"the host chose version {welcome.version}")
         self.welcome = welcome
         self._heartbeat = welcome.heartbeat_ms / 1000
+        self._next_ping = self._last_recv + self._heartbeat
         self.state = State.ACTIVE if welcome.seat is not None else State.SPECTATING
         return welcome
 
