@@ -94,7 +94,9 @@ def test_every_message_type_has_a_sample_and_a_schema() -> None:
 
 def test_type_comes_first_then_the_fields_in_order() -> None:
     wire = msgpack.unpackb(encode(Hello(1, 1, "Ann")))
-    assert list(wire) == ["t", "min_version", "max_version", "name", "password", "token", "spectate", "client"]
+    assert list(wire) == [
+        "t", "min_version", "max_version", "name", "password", "token", "spectate", "client"
+    ]
     assert wire["password"] is None
 
 

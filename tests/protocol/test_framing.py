@@ -6,8 +6,8 @@ import msgpack
 import pytest
 
 from unotui.protocol import FrameDecoder, RemoteProtocolError
-from unotui.protocol.framing import CLIENT_LIMITS, PEER_ACCEPTS, frame, pack_body, unpack_body
 from unotui.protocol.errors import LocalProtocolError
+from unotui.protocol.framing import CLIENT_LIMITS, PEER_ACCEPTS, frame, pack_body, unpack_body
 
 
 def frames(*bodies: bytes) -> bytes:
