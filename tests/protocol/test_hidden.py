@@ -46,7 +46,10 @@ RULES = {
 }
 
 
-def streams(game: Game, actions: list[tuple[int, str]], viewers: list[int | None]) -> dict[int | None, list[bytes]]:
+Frames = dict[int | None, list[bytes]]
+
+
+def streams(game: Game, actions: list[tuple[int, str]], viewers: list[int | None]) -> Frames:
     """Replay ``actions`` on ``game``; every frame each viewer would be sent."""
     encoders = {v: ViewEncoder() for v in viewers}
     out: dict[int | None, list[bytes]] = {v: [] for v in viewers}
@@ -80,7 +83,7 @@ def hidden_places(game: Game, deck: list[object], viewer: int, dealer: int) -> l
     for e in game.log:
         if e.kind in ("play", "discard", "jump"):
             played[e.seat].update(e.cards)
-    places = [p for p in range(nxt, len(deck))]  # still in the draw pile
+    places = list(range(nxt, len(deck)))  # still in the draw pile
     for p, (seat, how) in owner.items():
         if seat != viewer and how != "turn" and deck[p] not in played[seat]:
             places.append(p)
