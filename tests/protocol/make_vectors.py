@@ -37,6 +37,7 @@ from unotui.protocol import (
 )
 from unotui.protocol.values import ACTION_BY_TEXT
 
+TOKEN = "q1w2e3r4t5y6u7i8o9p0a1s2d3f4g5h6j7k8l9z0x1c"
 OUT = Path(__file__).resolve().parents[2] / "protocol" / "vectors"
 
 
@@ -68,8 +69,7 @@ def client_file() -> dict[str, Any]:
     draw = ACTION_BY_TEXT["draw"]
     ok = [
         valid("hello", Hello(1, 1, "Ann", client="unotui/0.1.0")),
-        valid("hello with password and resume token",
-              Hello(1, 2, "Ann", password="s3cret", token="q1w2e3r4t5y6u7i8o9p0a1s2d3f4g5h6j7k8l9z0x1c", client="x")),
+        valid("hello with password and resume token", Hello(1, 2, "Ann", password="s3cret", token=TOKEN, client="x")),
         valid("hello to spectate", Hello(1, 1, "Watcher", spectate=True)),
         valid("intent: play a card", Intent(0, ACTION_BY_TEXT["R5"])),
         valid("intent: play and call UNO", Intent(1, ACTION_BY_TEXT["R5!"])),
@@ -140,7 +140,7 @@ def host_file() -> dict[str, Any]:
     spectator = ViewEncoder().update(seat_view(game, None))
     assert isinstance(snap, Snapshot) and isinstance(delta, Delta) and isinstance(delta2, Delta)
     ok = [
-        valid("welcome", Welcome(1, 0, "q1w2e3r4t5y6u7i8o9p0a1s2d3f4g5h6j7k8l9z0x1c", "t-1", "Kitchen", 2,
+        valid("welcome", Welcome(1, 0, TOKEN, "t-1", "Kitchen", 2,
                                  Rules.preset("classic"))),
         valid("welcome a spectator", Welcome(1, None, None, "t-1", "Kitchen", 4, Rules.preset("giant"))),
         valid("error", Error("version", "this host speaks protocol versions 1..1")),
@@ -164,25 +164,30 @@ def host_file() -> dict[str, Any]:
     snap_wire = msgpack.unpackb(encode(snap))
     view = snap_wire["view"]
     delta_wire = {"t": "delta", "log_at": 9, "log": [], "set": {}}
+
+    def sv(**changes: Any) -> dict[str, Any]:
+        return {**snap_wire, "view": {**view, **changes}}
+
     bad = [
         invalid("length prefix over the client's 256 KiB limit", "too_large",
                 frame=(256 * 1024 + 1).to_bytes(4, "big").hex()),
         invalid("a host message type the client does not know", "bad_message", {"t": "intent", "seq": 1,
                                                                                  "action": "draw"}),
-        invalid("snapshot: actor outside the table", "bad_message", {**snap_wire, "view": {**view, "actor": 5}}),
-        invalid("snapshot: lower-case card", "bad_message", {**snap_wire, "view": {**view, "top": "r5"}}),
-        invalid("snapshot: card as a number", "bad_message", {**snap_wire, "view": {**view, "top": 5}}),
-        invalid("snapshot: hand as a map", "bad_message", {**snap_wire, "view": {**view, "hand": {"0": "R1"}}}),
+        invalid("snapshot: actor outside the table", "bad_message", sv(actor=5)),
+        invalid("snapshot: lower-case card", "bad_message", sv(top="r5")),
+        invalid("snapshot: card as a number", "bad_message", sv(top=5)),
+        invalid("snapshot: hand as a map", "bad_message", sv(hand={"0": "R1"})),
         invalid("snapshot: missing field", "bad_message",
                 {**snap_wire, "view": {k: v for k, v in view.items() if k != "phase"}}),
-        invalid("snapshot: unknown phase", "bad_message", {**snap_wire, "view": {**view, "phase": "cheat"}}),
+        invalid("snapshot: unknown phase", "bad_message", sv(phase="cheat")),
         invalid("snapshot: legal action not canonical", "bad_action",
-                {**snap_wire, "view": {**view, "legal": ["COLOR b"]}}),
+                sv(legal=["COLOR b"])),
         invalid("snapshot: rules not canonical", "bad_message",
-                {**snap_wire, "view": {**view, "rules": {**view["rules"], "seven_o": 0}}}),
+                sv(rules={**view["rules"], "seven_o": 0})),
         invalid("delta: event with 7 fields (to)", "bad_message",
                 {**delta_wire, "log": [["draw", 1, [], -1, 1, "turn", 1]]}),
-        invalid("delta: unknown event kind", "bad_message", {**delta_wire, "log": [["cheat", 1, [], -1, 0, ""]]}),
+        invalid("delta: unknown event kind", "bad_message",
+                {**delta_wire, "log": [["cheat", 1, [], -1, 0, ""]]}),
         invalid("delta: sets the seat", "bad_message", {**delta_wire, "set": {"seat": 1}}),
         invalid("delta: unknown field", "bad_message", {**delta_wire, "set": {"deck": []}}),
         invalid("presence: unknown state", "bad_message", {"t": "presence", "seat": 1, "state": "gone",

@@ -53,7 +53,8 @@ def test_there_are_vectors_for_every_message_type() -> None:
 
 
 @pytest.mark.parametrize(("data", "case"), cases("valid"))
-def test_valid_vectors_decode_and_encode_to_the_same_bytes(data: dict[str, Any], case: dict[str, Any]) -> None:
+def test_valid_vectors_decode_and_encode_to_the_same_bytes(data: dict[str, Any], case: dict[str, Any]
+                                                           ) -> None:
     got = read(data, case["frame"])
     values = case.get("values", [case.get("value")])
     assert len(got) == len(values)
