@@ -69,7 +69,7 @@ def client_file() -> dict[str, Any]:
     draw = ACTION_BY_TEXT["draw"]
     ok = [
         valid("hello", Hello(1, 1, "Ann", client="unotui/0.1.0")),
-        valid("hello with password and token", Hello(1, 2, "Ann", password="s3cret", token=TOKEN, client="x")),
+        valid("hello with password and token", Hello(1, 2, "Ann", password="pw", token=TOKEN, client="x")),
         valid("hello to spectate", Hello(1, 1, "Watcher", spectate=True)),
         valid("intent: play a card", Intent(0, ACTION_BY_TEXT["R5"])),
         valid("intent: play and call UNO", Intent(1, ACTION_BY_TEXT["R5!"])),
