@@ -98,7 +98,8 @@ def main() -> None:
     print(f"match log: {views[-1].log_start + len(views[-1].log)} events; {n} updates of seat 0")
     print(f"delta: {delta_bytes / n:.0f} bytes, {d_us:.1f} us per update")
     print(f"full:  {full_bytes / n:.0f} bytes, {f_us:.1f} us per update ({f_us / d_us:.0f}x the time)")
-    print(f"delta_bytes={delta_bytes // n} full_bytes={full_bytes // n} delta_us={d_us:.1f} full_us={f_us:.1f}")
+    sizes = f"delta_bytes={delta_bytes // n} full_bytes={full_bytes // n}"
+    print(f"{sizes} delta_us={d_us:.1f} full_us={f_us:.1f}")
 
 
 if __name__ == "__main__":
