@@ -29,7 +29,7 @@ from unotui.protocol import (
 from unotui.protocol.session import ConnectionClosed, HostSession, PeerSession, State
 from unotui.protocol.values import ACTION_BY_TEXT
 
-from .proto_support import random_steps
+from .proto_support import Pair, random_steps
 
 FUZZ = settings(max_examples=300, deadline=None, derandomize=True,
                 suppress_health_check=[HealthCheck.too_slow])
@@ -123,3 +123,19 @@ def test_the_unmutated_bodies_are_valid() -> None:
     for body in CLIENT_BODIES:
         assert encode(decode_client(body)) == body
     assert isinstance(decode_host(HOST_BODIES[0]), Snapshot) and len(HOST_BODIES) > 20
+
+
+@FUZZ
+@given(st.sampled_from(range(len(VALID))), st.data())
+def test_admitted_sessions_survive_mutated_frames(index: int, data: st.DataObject) -> None:
+    """Past the handshake, where most of the parsing happens, sessions still only close."""
+    pair = Pair()
+    pair.admit(seat=0, rules=Rules.preset("giant"))
+    body = bytearray(VALID[index])
+    if body:
+        at = data.draw(st.integers(0, len(body) - 1))
+        body[at] = data.draw(st.integers(0, 255))
+    frame = len(body).to_bytes(4, "big") + bytes(body)
+    for session in (pair.host, pair.peer):
+        events = session.receive_data(frame, pair.now)
+        assert session.closed == any(isinstance(e, ConnectionClosed) for e in events)

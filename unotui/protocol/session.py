@@ -29,7 +29,7 @@ import secrets
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ..engine import SeatView
+from ..engine import Rules, SeatView
 from .codec import decode_client, decode_host, encode
 from .errors import LocalProtocolError, RemoteProtocolError
 from .framing import CLIENT_LIMITS, HOST_LIMITS, PEER_ACCEPTS, FrameDecoder, Limits, frame
@@ -322,7 +322,7 @@ class HostSession(_Session):
         return self._views.log_from
 
     def accept(
-        self, *, seat: int | None, token: str | None, table: str, table_name: str, seats: int, rules: Any
+        self, *, seat: int | None, token: str | None, table: str, table_name: str, seats: int, rules: Rules
     ) -> None:
         """Admit the client (after :class:`HelloReceived`): send ``welcome``.
 
@@ -506,7 +506,8 @@ class PeerSession(_Session):
         if isinstance(message, Welcome):
             raise RemoteProtocolError("bad_message", "welcome was already received")
         if isinstance(message, Snapshot | Delta):
-            if isinstance(message, Snapshot) and message.view.seat != (self.welcome and self.welcome.seat):
+            welcome = self.welcome
+            if isinstance(message, Snapshot) and welcome is not None and message.view.seat != welcome.seat:
                 raise RemoteProtocolError("bad_message", "a view of another seat")
             return [ViewUpdated(self._views.apply(message))]
         if isinstance(message, ChatLine):
