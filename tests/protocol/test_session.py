@@ -330,3 +330,12 @@ def test_resume_tokens() -> None:
     assert same_token(a, a) and not same_token(b, a) and not same_token(None, a)
     pair = Pair(hello=Hello(1, 1, "Ann", token=a))
     assert pair.pump()[0][0].hello.token == a
+
+
+def test_a_host_still_deciding_keeps_heartbeats_running() -> None:
+    """Between hello and welcome the host may take its time, but not forever."""
+    host = HostSession(0.0)
+    host.receive_data(encode_frame(Hello(1, 1, "Ann"), 4096), 1.0)
+    assert host.state is State.AUTHENTICATING and host.next_deadline() == 16.0
+    assert host.tick(16.0) == [] and b"ping" in host.data_to_send()
+    assert closed(host.tick(46.0)).code == "timeout"

@@ -176,6 +176,10 @@ def same_token(given: str | None, expected: str) -> bool:
     return given is not None and hmac.compare_digest(given.encode(), expected.encode())
 
 
+#: states in which heartbeats run (the hello timeout covers AWAIT_HELLO)
+_BEATING = (State.AUTHENTICATING, State.ACTIVE, State.SPECTATING)
+
+
 class _Session:
     """What both ends share: framing, outbox, timers, heartbeats, closing."""
 
@@ -238,7 +242,7 @@ class _Session:
         expired = self._handshake_expired(now)
         if expired:
             return self._fail(RemoteProtocolError("timeout", expired))
-        if self.state in (State.ACTIVE, State.SPECTATING):
+        if self.state in _BEATING:
             if now >= self._last_recv + self._heartbeat * t.missed:
                 silent = self._heartbeat * t.missed
                 return self._fail(RemoteProtocolError("timeout", f"nothing heard for {silent:g} s"))
@@ -255,9 +259,9 @@ class _Session:
         times = [self._handshake_deadline()]
         if self._frame_started is not None:
             times.append(self._frame_started + self.timing.frame)
-        if self.state in (State.ACTIVE, State.SPECTATING):
+        if self.state in _BEATING:
             times += [self._next_ping, self._last_recv + self._heartbeat * self.timing.missed]
-        return min(t for t in times if t is not None)
+        return min((t for t in times if t is not None), default=None)
 
     # ----- for the subclasses -----------------------------------------------------------
 
@@ -315,6 +319,18 @@ class HostSession(_Session):
         self._messages = TokenBucket(rates.per_s, rates.burst, now)
         self._chat = TokenBucket(rates.chat_per_s, rates.chat_burst, now)
         self._views = ViewEncoder(max_log)
+
+    def receive_data(self, data: bytes, now: float) -> list[HostEvent]:
+        """Take bytes from the client (``b""``: end of file); return the events.
+
+        ``ping`` is answered here; ``bye`` and every protocol error end in one
+        :class:`ConnectionClosed`.  Chat comes out already cleaned (and rate limited).
+        """
+        return super().receive_data(data, now)
+
+    def tick(self, now: float) -> list[HostEvent]:
+        """Act on timers that have passed (hello and frame timeouts, heartbeats)."""
+        return super().tick(now)
 
     @property
     def log_from(self) -> int:
@@ -471,6 +487,18 @@ class PeerSession(_Session):
         self.welcome: Welcome | None = None
         self._views = ViewDecoder(keep)
         self._queue(hello)
+
+    def receive_data(self, data: bytes, now: float) -> list[PeerEvent]:
+        """Take bytes from the host (``b""``: end of file); return the events.
+
+        Snapshots and deltas come out as :class:`ViewUpdated` with the rebuilt view;
+        ``error`` and ``closed`` as :class:`ConnectionClosed`; chat cleaned again.
+        """
+        return super().receive_data(data, now)
+
+    def tick(self, now: float) -> list[PeerEvent]:
+        """Act on timers that have passed (welcome and frame timeouts, heartbeats)."""
+        return super().tick(now)
 
     @property
     def view(self) -> SeatView | None:
