@@ -45,7 +45,7 @@ def test_the_field_list_is_exactly_the_views_fields() -> None:
     assert len(VIEW_FIELDS) == len(set(VIEW_FIELDS))
 
 
-@settings(max_examples=8, deadline=None, derandomize=True)
+@settings(max_examples=6, deadline=None, derandomize=True)
 @given(
     seed=st.integers(0, 10**6),
     rules=st.sampled_from(sorted(RULE_SETS)),
