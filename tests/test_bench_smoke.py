@@ -28,3 +28,8 @@ def test_engine_bench_summary_line() -> None:
 def test_tui_bench_summary_line() -> None:
     line = last_line(str(BENCH / "tui.py"), "--runs", "1")
     assert re.fullmatch(r"first_frame_ratio=\d+\.\d+ rerender_ms=\d+\.\d+", line), line
+
+
+def test_codec_bench_summary_line() -> None:
+    line = last_line(str(BENCH / "codec.py"), "--events", "300", "--steps", "5", "--rounds", "1")
+    assert re.fullmatch(r"delta_bytes=\d+ full_bytes=\d+ delta_us=\d+\.\d full_us=\d+\.\d", line), line

@@ -15,6 +15,7 @@ FORBIDDEN = {
     "unotui.bots": {"textual", "rich", "msgpack", "asyncssh", "platformdirs", "unotui.ui"},
     "unotui.transcript": {"textual", "rich", "msgpack", "asyncssh", "asyncio", "unotui.ui"},
     "unotui.cli": {"textual", "rich", "asyncssh"},
+    "unotui.protocol": {"textual", "rich", "asyncssh", "asyncio", "unotui.ui", "unotui.client", "unotui.net"},
 }
 
 

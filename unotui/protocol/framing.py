@@ -11,10 +11,11 @@ Two concerns live here and nowhere else:
   survives an error (msgpack < 1.2.1 could crash reusing one: GHSA-6v7p-g79w-8964).
   Every failure becomes a :class:`~unotui.protocol.errors.ProtocolError`.
 
-The packer is an allow-list: ``strict_types=True`` makes msgpack hand anything that is
-not exactly ``None``/``bool``/``int``/``str``/``list``/``dict`` to ``default``, which
-refuses it.  So a :class:`~unotui.engine.Card` (an ``int`` subclass) or a ``Colour``
-(an ``IntEnum``) can never leave as a bare number, and a tuple never sneaks through.
+The packer is an allow-list: it refuses any value that is not exactly ``None``, ``bool``,
+``int``, ``str``, ``list`` or ``dict`` with string keys (a walk before packing, and
+``strict_types=True`` with a refusing ``default`` as a second guard).  So a
+:class:`~unotui.engine.Card` (an ``int`` subclass) or a ``Colour`` (an ``IntEnum``) can
+never leave as a bare number, and tuples, floats and bytes never sneak through.
 """
 
 from __future__ import annotations
@@ -59,7 +60,7 @@ class Limits:
 
 
 #: what a host accepts from a client (4 KiB frames: intents, chat, hello)
-CLIENT_LIMITS = Limits(frame=4 * 1024, str_len=1024, array_len=64, map_len=16)
+CLIENT_LIMITS = Limits(frame=4 * 1024, str_len=2048, array_len=64, map_len=16)
 #: what a host sends (64 KiB frames: views and deltas)
 HOST_LIMITS = Limits(frame=64 * 1024, str_len=4 * 1024, array_len=4096, map_len=64)
 #: what a client accepts from a host: hosts are untrusted too, but given some slack
@@ -72,6 +73,26 @@ def _refuse(obj: object) -> object:
     )
 
 
+_SCALARS = (type(None), bool, int, str)
+
+
+def _plain(value: object) -> None:
+    """Refuse floats, bytes and anything else msgpack would pack but the protocol never uses."""
+    kind = type(value)
+    if kind is list:
+        for item in value:  # type: ignore[attr-defined]
+            if type(item) not in _SCALARS:
+                _plain(item)
+    elif kind is dict:
+        for key, item in value.items():  # type: ignore[attr-defined]
+            if type(key) is not str:
+                raise LocalProtocolError("bad_message", "map keys are strings")
+            if type(item) not in _SCALARS:
+                _plain(item)
+    elif kind not in _SCALARS:
+        _refuse(value)
+
+
 def pack_body(value: object) -> bytes:
     """The canonical msgpack bytes of ``value`` (plain data only; see the module doc).
 
@@ -79,6 +100,7 @@ def pack_body(value: object) -> bytes:
         LocalProtocolError: ``value`` holds a type outside the allow-list, or an int
             msgpack cannot represent.
     """
+    _plain(value)
     try:
         return msgpack.packb(value, use_bin_type=True, strict_types=True, default=_refuse)  # type: ignore[no-any-return]
     except LocalProtocolError:
@@ -169,3 +191,9 @@ class FrameDecoder:
             del buf[: self._need]
             self._need = -1
         return out
+
+    def close(self) -> None:
+        """The stream ended: raise ``bad_frame`` if it ended inside a frame."""
+        if self._failed is None and self.pending:
+            self._failed = RemoteProtocolError("bad_frame", "the stream ended inside a frame")
+            raise self._failed

@@ -29,7 +29,7 @@ import secrets
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ..engine import SeatView
+from ..engine import Rules, SeatView
 from .codec import decode_client, decode_host, encode
 from .errors import LocalProtocolError, RemoteProtocolError
 from .framing import CLIENT_LIMITS, HOST_LIMITS, PEER_ACCEPTS, FrameDecoder, Limits, frame
@@ -180,6 +180,10 @@ def same_token(given: str | None, expected: str) -> bool:
     return given is not None and hmac.compare_digest(given.encode(), expected.encode())
 
 
+#: states in which heartbeats run (the hello timeout covers AWAIT_HELLO)
+_BEATING = (State.AUTHENTICATING, State.ACTIVE, State.SPECTATING)
+
+
 class _Session:
     """What both ends share: framing, outbox, timers, heartbeats, closing."""
 
@@ -242,7 +246,7 @@ class _Session:
         expired = self._handshake_expired(now)
         if expired:
             return self._fail(RemoteProtocolError("timeout", expired))
-        if self.state in (State.ACTIVE, State.SPECTATING):
+        if self.state in _BEATING:
             if now >= self._last_recv + self._heartbeat * t.missed:
                 silent = self._heartbeat * t.missed
                 return self._fail(RemoteProtocolError("timeout", f"nothing heard for {silent:g} s"))
@@ -259,9 +263,9 @@ class _Session:
         times = [self._handshake_deadline()]
         if self._frame_started is not None:
             times.append(self._frame_started + self.timing.frame)
-        if self.state in (State.ACTIVE, State.SPECTATING):
+        if self.state in _BEATING:
             times += [self._next_ping, self._last_recv + self._heartbeat * self.timing.missed]
-        return min(t for t in times if t is not None)
+        return min((t for t in times if t is not None), default=None)
 
     # ----- for the subclasses -----------------------------------------------------------
 
@@ -320,13 +324,25 @@ class HostSession(_Session):
         self._chat = TokenBucket(rates.chat_per_s, rates.chat_burst, now)
         self._views = ViewEncoder(max_log)
 
+    def receive_data(self, data: bytes, now: float) -> list[HostEvent]:
+        """Take bytes from the client (``b""``: end of file); return the events.
+
+        ``ping`` is answered here; ``bye`` and every protocol error end in one
+        :class:`ConnectionClosed`.  Chat comes out already cleaned (and rate limited).
+        """
+        return super().receive_data(data, now)
+
+    def tick(self, now: float) -> list[HostEvent]:
+        """Act on timers that have passed (hello and frame timeouts, heartbeats)."""
+        return super().tick(now)
+
     @property
     def log_from(self) -> int:
         """Build views from this log index on (see :attr:`ViewEncoder.log_from`)."""
         return self._views.log_from
 
     def accept(
-        self, *, seat: int | None, token: str | None, table: str, table_name: str, seats: int, rules: Any
+        self, *, seat: int | None, token: str | None, table: str, table_name: str, seats: int, rules: Rules
     ) -> None:
         """Admit the client (after :class:`HelloReceived`): send ``welcome``.
 
@@ -476,6 +492,18 @@ class PeerSession(_Session):
         self._views = ViewDecoder(keep)
         self._queue(hello)
 
+    def receive_data(self, data: bytes, now: float) -> list[PeerEvent]:
+        """Take bytes from the host (``b""``: end of file); return the events.
+
+        Snapshots and deltas come out as :class:`ViewUpdated` with the rebuilt view;
+        ``error`` and ``closed`` as :class:`ConnectionClosed`; chat cleaned again.
+        """
+        return super().receive_data(data, now)
+
+    def tick(self, now: float) -> list[PeerEvent]:
+        """Act on timers that have passed (welcome and frame timeouts, heartbeats)."""
+        return super().tick(now)
+
     @property
     def view(self) -> SeatView | None:
         """The latest view (``None`` before the first snapshot)."""
@@ -510,7 +538,8 @@ class PeerSession(_Session):
         if isinstance(message, Welcome):
             raise RemoteProtocolError("bad_message", "welcome was already received")
         if isinstance(message, Snapshot | Delta):
-            if isinstance(message, Snapshot) and message.view.seat != (self.welcome and self.welcome.seat):
+            welcome = self.welcome
+            if isinstance(message, Snapshot) and welcome is not None and message.view.seat != welcome.seat:
                 raise RemoteProtocolError("bad_message", "a view of another seat")
             return [ViewUpdated(self._views.apply(message))]
         if isinstance(message, ChatLine):
@@ -523,6 +552,7 @@ class PeerSession(_Session):
             raise RemoteProtocolError("version", f"the host chose version {welcome.version}")
         self.welcome = welcome
         self._heartbeat = welcome.heartbeat_ms / 1000
+        self._next_ping = self._last_recv + self._heartbeat
         self.state = State.ACTIVE if welcome.seat is not None else State.SPECTATING
         return welcome
 

@@ -364,9 +364,12 @@ class ViewDecoder:
                 raise RemoteProtocolError(
                     "bad_message", f"delta log starts at {message.log_at}, expected {end}"
                 )
-            view = dataclasses.replace(current, **message.changes) if message.changes else current
+            changes = dict(message.changes)
             if message.log:
-                view = self._trim(view, current.log + message.log, current.log_start)
+                log = current.log + message.log
+                drop = max(0, len(log) - self.keep)
+                changes["log"], changes["log_start"] = log[drop:], current.log_start + drop
+            view = dataclasses.replace(current, **changes) if changes else current
             _check(view)
         self.view = view
         return view

@@ -6,10 +6,11 @@ zero-width characters let a name pretend to be another.  So text from a peer is 
 *when it arrives*, by the host, and again by each client before rendering (the host may
 be hostile too).  Both use these functions, so they agree on what "clean" means.
 
-Cleaning is: Unicode NFC normalization, then removing every character in the categories
-``Cc`` (controls, ESC and newlines included), ``Cf`` (format: bidi overrides, zero-width
-joiners), ``Co`` (private use), ``Cs`` (lone surrogates), ``Zl`` and ``Zp`` (line and
-paragraph separators).  Runs of spaces collapse to one and the ends are trimmed.
+Cleaning is: Unicode NFC normalization; whitespace (tab, newline, the line and paragraph
+separators ``Zl``/``Zp``) becomes a plain space; every other character in the categories
+``Cc`` (controls, ESC included), ``Cf`` (format: bidi overrides, zero-width joiners),
+``Co`` (private use) and ``Cs`` (lone surrogates) is removed.  Runs of spaces collapse to
+one and the ends are trimmed.
 """
 
 from __future__ import annotations
@@ -39,8 +40,9 @@ _DROP = frozenset({"Cc", "Cf", "Co", "Cs", "Zl", "Zp"})
 def clean(text: str) -> str:
     """``text`` normalized (NFC), without dangerous characters, spaces collapsed."""
     nfc = unicodedata.normalize("NFC", text)
-    kept = "".join(ch for ch in nfc if unicodedata.category(ch) not in _DROP)
-    return " ".join(kept.split())
+    # Whitespace (tab, newline, line separators) becomes a space, so words stay apart.
+    kept = "".join(ch for ch in nfc if ch.isspace() or unicodedata.category(ch) not in _DROP)
+    return " ".join(kept.split())  # split() cuts at every kind of whitespace
 
 
 def cells(text: str) -> int:

@@ -1,0 +1,233 @@
+"""Write ``protocol/vectors/*.json`` from hand-picked cases (run: ``python -m tests.protocol.make_vectors``).
+
+The vectors are the contract, not this script: once written and reviewed they change only
+with the protocol version.  ``test_vectors.py`` checks this implementation against them.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import msgpack
+
+from unotui.engine import Card, Colour, Event, Game, Rules, deal_order, seat_view
+from unotui.protocol import (
+    Accepted,
+    Bye,
+    Chat,
+    ChatLine,
+    Closed,
+    Deadline,
+    Delta,
+    Error,
+    Hello,
+    Intent,
+    Ping,
+    Pong,
+    Presence,
+    Ready,
+    Refused,
+    Snapshot,
+    ViewEncoder,
+    Welcome,
+    encode,
+)
+from unotui.protocol.values import ACTION_BY_TEXT
+
+TOKEN = "q1w2e3r4t5y6u7i8o9p0a1s2d3f4g5h6j7k8l9z0x1c"
+OUT = Path(__file__).resolve().parents[2] / "protocol" / "vectors"
+
+
+def framed(body: bytes) -> str:
+    return (len(body).to_bytes(4, "big") + body).hex()
+
+
+def valid(name: str, message: Any) -> dict[str, Any]:
+    body = encode(message)
+    return {"name": name, "frame": framed(body), "value": msgpack.unpackb(body)}
+
+
+def invalid(name: str, error: str, value: Any = None, raw: bytes | None = None, frame: str | None = None
+            ) -> dict[str, Any]:
+    if frame is None:
+        body = raw if raw is not None else msgpack.packb(value, use_bin_type=True)
+        frame = framed(body)
+    return {"name": name, "frame": frame, "error": error}
+
+
+def small_game() -> Game:
+    hands = ["R1 G5 B+2 W", "Y7 R7 G0 W+4"]
+    deck = deal_order(hands, "R5", "B9 Y3", dealer=1)
+    return Game(["Ann", "Bob"], Rules.preset("classic").with_(hand_size=4), rng=random.Random(1),
+                dealer=1, deck=deck)
+
+
+def client_file() -> dict[str, Any]:
+    draw = ACTION_BY_TEXT["draw"]
+    ok = [
+        valid("hello", Hello(1, 1, "Ann", client="unotui/0.1.0")),
+        valid("hello with password and token", Hello(1, 2, "Ann", password="pw", token=TOKEN, client="x")),
+        valid("hello to spectate", Hello(1, 1, "Watcher", spectate=True)),
+        valid("intent: play a card", Intent(0, ACTION_BY_TEXT["R5"])),
+        valid("intent: play and call UNO", Intent(1, ACTION_BY_TEXT["R5!"])),
+        valid("intent: draw", Intent(2, draw)),
+        valid("intent: name a colour", Intent(3, ACTION_BY_TEXT["colour G"])),
+        valid("intent: catch", Intent(4, ACTION_BY_TEXT["catch 2"])),
+        valid("intent: large seq", Intent(2**33, ACTION_BY_TEXT["W+4"])),
+        valid("ready", Ready()),
+        valid("chat", Chat("good game")),
+        valid("ping", Ping(1)),
+        valid("pong", Pong(70000)),
+        valid("bye", Bye()),
+    ]
+    intent = {"t": "intent", "seq": 1, "action": "draw"}
+    bad = [
+        invalid("map key is an integer", "bad_frame", raw=b"\x82\xa1t\xa4ping\x01\x00"),
+        invalid("ext type", "bad_frame", raw=b"\x82\xa1t\xa4ping\xa1n\xd4\x01\x00"),
+        invalid("timestamp ext", "bad_frame", raw=b"\x82\xa1t\xa4ping\xa1n\xd6\xff\x00\x00\x00\x01"),
+        invalid("bin instead of str", "bad_frame", raw=b"\x82\xa1t\xc4\x04ping\xa1n\x00"),
+        invalid("invalid UTF-8", "bad_frame", raw=b"\x81\xa1t\xa2\xff\xfe"),
+        invalid("two objects in one frame", "bad_frame", raw=msgpack.packb({"t": "bye"}) * 2),
+        invalid("empty frame", "bad_frame", raw=b""),
+        invalid("{t: []}", "bad_message", {"t": []}),
+        invalid("{t: {}}", "bad_message", {"t": {}}),
+        invalid("not a map", "bad_message", ["intent", 1, "draw"]),
+        invalid("no type", "bad_message", {"seq": 1, "action": "draw"}),
+        invalid("unknown type", "bad_message", {"t": "cheat"}),
+        invalid("a host message from a client", "bad_message", {"t": "accepted", "seq": 1}),
+        invalid("missing field", "bad_message", {"t": "intent", "seq": 1}),
+        invalid("extra field", "bad_message", {**intent, "seat": 0}),
+        invalid("seq is a string", "bad_message", {**intent, "seq": "1"}),
+        invalid("seq is a bool", "bad_message", {**intent, "seq": True}),
+        invalid("seq is a float", "bad_message", {**intent, "seq": 1.0}),
+        invalid("seq is negative", "bad_message", {**intent, "seq": -1}),
+        invalid("action is an int", "bad_action", {**intent, "action": 5}),
+        invalid("action is a list", "bad_action", {**intent, "action": ["R5"]}),
+        invalid("hello min above max", "bad_message", {"t": "hello", "min_version": 2, "max_version": 1,
+                "name": "A", "password": None, "token": None, "spectate": False, "client": ""}),
+        invalid("hello spectate as 0", "bad_message", {"t": "hello", "min_version": 1, "max_version": 1,
+                "name": "A", "password": None, "token": None, "spectate": 0, "client": ""}),
+        invalid("hello empty name", "bad_message", {"t": "hello", "min_version": 1, "max_version": 1,
+                "name": "", "password": None, "token": None, "spectate": False, "client": ""}),
+        invalid("chat too long", "bad_message", {"t": "chat", "text": "x" * 281}),
+        invalid("chat empty", "bad_message", {"t": "chat", "text": ""}),
+        invalid("ping n negative", "bad_message", {"t": "ping", "n": -1}),
+    ]
+    for text in ["r5", "R5 ", " R5", "R5!!", "COLOR b", "color G", "colour g", "colour Green",
+                 "target 07", "target 10", "catch ²", "catch ٣", "catch -1", "Draw", "W4", "w+4",
+                 "discard r5", "play R5", "R５", ""]:
+        bad.append(invalid(f"non-canonical action {text!r}", "bad_action", {**intent, "action": text}))
+    return {
+        "description": "Frames a client sends to a host. The host's limit is 4096 bytes a frame.",
+        "sender": "client",
+        "limit": 4096,
+        "valid": ok,
+        "invalid": bad,
+    }
+
+
+def host_file() -> dict[str, Any]:
+    game = small_game()
+    enc = ViewEncoder()
+    snap = enc.update(seat_view(game, 0))
+    game.apply(0, ACTION_BY_TEXT["R1"])
+    delta = enc.update(seat_view(game, 0))
+    game.apply(1, ACTION_BY_TEXT["draw"])
+    delta2 = enc.update(seat_view(game, 0))
+    spectator = ViewEncoder().update(seat_view(game, None))
+    assert isinstance(snap, Snapshot) and isinstance(delta, Delta) and isinstance(delta2, Delta)
+    ok = [
+        valid("welcome", Welcome(1, 0, TOKEN, "t-1", "Kitchen", 2,
+                                 Rules.preset("classic"))),
+        valid("welcome a spectator", Welcome(1, None, None, "t-1", "Kitchen", 4, Rules.preset("giant"))),
+        valid("error", Error("version", "this host speaks protocol versions 1..1")),
+        valid("closed", Closed("host_left", "the host ended the table")),
+        valid("snapshot of seat 0 at the deal", snap),
+        valid("delta: seat 0 played R1", delta),
+        valid("delta: seat 1 drew (hidden from seat 0)", delta2),
+        valid("snapshot for a spectator", spectator),
+        valid("accepted", Accepted(1)),
+        valid("refused an intent", Refused(2, "not_your_turn", "it is seat 1's turn")),
+        valid("refused a chat line", Refused(None, "rate_limited", "more than one chat line a second")),
+        valid("presence", Presence(1, "away", "Bob")),
+        valid("deadline", Deadline("turn", 1, 30000)),
+        valid("deadline cancelled", Deadline("catch", None, 0)),
+        valid("chat", ChatLine(1, "Bob", "gg")),
+        valid("ping", Ping(3)),
+        valid("pong", Pong(3)),
+        valid("delta with a named colour", Delta(12, (Event("colour", 0, value=int(Colour.GREEN)),),
+                                                  {"colour": Colour.GREEN, "top": Card.parse("W")})),
+    ]
+    snap_wire = msgpack.unpackb(encode(snap))
+    view = snap_wire["view"]
+    delta_wire = {"t": "delta", "log_at": 9, "log": [], "set": {}}
+
+    def sv(**changes: Any) -> dict[str, Any]:
+        return {**snap_wire, "view": {**view, **changes}}
+
+    bad = [
+        invalid("length prefix over the client's 256 KiB limit", "too_large",
+                frame=(256 * 1024 + 1).to_bytes(4, "big").hex()),
+        invalid("a host message type the client does not know", "bad_message", {"t": "intent", "seq": 1,
+                                                                                 "action": "draw"}),
+        invalid("snapshot: actor outside the table", "bad_message", sv(actor=5)),
+        invalid("snapshot: lower-case card", "bad_message", sv(top="r5")),
+        invalid("snapshot: card as a number", "bad_message", sv(top=5)),
+        invalid("snapshot: hand as a map", "bad_message", sv(hand={"0": "R1"})),
+        invalid("snapshot: missing field", "bad_message",
+                {**snap_wire, "view": {k: v for k, v in view.items() if k != "phase"}}),
+        invalid("snapshot: unknown phase", "bad_message", sv(phase="cheat")),
+        invalid("snapshot: legal action not canonical", "bad_action",
+                sv(legal=["COLOR b"])),
+        invalid("snapshot: rules not canonical", "bad_message",
+                sv(rules={**view["rules"], "seven_o": 0})),
+        invalid("delta: event with 7 fields (to)", "bad_message",
+                {**delta_wire, "log": [["draw", 1, [], -1, 1, "turn", 1]]}),
+        invalid("delta: unknown event kind", "bad_message",
+                {**delta_wire, "log": [["cheat", 1, [], -1, 0, ""]]}),
+        invalid("delta: sets the seat", "bad_message", {**delta_wire, "set": {"seat": 1}}),
+        invalid("delta: unknown field", "bad_message", {**delta_wire, "set": {"deck": []}}),
+        invalid("presence: unknown state", "bad_message", {"t": "presence", "seat": 1, "state": "gone",
+                                                            "name": "Bob"}),
+        invalid("welcome: seat 10", "bad_message", {**ok[0]["value"], "seat": 10}),
+        invalid("welcome: short token", "bad_message", {**ok[0]["value"], "token": "abc"}),
+    ]
+    return {
+        "description": "Frames a host sends to a client. A client accepts frames up to 262144 bytes; "
+                       "a host sends at most 65536.",
+        "sender": "host",
+        "limit": 256 * 1024,
+        "valid": ok,
+        "invalid": bad,
+    }
+
+
+def framing_file() -> dict[str, Any]:
+    bye = framed(msgpack.packb({"t": "bye"}))
+    return {
+        "description": "Framing errors, read by a host (limit 4096 bytes a frame).",
+        "sender": "client",
+        "limit": 4096,
+        "valid": [{"name": "two frames back to back", "frame": bye + framed(msgpack.packb({"t": "ready"})),
+                   "values": [{"t": "bye"}, {"t": "ready"}]}],
+        "invalid": [
+            invalid("length prefix over the limit (only the prefix is sent)", "too_large", frame="00001001"),
+            invalid("length prefix of 4 GiB", "too_large", frame="ffffffff"),
+            invalid("stream ends inside the prefix", "bad_frame", frame="0000"),
+            invalid("stream ends inside the body", "bad_frame", frame=bye[:-2]),
+        ],
+    }
+
+
+def main() -> None:
+    OUT.mkdir(parents=True, exist_ok=True)
+    for name, data in (("framing", framing_file()), ("client", client_file()), ("host", host_file())):
+        text = json.dumps(data, indent=1, ensure_ascii=False) + "\n"
+        (OUT / f"{name}.json").write_text(text, encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,219 @@
+"""The one encoder and the strict parser: canonical bytes, exact text forms, one error type."""
+
+from __future__ import annotations
+
+import random
+
+import msgpack
+import pytest
+
+from unotui.engine import ALL_CARDS, Card, Colour, Event, Game, Rules, seat_view
+from unotui.engine.actions import Action, Catch, ChooseTarget, play
+from unotui.protocol import (
+    Accepted,
+    Bye,
+    Chat,
+    ChatLine,
+    Closed,
+    Deadline,
+    Delta,
+    Error,
+    Hello,
+    Intent,
+    LocalProtocolError,
+    Ping,
+    Pong,
+    Presence,
+    ProtocolError,
+    Ready,
+    Refused,
+    RemoteProtocolError,
+    Snapshot,
+    Welcome,
+    decode_client,
+    decode_host,
+    encode,
+)
+from unotui.protocol.codec import SCHEMAS
+from unotui.protocol.framing import pack_body
+from unotui.protocol.messages import CLIENT_MESSAGES, HOST_MESSAGES
+from unotui.protocol.values import ACTION_BY_TEXT, action_in
+
+VIEW = seat_view(Game(3, Rules.preset("classic"), rng=random.Random(3), dealer=0), 1)
+
+CLIENT_SAMPLES = [
+    Hello(1, 2, "Ann", password="pw", token="A" * 43, spectate=False, client="unotui/0.1.0"),
+    Hello(1, 1, "Bob"),
+    Intent(0, play(Card.parse("R5"), True)),
+    Intent(2**40, Catch(9)),
+    Ready(),
+    Chat("hello there"),
+    Ping(7),
+    Pong(7),
+    Bye(),
+]
+HOST_SAMPLES = [
+    Welcome(1, 2, "B" * 43, "t1", "Kitchen", 4, Rules.preset("modern")),
+    Welcome(1, None, None, "t1", "", 2, Rules()),
+    Error("version", "this host speaks 1..1"),
+    Closed("host_left", "the host ended the table"),
+    Snapshot(VIEW),
+    Delta(5, (Event("play", 1, (Card.parse("G7"),)),), {"top": Card.parse("G7"), "colour": Colour.GREEN}),
+    Accepted(3),
+    Refused(3, "not_your_turn", "wait for your turn"),
+    Refused(None, "rate_limited", "slow down"),
+    Presence(1, "away", "Bob"),
+    Presence(None, "joined", "Watcher"),
+    Deadline("turn", 2, 30_000),
+    Deadline("catch", None, 0),
+    ChatLine(0, "Ann", "gg"),
+    Ping(1),
+    Pong(1),
+]
+
+
+@pytest.mark.parametrize("message", CLIENT_SAMPLES, ids=repr)
+def test_client_messages_round_trip_to_identical_bytes(message: object) -> None:
+    body = encode(message)  # type: ignore[arg-type]
+    assert decode_client(body) == message
+    assert encode(decode_client(body)) == body
+
+
+@pytest.mark.parametrize("message", HOST_SAMPLES, ids=lambda m: type(m).__name__)
+def test_host_messages_round_trip_to_identical_bytes(message: object) -> None:
+    body = encode(message)  # type: ignore[arg-type]
+    assert decode_host(body) == message
+    assert encode(decode_host(body)) == body
+
+
+def test_every_message_type_has_a_sample_and_a_schema() -> None:
+    assert {type(m) for m in CLIENT_SAMPLES} == set(CLIENT_MESSAGES.values())
+    assert {type(m) for m in HOST_SAMPLES} == set(HOST_MESSAGES.values())
+    assert set(SCHEMAS) == set(CLIENT_MESSAGES.values()) | set(HOST_MESSAGES.values())
+
+
+def test_type_comes_first_then_the_fields_in_order() -> None:
+    wire = msgpack.unpackb(encode(Hello(1, 1, "Ann")))
+    assert list(wire) == [
+        "t", "min_version", "max_version", "name", "password", "token", "spectate", "client"
+    ]
+    assert wire["password"] is None
+
+
+def test_receivers_accept_keys_in_any_order() -> None:
+    body = pack_body({"action": "draw", "seq": 4, "t": "intent"})
+    assert decode_client(body) == Intent(4, ACTION_BY_TEXT["draw"])
+
+
+def test_a_card_never_goes_out_as_a_bare_int() -> None:
+    """Card is an int subclass: R0 would pack as 0 if anything let it through."""
+    r0 = Card.parse("R0")
+    assert r0 == 0
+    with pytest.raises(LocalProtocolError):
+        pack_body([r0])
+    with pytest.raises(LocalProtocolError):
+        pack_body({"c": Colour.RED})
+    with pytest.raises(LocalProtocolError):
+        pack_body((1, 2))  # tuples are not lists on this wire
+    with pytest.raises(LocalProtocolError):
+        encode(Delta(0, (), {"top": 5}))  # type: ignore[dict-item]
+    with pytest.raises(LocalProtocolError):
+        encode(Delta(0, (), {"hand": (5, 7)}))
+    assert msgpack.unpackb(encode(Delta(0, (), {"top": r0})))["set"] == {"top": "R0"}
+
+
+def test_encoder_checks_types_and_ranges_like_the_parser() -> None:
+    for bad in (
+        Intent(-1, ACTION_BY_TEXT["draw"]),
+        Intent(True, ACTION_BY_TEXT["draw"]),  # a bool is not a seq
+        Intent(1, ChooseTarget(12)),  # the wire has seats 0-9 only
+        Hello(2, 1, "Ann"),
+        Chat("x" * 281),
+        Chat(""),
+        Presence(10, "joined", "Ann"),
+        Deadline("soon", 1, 5),
+        Error("Not A Code", "x"),
+    ):
+        with pytest.raises(LocalProtocolError):
+            encode(bad)  # type: ignore[arg-type]
+    with pytest.raises(LocalProtocolError):
+        encode("hello")  # type: ignore[arg-type]
+
+
+def test_every_canonical_action_text_parses_to_the_engine_action() -> None:
+    for text, action in ACTION_BY_TEXT.items():
+        assert str(action) == text
+        assert Action.parse(text) is action
+        assert action_in(text) is action
+    assert len([t for t in ACTION_BY_TEXT if t.endswith("!")]) == len(ALL_CARDS)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "COLOR b", "color G", "colour g", "Colour G", "colour  G", "colour Green",
+        "target 07", "target 10", "catch ²", "catch ٣", "catch -1", "catch 1.0", "catch +1",
+        "r5", "R5 ", " R5", "R5!!", "r5!", "W4", "w+4", "DRAW", "Draw", "draw ", "keep it",
+        "discard r5", "discard R5!", "play R5", "", "R 5", "R5\n", "R５",
+    ],
+)
+def test_lenient_forms_for_people_are_refused_on_the_wire(text: str) -> None:
+    with pytest.raises(RemoteProtocolError) as info:
+        decode_client(msgpack.packb({"t": "intent", "seq": 1, "action": text}))
+    assert info.value.code == "bad_action"
+
+
+@pytest.mark.parametrize(
+    ("wire", "code"),
+    [
+        ({"t": []}, "bad_message"),
+        ({"t": {}}, "bad_message"),
+        ({"t": None}, "bad_message"),
+        ({}, "bad_message"),
+        ([], "bad_message"),
+        ("intent", "bad_message"),
+        ({"t": "welcome"}, "bad_message"),  # a host message sent by a client
+        ({"t": "intent", "seq": 1}, "bad_message"),
+        ({"t": "intent", "seq": 1, "action": "draw", "extra": 1}, "bad_message"),
+        ({"t": "intent", "seq": "1", "action": "draw"}, "bad_message"),
+        ({"t": "intent", "seq": -1, "action": "draw"}, "bad_message"),
+        ({"t": "intent", "seq": True, "action": "draw"}, "bad_message"),
+        ({"t": "intent", "seq": 1.0, "action": "draw"}, "bad_message"),
+        ({"t": "intent", "seq": 1, "action": ["draw"]}, "bad_action"),
+        ({"t": "intent", "seq": 1, "action": 5}, "bad_action"),
+        ({"t": "hello", "min_version": 2, "max_version": 1, "name": "A", "password": None,
+          "token": None, "spectate": False, "client": ""}, "bad_message"),
+        ({"t": "hello", "min_version": 1, "max_version": 1, "name": "A", "password": None,
+          "token": "short", "spectate": False, "client": ""}, "bad_message"),
+        ({"t": "hello", "min_version": 1, "max_version": 1, "name": "A", "password": None,
+          "token": None, "spectate": 0, "client": ""}, "bad_message"),
+        ({"t": "chat", "text": "x" * 281}, "bad_message"),
+    ],
+)
+def test_schema_traps_fail_with_the_protocol_error(wire: object, code: str) -> None:
+    with pytest.raises(ProtocolError) as info:
+        decode_client(msgpack.packb(wire))
+    assert info.value.code == code
+    assert isinstance(info.value, RemoteProtocolError)
+
+
+def test_a_view_with_a_seat_outside_the_table_is_refused() -> None:
+    wire = msgpack.unpackb(encode(Snapshot(VIEW)))
+    for key, value in [("actor", 5), ("counts", [1, 2]), ("face_up", [[3, []]]), ("seat", 9)]:
+        bad = {**wire, "view": {**wire["view"], key: value}}
+        with pytest.raises(RemoteProtocolError):
+            decode_host(msgpack.packb(bad))
+
+
+def test_rules_must_be_canonical() -> None:
+    wire = msgpack.unpackb(encode(HOST_SAMPLES[0]))
+    for change in ({"seven_o": 0}, {"hand_size": "7"}, {"stacking": "OFF"}, {"extra": 1}):
+        bad = {**wire, "rules": {**wire["rules"], **change}}
+        with pytest.raises(RemoteProtocolError):
+            decode_host(msgpack.packb(bad))
+
+
+def test_delta_may_not_set_the_seat_or_unknown_fields() -> None:
+    for changes in ({"seat": 1}, {"nope": 1}, {"log": []}):
+        with pytest.raises(RemoteProtocolError):
+            decode_host(msgpack.packb({"t": "delta", "log_at": 0, "log": [], "set": changes}))
