@@ -16,6 +16,8 @@ FORBIDDEN = {
     "unotui.transcript": {"textual", "rich", "msgpack", "asyncssh", "asyncio", "unotui.ui"},
     "unotui.cli": {"textual", "rich", "asyncssh"},
     "unotui.protocol": {"textual", "rich", "asyncssh", "asyncio", "unotui.ui", "unotui.client", "unotui.net"},
+    "unotui.net.host": {"textual", "rich", "asyncssh", "unotui.ui"},
+    "unotui.net.remote": {"textual", "rich", "asyncssh", "unotui.ui"},
 }
 
 

@@ -142,3 +142,32 @@ async def test_the_hosts_own_seat_starts_the_match_and_its_leaving_closes_it_for
     await until(lambda: guest.closed)
     assert guest.closed[-1].code == "host_left"
     assert "host ended" in guest.closed[-1].reason
+
+
+async def test_a_retried_intent_is_applied_once_and_answered_again() -> None:
+    from unotui.client.controller import Answered
+    from unotui.protocol import messages as m
+
+    config = RoomConfig(seats=2, autostart=True, rules=Rules.preset("classic"), **FAST)
+    async with hosted(config) as (_host, room, port):
+        a = Player(RemoteGame("127.0.0.1", port, name="A"), Random(1), auto=False)
+        b = Player(RemoteGame("127.0.0.1", port, name="B"), Random(2), auto=False)
+        await a.game.start()
+        await b.game.start()
+        await until(lambda: _has_view(a) and _has_view(b) and room.game is not None)
+        game = room.game
+        assert game is not None
+        mover = a if game.actor == 0 else b
+        from unotui.engine import DRAW
+
+        seq = mover.game.send(DRAW)
+        await until(lambda: any(isinstance(u, Answered) and u.seq == seq for u in mover.updates))
+        version, log = game.version, len(game.log)
+        link = mover.game._link
+        assert link is not None
+        mover.game._session(link).send(m.Intent(seq, DRAW))  # the same intent again, same seq
+        link.flush()
+        await until(lambda: sum(isinstance(u, Answered) and u.seq == seq for u in mover.updates) == 2)
+        assert game.version == version and len(game.log) == log
+        for p in (a, b):
+            await p.game.close()

@@ -30,7 +30,10 @@ from unotui.protocol import (
     Presence,
     Ready,
     Refused,
+    SeatState,
     Snapshot,
+    Start,
+    TableState,
     ViewEncoder,
     Welcome,
     encode,
@@ -82,6 +85,8 @@ def client_file() -> dict[str, Any]:
         valid("ping", Ping(1)),
         valid("pong", Pong(70000)),
         valid("bye", Bye()),
+        valid("hello to a table on a host with several", Hello(1, 1, "Ann", table="ROOM42")),
+        valid("start (the host's own seat)", Start()),
     ]
     intent = {"t": "intent", "seq": 1, "action": "draw"}
     bad = [
@@ -107,14 +112,15 @@ def client_file() -> dict[str, Any]:
         invalid("action is an int", "bad_action", {**intent, "action": 5}),
         invalid("action is a list", "bad_action", {**intent, "action": ["R5"]}),
         invalid("hello min above max", "bad_message", {"t": "hello", "min_version": 2, "max_version": 1,
-                "name": "A", "password": None, "token": None, "spectate": False, "client": ""}),
+                "name": "A", "password": None, "token": None, "spectate": False, "client": "", "table": ""}),
         invalid("hello spectate as 0", "bad_message", {"t": "hello", "min_version": 1, "max_version": 1,
-                "name": "A", "password": None, "token": None, "spectate": 0, "client": ""}),
+                "name": "A", "password": None, "token": None, "spectate": 0, "client": "", "table": ""}),
         invalid("hello empty name", "bad_message", {"t": "hello", "min_version": 1, "max_version": 1,
-                "name": "", "password": None, "token": None, "spectate": False, "client": ""}),
+                "name": "", "password": None, "token": None, "spectate": False, "client": "", "table": ""}),
         invalid("chat too long", "bad_message", {"t": "chat", "text": "x" * 281}),
         invalid("chat empty", "bad_message", {"t": "chat", "text": ""}),
         invalid("ping n negative", "bad_message", {"t": "ping", "n": -1}),
+        invalid("start with a field", "bad_message", {"t": "start", "now": True}),
     ]
     for text in ["r5", "R5 ", " R5", "R5!!", "COLOR b", "color G", "colour g", "colour Green",
                  "target 07", "target 10", "catch ²", "catch ٣", "catch -1", "Draw", "W4", "w+4",
@@ -158,6 +164,11 @@ def host_file() -> dict[str, Any]:
         valid("chat", ChatLine(1, "Bob", "gg")),
         valid("ping", Ping(3)),
         valid("pong", Pong(3)),
+        valid("table: the waiting room", TableState(
+            "waiting", (SeatState("Ann", "human"), SeatState("", "open"), SeatState("Bot", "bot")),
+            0, True, 1, None, 0)),
+        valid("table: playing, someone away, a timer", TableState(
+            "playing", (SeatState("Ann", "human", True), SeatState("Bob", "human")), 1, False, 0, 30000, 2)),
         valid("delta with a named colour", Delta(12, (Event("colour", 0, value=int(Colour.GREEN)),),
                                                   {"colour": Colour.GREEN, "top": Card.parse("W")})),
     ]

@@ -28,7 +28,10 @@ from unotui.protocol import (
     Ready,
     Refused,
     RemoteProtocolError,
+    SeatState,
     Snapshot,
+    Start,
+    TableState,
     Welcome,
     decode_client,
     decode_host,
@@ -51,6 +54,8 @@ CLIENT_SAMPLES = [
     Ping(7),
     Pong(7),
     Bye(),
+    Start(),
+    Hello(1, 1, "Cy", table="ROOM42"),
 ]
 HOST_SAMPLES = [
     Welcome(1, 2, "B" * 43, "t1", "Kitchen", 4, Rules.preset("modern")),
@@ -69,6 +74,8 @@ HOST_SAMPLES = [
     ChatLine(0, "Ann", "gg"),
     Ping(1),
     Pong(1),
+    TableState("waiting", (SeatState("Ann", "human"), SeatState("", "open")), 0, True, 0, None, 0),
+    TableState("over", (SeatState("Ann", "human", True), SeatState("B", "bot")), None, False, 1, 30_000, 3),
 ]
 
 
@@ -95,7 +102,7 @@ def test_every_message_type_has_a_sample_and_a_schema() -> None:
 def test_type_comes_first_then_the_fields_in_order() -> None:
     wire = msgpack.unpackb(encode(Hello(1, 1, "Ann")))
     assert list(wire) == [
-        "t", "min_version", "max_version", "name", "password", "token", "spectate", "client"
+        "t", "min_version", "max_version", "name", "password", "token", "spectate", "client", "table"
     ]
     assert wire["password"] is None
 

@@ -234,7 +234,13 @@ class Room:
         elif self.referee is None:
             session.send(m.Refused(seq, "not_started", "The match has not started yet."))
         else:
-            self._apply(self.referee.receive(seat, action, seq, self.loop.time()))
+            outcome = self.referee.receive(seat, action, seq, self.loop.time())
+            answered = any(a.seq == seq for a in outcome.accepted) or any(
+                r.seq == seq and r.seat == seat for r in outcome.refusals
+            )
+            if not answered:  # a retry of an intent already applied: the same answer again
+                session.send(m.Accepted(seq))
+            self._apply(outcome)
             return
         self._dirty.add(link)
 

@@ -34,7 +34,10 @@ from .messages import (
     Presence,
     Ready,
     Refused,
+    SeatState,
     Snapshot,
+    Start,
+    TableState,
     Welcome,
 )
 from .sync import ViewDecoder, ViewEncoder
@@ -68,7 +71,10 @@ __all__ = [
     "Ready",
     "Refused",
     "RemoteProtocolError",
+    "SeatState",
     "Snapshot",
+    "Start",
+    "TableState",
     "ViewDecoder",
     "ViewEncoder",
     "Welcome",
