@@ -80,7 +80,7 @@ class SeatBook:
 
     def fill_with_bots(self, names: list[str], level: str) -> list[int]:
         """Computer players take every open seat; returns those seats."""
-        filled = []
+        filled: list[int] = []
         for seat in self.open_seats():
             name = self.unique_name(names[len(filled) % len(names)])
             self.seats[seat] = SeatEntry(name, "bot", level=level)
