@@ -142,8 +142,9 @@ class Link(asyncio.Protocol):
     def _arm(self) -> None:
         deadline = self.session.next_deadline()
         if self._timer is not None:
-            if deadline is not None and self._timer.when() == deadline:
-                return
+            if deadline is not None and self._timer.when() <= deadline:
+                return  # it fires early, ticks (a no-op) and re-arms: cheaper than a new
+                # timer handle per message, as heartbeat deadlines move on every receive
             self._timer.cancel()
             self._timer = None
         if deadline is not None and not self._gone:
