@@ -108,3 +108,19 @@ async def test_after_a_resize_the_log_shows_its_newest_lines_rewrapped() -> None
         last = app.view.log[-1]
         assert last.kind in ("draw", "keep", "play")
         assert "Ada Lovelace-Byron" in full_text(app).split("Log")[-1]
+
+
+async def test_red_0_drawn_and_played_is_named_on_the_screen() -> None:
+    rules = CLASSIC.with_(hand_size=2, target_score=1000)
+    deck = deal_order(["G5 G6", "B7 B8"], "R1", draws="R0", dealer=1)
+    app = scripted_app(["Me", "Ada"], rules, {1: ScriptedBot()}, dealer=1, deck=deck)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("d")
+        await settle(pilot)
+        text = full_text(app)
+        assert "You drew R0: play it (Enter) or keep it (k)." in text
+        assert "Selected: red 0 (R0)" in text
+        await pilot.press("enter")
+        await settle(pilot)
+        assert "You played red 0 (R0)." in full_text(app)

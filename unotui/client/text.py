@@ -82,22 +82,30 @@ def describe(event: Event, names: Sequence[str], viewer: int | None) -> str:
     def whom(seat: int) -> str:
         return "you" if seat == viewer else who(seat)
 
+    def whose(seat: int) -> str:
+        return "your" if seat == viewer else f"{who(seat)}'s"
+
     k, s = event.kind, event.seat
     you = s == viewer and viewer is not None
+    # Never ``if card``: a Card is an int and red 0 is 0 (falsy).
     card = event.cards[0] if event.cards else None
     if k == "deal":
         return f"Round {event.value}: {who(s)} dealt."
     if k == "dealer":
-        return f"{who(s)} drew {card.text if card else 'a card'} for the deal."
+        return f"{who(s)} drew {card.text if card is not None else 'a card'} for the deal."
     if k == "flip":
-        return f"The first card is {describe_card(card)}." if card else "The first card was turned."
+        if card is None:
+            return "The first card was turned."
+        return f"The first card is {describe_card(card)}."
     if k == "reflip":
         return "The first card was a Wild Draw Four: it went back into the pile."
     if k == "play":
         uno = " and called UNO!" if event.value else "."
-        return f"{who(s)} played {describe_card(card)}{uno}" if card else f"{who(s)} played a card{uno}"
+        return f"{who(s)} played {'a card' if card is None else describe_card(card)}{uno}"
     if k == "jump":
-        return f"{who(s)} jumped in with {describe_card(card)}!" if card else f"{who(s)} jumped in!"
+        if card is None:
+            return f"{who(s)} jumped in!"
+        return f"{who(s)} jumped in with {describe_card(card)}!"
     if k == "draw":
         n = event.value
         what = f"{n} card" + ("s" if n != 1 else "")
@@ -123,7 +131,7 @@ def describe(event: Event, names: Sequence[str], viewer: int | None) -> str:
         return f"{who(s)} named {Colour(event.value).name.lower()}."
     if k == "challenge":
         verdict = "guilty" if event.value else "innocent"
-        return f"{who(s)} challenged {whom(event.target)}'s Wild Draw Four: {verdict}!"
+        return f"{who(s)} challenged {whose(event.target)} Wild Draw Four: {verdict}!"
     if k == "reveal":
         if event.cards:
             return f"{who(s)} held: {_cards(event.cards)} (shown to {whom(event.target)} only)."

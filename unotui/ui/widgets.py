@@ -93,7 +93,7 @@ def prompt(view: SeatView) -> str:
         else:
             main = "Your turn: play a card (Enter; u plays and calls UNO) or draw (d)."
     elif view.phase == "drawn":
-        drawn = view.drawn.text if view.drawn else "a card"
+        drawn = view.drawn.text if view.drawn is not None else "a card"  # red 0 is falsy
         main = f"You drew {drawn}: play it (Enter) or keep it (k)."
     elif view.phase == "colour":
         main = "Name a colour: r, y, g or b."
