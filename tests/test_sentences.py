@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from unotui.client.text import card_name, describe, describe_card
+from unotui.client.text import card_name, describe, describe_card, refusal
 from unotui.engine import ALL_CARDS, DRAW, Card, Event, Game, Play, Rules, deal_order, play, seat_view
 from unotui.ui.screens.table import describe_action
 from unotui.ui.widgets import prompt
@@ -109,3 +109,35 @@ def test_challenge_and_reveal_possessives() -> None:
     shown = Event("reveal", seat=1, target=0)
     assert describe(shown, NAMES, 1) == "You showed your hand to Zoe."
     assert describe(shown, NAMES, 0) == "Ada showed their hand to you."
+
+
+# ----- refusals ----------------------------------------------------------------------------
+
+
+def _codes() -> list[str]:
+    from unotui.engine import errors
+
+    return sorted(
+        {
+            cls.code
+            for cls in vars(errors).values()
+            if isinstance(cls, type) and issubclass(cls, errors.IllegalActionError)
+        }
+    )
+
+
+@pytest.mark.parametrize("code", _codes())
+def test_every_refusal_code_reads_as_a_sentence_without_the_code(code: str) -> None:
+    line = refusal(code, "seat 1 does not hold R5")
+    assert code not in line and "_" not in line and "(" not in line[:20], line
+    assert line[0].isupper() and line.endswith("."), line
+
+
+def test_refusals_keep_the_useful_detail() -> None:
+    assert refusal("unplayable", "R5 does not match G7 (green)") == (
+        "You can't play that: R5 does not match G7 (green)."
+    )
+    assert refusal("not_your_turn", "it is seat 2's decision", "Ada") == "It's not your turn: wait for Ada."
+    phase = refusal("wrong_phase", "now is the time to name a colour")
+    assert phase == "Not now: it is time to name a colour."
+    assert refusal("some_new_code", "") == "Not allowed."

@@ -129,7 +129,7 @@ async def test_refused_intent_is_shown_and_changes_nothing() -> None:
         before = app.view
         await play_card(pilot, "B5")
         assert app.view is before
-        assert "Not allowed (unplayable)" in screen_text(app)
+        assert "You can't play that: B5 does not match R1 (red)." in screen_text(app)
         await pilot.press("k")  # not applicable now: nothing happens
         await settle(pilot)
         assert app.view is before
@@ -447,6 +447,6 @@ async def test_acting_out_of_turn_is_refused_with_whose_turn_it_is() -> None:
                 break
         await pilot.press("enter")
         await pilot.pause()
-        assert "Not allowed (not_your_turn): wait for Ada" in screen_text(app)
+        assert "It's not your turn: wait for Ada." in screen_text(app)
         gate.set()
         await settle(pilot)

@@ -15,7 +15,16 @@ from collections.abc import Sequence
 
 from ..engine import Card, Colour, Event
 
-__all__ = ["NAME_LIMIT", "card_name", "clean", "clean_name", "describe", "describe_card", "display_name"]
+__all__ = [
+    "NAME_LIMIT",
+    "card_name",
+    "clean",
+    "clean_name",
+    "describe",
+    "describe_card",
+    "display_name",
+    "refusal",
+]
 
 _BAD_CATEGORIES = frozenset({"Cc", "Cf", "Co", "Cs", "Zl", "Zp", "Cn"})
 
@@ -163,3 +172,34 @@ def describe(event: Event, names: Sequence[str], viewer: int | None) -> str:
     if k == "match":
         return f"{who(s)} won the match!"
     return f"{k} {s}"
+
+
+#: a refused intent in words, per the engine's stable error code (errors.py); ``{}`` is
+#: the engine's own detail where it is worth reading (it names seats by number otherwise)
+_REFUSALS = {
+    "unplayable": "You can't play that: {}.",
+    "wrong_phase": "Not now: {}.",
+    "not_your_turn": "It's not your turn.",
+    "not_in_hand": "You don't hold that card.",
+    "bad_choice": "That is not one of the choices now.",
+    "no_such_seat": "There is no such seat at this table.",
+}
+
+
+def refusal(code: str, message: str, waiting_for: str | None = None) -> str:
+    """A refused intent as a sentence for a person: never the bare code.
+
+    Args:
+        code: the engine's stable error code (``unplayable``, ``not_your_turn``, ...).
+        message: the engine's message; kept where it helps (what the card does not match).
+        waiting_for: for ``not_your_turn``, the (clean) name of the player to wait for.
+    """
+    if code == "not_your_turn" and waiting_for:
+        return f"It's not your turn: wait for {waiting_for}."
+    detail = clean(message, 200).strip().rstrip(".")
+    if code == "wrong_phase":
+        detail = detail.replace("now is the time to", "it is time to")
+    template = _REFUSALS.get(code)
+    if template is None:
+        return f"Not allowed: {detail}." if detail else "Not allowed."
+    return template.format(detail) if "{}" in template and detail else template.replace(": {}", "")

@@ -19,7 +19,7 @@ from textual.events import Resize
 from textual.screen import Screen
 from textual.widgets import Static
 
-from ...client.text import card_name, clean, display_name
+from ...client.text import card_name, clean, display_name, refusal
 from ...engine import (
     ACCEPT,
     CALL_UNO,
@@ -210,9 +210,10 @@ class TableScreen(Screen[None]):
     def refused(self, action: str, code: str, message: str) -> None:
         """An intent was refused: say why; nothing else changes."""
         view = self.view
+        wait = None
         if code == "not_your_turn" and view is not None and 0 <= view.actor < view.players:
-            message = f"wait for {names_of(view)[view.actor]}"
-        self.say(f"Not allowed ({code}): {message}", warn=True)
+            wait = names_of(view)[view.actor]
+        self.say(refusal(code, message, wait), warn=True)
         self._answered = -1
         self._maybe_dialog()
 
