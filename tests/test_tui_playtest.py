@@ -124,3 +124,37 @@ async def test_red_0_drawn_and_played_is_named_on_the_screen() -> None:
         await pilot.press("enter")
         await settle(pilot)
         assert "You played red 0 (R0)." in full_text(app)
+
+
+async def _open_house_rules(pilot: Any) -> None:
+    await pilot.pause()
+    await pilot.press("down", "down", "down", "enter")  # "House rules and your name"
+    await pilot.pause()
+
+
+@pytest.mark.parametrize(("field", "value", "words"), [
+    ("target_score", "0", "target_score must be between 1 and 100000"),
+    ("players", "11", "players must be between 2 and 10"),
+    ("custom", "bogus", "unknown effect 'bogus'"),
+])
+async def test_house_rules_save_error_is_on_screen_and_focus_goes_to_the_field(
+    field: str, value: str, words: str
+) -> None:
+    from textual.widgets import Input
+
+    from unotui.client.config import Config
+    from unotui.client.options import GameOptions
+    from unotui.ui.screens.house_rules import HouseRulesScreen
+
+    app = UnoApp(Config(), GameOptions(delay=0), menu=True, save_settings=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _open_house_rules(pilot)
+        assert isinstance(app.screen, HouseRulesScreen)
+        assert app.focused is app.screen.query_one("#name", Input), "the form opens on its first field"
+        app.screen.query_one(f"#{field}", Input).value = value
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert isinstance(app.screen, HouseRulesScreen), "a bad value is not saved"
+        text = full_text(app)
+        assert "Not saved" in text and words in text
+        assert app.focused is app.screen.query_one(f"#{field}", Input)
