@@ -13,7 +13,7 @@ from unotui.engine import Rules
 from unotui.ui.app import UnoApp
 from unotui.ui.widgets import GameLog
 
-from .tui_support import ScriptedBot, deal_order, scripted_app, settle
+from .tui_support import ScriptedBot, deal_order, play_card, scripted_app, settle
 
 CLASSIC = Rules.preset("classic")
 pytestmark = pytest.mark.usefixtures("fast_keys")
@@ -158,3 +158,137 @@ async def test_house_rules_save_error_is_on_screen_and_focus_goes_to_the_field(
         text = full_text(app)
         assert "Not saved" in text and words in text
         assert app.focused is app.screen.query_one(f"#{field}", Input)
+
+
+# ----- the summaries -------------------------------------------------------------------
+
+
+def _long_hands_round(target: int = 1000) -> UnoApp:
+    """The person goes out in eight plays while Ada (a long name) draws every turn: she
+    is left holding fifteen cards, more than one line of the summary."""
+    rules = CLASSIC.with_(hand_size=8, target_score=target)
+    deck = deal_order(["R1 R2 R3 R4 R5 R6 R7 R8", "B1 B2 B3 B4 B5 B6 B7 B8"], "R9", dealer=1)
+    return scripted_app(["Me", "Ada Lovelace-Byron"], rules, {1: ScriptedBot()}, dealer=1, deck=deck)
+
+
+async def _go_out_in_eight(pilot: Any) -> None:
+    await settle(pilot)
+    for card in ["R1", "R2", "R3", "R4", "R5", "R6", "R7", "R8"]:
+        await play_card(pilot, card, key="u" if card == "R7" else "enter")
+
+
+def _dialog_lines(app: UnoApp) -> list[str]:
+    """The lines inside the dialog's frame (between its two side borders)."""
+    out = []
+    for line in full_text(app).splitlines():
+        if line.count("█") >= 2:
+            out.append(line[line.index("█") + 1 : line.rindex("█")])
+    return out
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_round_summary_wraps_a_long_hand_in_its_own_column(size: tuple[int, int]) -> None:
+    from unotui.ui.screens.results import RoundOverScreen
+
+    app = _long_hands_round()
+    async with app.run_test(size=size) as pilot:
+        await _go_out_in_eight(pilot)
+        assert isinstance(app.screen, RoundOverScreen)
+        lines = _dialog_lines(app)
+        row = next(i for i, line in enumerate(lines) if "Ada Lovelace-Byron" in line and "B1" in line)
+        column = lines[row].index("B1")
+        following = lines[row + 1]
+        assert following.strip(), "the hand needs a second line at this size"
+        assert len(following) - len(following.lstrip()) == column, "continued under the cards"
+
+
+async def test_round_summary_says_what_each_player_scored_and_celebrates() -> None:
+    app = _long_hands_round()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _go_out_in_eight(pilot)
+        view = app.view
+        assert view is not None and view.round_winner == 0
+        lines = _dialog_lines(app)
+        header = next(line for line in lines if "player" in line)
+        assert "scored" in header and "in hand" in header and "total" in header
+        mine = next(line for line in lines if "Me (you)" in line)
+        hers = next(line for line in lines if "Ada Lovelace-Byron" in line)
+        points = view.round_points[1]
+        assert points > 0 and view.scores[0] == points
+        assert mine.split()[2:5] == [f"+{points}", "0", str(points)]
+        assert hers.split()[2:5] == ["0", str(points), "0"]
+        assert "Y O U   W O N !" in full_text(app)
+        # The summary is a dialog over the table: the table shows around it.
+        assert "Players (play goes" in full_text(app)
+
+
+async def test_no_celebration_when_a_computer_player_wins_the_round() -> None:
+    rules = CLASSIC.with_(hand_size=2, target_score=1000)
+    deck = deal_order(["B5 B6", "R1 R2"], "R9", dealer=0)
+    app = scripted_app(["Me", "Ada"], rules, {1: ScriptedBot(["R1!", "R2"])}, dealer=0, deck=deck)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("d")
+        await settle(pilot)
+        from unotui.ui.screens.results import RoundOverScreen
+
+        assert isinstance(app.screen, RoundOverScreen)
+        text = full_text(app)
+        assert "Ada won round 1!" in text and "W O N" not in text
+
+
+async def test_escape_and_help_work_on_the_round_summary() -> None:
+    from unotui.ui.screens.help import HelpScreen
+    from unotui.ui.screens.results import RoundOverScreen
+    from unotui.ui.screens.table import TableScreen
+
+    app = _long_hands_round()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _go_out_in_eight(pilot)
+        assert isinstance(app.screen, RoundOverScreen)
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, RoundOverScreen)
+        await pilot.press("escape")  # Escape closes the summary: on to the next deal
+        await settle(pilot)
+        assert isinstance(app.screen, TableScreen)
+        assert app.view is not None and app.view.round_no == 2
+
+
+@pytest.mark.parametrize(("size", "rows"), [((80, 24), (4, 4)), ((120, 40), (8, 16)), ((100, 60), (16, 16))])
+async def test_match_chart_uses_the_room_there_is_and_has_a_legend(
+    size: tuple[int, int], rows: tuple[int, int]
+) -> None:
+    from textual.containers import VerticalScroll
+
+    from unotui.ui.screens.results import MatchOverScreen
+
+    app = _long_hands_round(target=10)
+    async with app.run_test(size=size) as pilot:
+        await _go_out_in_eight(pilot)
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, MatchOverScreen)
+        assert rows[0] <= screen._rows <= rows[1]
+        box = screen.query_one(VerticalScroll)
+        if size != (80, 24):
+            assert box.virtual_size.height <= box.scrollable_content_region.height, "no scrolling"
+        box.scroll_end(animate=False, immediate=True)
+        await pilot.pause()
+        text = full_text(app)
+        assert "Marks: 0 Me (you)  1 Ada Lovelace-Byron" in text
+        assert "C H A M P I O N" in text or size == (80, 24)
+
+
+def test_score_chart_fits_its_width_and_labels_rounds() -> None:
+    from unotui.ui.chart import chart_legend, score_chart
+
+    rows = [[0, 0, 0]] + [[r * 10, r * 7, r * 3] for r in range(1, 31)]
+    lines = score_chart(rows, height=6, width=60)
+    assert all(len(line) <= 60 for line in lines)
+    assert lines[0].startswith("300 |") and lines[-1].endswith("round")
+    assert len(lines) == 6 + 2
+    assert chart_legend(["You", "Ada", "Blaise"]) == "Marks: 0 You  1 Ada  2 Blaise  (* several at one point)"

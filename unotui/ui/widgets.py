@@ -84,7 +84,8 @@ def prompt(view: SeatView) -> str:
     if view.phase == "match_over":
         main = f"{names[view.winner]} won the match." if view.winner >= 0 else "The match is over."
     elif view.phase == "round_over":
-        main = f"Round over. {names[view.dealer]} deals next."
+        dealer = "You deal" if view.dealer == me else f"{names[view.dealer]} deals"
+        main = f"Round over. {dealer} next."
     elif not view.my_turn:
         main = f"Waiting for {names[view.actor]} {_PHASE_WAIT.get(view.phase, '')}."
     elif view.phase == "play":

@@ -254,7 +254,7 @@ class TableScreen(Screen[None]):
         if view.phase == "round_over" and self._shown_round != view.round_no:
             self._shown_round = view.round_no
             self._dialog_opened()
-            self.app.push_screen(RoundOverScreen(view, palette), self._round_done)
+            self.app.push_screen(RoundOverScreen(view, palette, self.uno.history), self._round_done)
             return
         if not view.my_turn or view.version == self._answered:
             return  # not ours, or answered and waiting for the next view
