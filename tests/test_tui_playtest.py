@@ -292,3 +292,53 @@ def test_score_chart_fits_its_width_and_labels_rounds() -> None:
     assert lines[0].startswith("300 |") and lines[-1].endswith("round")
     assert len(lines) == 6 + 2
     assert chart_legend(["You", "Ada", "Blaise"]) == "Marks: 0 You  1 Ada  2 Blaise  (* several at one point)"
+
+
+# ----- the dialogs over the table ------------------------------------------------------
+
+
+async def test_colour_picker_is_a_dialog_over_the_table_and_says_why() -> None:
+    from unotui.ui.screens.dialogs import ColourPicker
+
+    rules = CLASSIC.with_(hand_size=3)
+    deck = deal_order(["W R5 G3", "B9 G2 Y1"], "R1", dealer=1)
+    app = scripted_app(["Me", "Ada"], rules, {1: ScriptedBot()}, dealer=1, deck=deck)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await play_card(pilot, "W")
+        assert isinstance(app.screen, ColourPicker)
+        text = full_text(app)
+        assert "You played a Wild: name the colour play goes on in." in text
+        assert "Players (play goes" in text and "Log" in text, "the table shows around the dialog"
+
+
+async def test_a_round_that_starts_on_a_wild_says_why_it_asks_for_a_colour() -> None:
+    from unotui.ui.screens.dialogs import ColourPicker
+
+    rules = CLASSIC.with_(hand_size=3)
+    deck = deal_order(["B5 R5 G3", "B9 G2 Y1"], "W", dealer=1)
+    app = scripted_app(["Me", "Ada"], rules, {1: ScriptedBot()}, dealer=1, deck=deck)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert isinstance(app.screen, ColourPicker)
+        text = " ".join(" ".join(_dialog_lines(app)).split())
+        assert "The first card of the round is a Wild: it names no colour, so the first player (you)" in text
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_a_guilty_reveal_marks_the_cards_and_names_the_colour(size: tuple[int, int]) -> None:
+    from unotui.ui.screens.dialogs import RevealScreen
+
+    app = _challenge_app()
+    async with app.run_test(size=size) as pilot:
+        await _challenge(pilot)
+        assert isinstance(app.screen, RevealScreen)
+        lines = _dialog_lines(app)
+        hand = next(i for i, line in enumerate(lines) if " Y3 " in line and " B1 " in line)
+        marks = lines[hand + 1]
+        start = lines[hand].index(" Y3 ")
+        assert marks[start : start + 4] == "^^^^"
+        assert "^" not in marks[lines[hand].index(" B1 ") :]
+        text = " ".join(" ".join(lines).split())
+        assert "Guilty: yellow was in play and they held Y3 (marked ^)" in text
+        assert "Players (play goes" in full_text(app)

@@ -89,7 +89,7 @@ class TableScreen(Screen[None]):
         self.cursor = 0
         self._dialog = False
         self._seen_log = 0
-        self._reveals: list[tuple[str, tuple[object, ...], bool | None]] = []
+        self._reveals: list[tuple[str, tuple[object, ...], bool | None, Colour | None]] = []
         self._shown_round = 0
         self._last_phase = ""
         self._compact = False
@@ -143,10 +143,12 @@ class TableScreen(Screen[None]):
         for i in range(self._seen_log, len(view.log)):
             e = view.log[i]
             if e.kind == "reveal" and e.target == view.seat and e.cards:
+                from .dialogs import colour_when_played
+
                 guilty = None
                 if i and view.log[i - 1].kind == "challenge":
                     guilty = bool(view.log[i - 1].value)
-                self._reveals.append((view.names[e.seat], e.cards, guilty))
+                self._reveals.append((view.names[e.seat], e.cards, guilty, colour_when_played(view.log, i)))
         self._seen_log = len(view.log)
         self._maybe_dialog()
         if first:
@@ -234,15 +236,15 @@ class TableScreen(Screen[None]):
         if not (self._reveals or view.phase in _DIALOG_PHASES):
             return
         # Imported here: the first frame of the table does not wait for them.
-        from .dialogs import ColourPicker, RevealScreen, TargetPicker
+        from .dialogs import ColourPicker, RevealScreen, TargetPicker, colour_reason
         from .results import MatchOverScreen, RoundOverScreen
 
         palette = self.uno.palette
         if self._reveals:
-            name, cards, guilty = self._reveals.pop(0)
+            name, cards, guilty, colour = self._reveals.pop(0)
             self._dialog_opened()
             self.app.push_screen(
-                RevealScreen(name, cards, guilty, palette),  # type: ignore[arg-type]
+                RevealScreen(name, cards, guilty, palette, colour),  # type: ignore[arg-type]
                 lambda _: self._dialog_closed(),
             )
             return
@@ -260,7 +262,8 @@ class TableScreen(Screen[None]):
             return  # not ours, or answered and waiting for the next view
         if view.phase == "colour":
             self._dialog_opened()
-            self.app.push_screen(ColourPicker(view.hand, palette), self._colour_done)
+            picker = ColourPicker(view.hand, palette, colour_reason(view))
+            self.app.push_screen(picker, self._colour_done)
         elif view.phase == "target":
             seats = [a.seat for a in view.legal if isinstance(a, ChooseTarget)]
             self._dialog_opened()
