@@ -342,3 +342,24 @@ async def test_a_guilty_reveal_marks_the_cards_and_names_the_colour(size: tuple[
         text = " ".join(" ".join(lines).split())
         assert "Guilty: yellow was in play and they held Y3 (marked ^)" in text
         assert "Players (play goes" in full_text(app)
+
+
+async def test_the_winning_card_stays_on_show_before_the_summary_and_enter_skips_the_wait() -> None:
+    from unotui.ui.screens.results import RoundOverScreen
+    from unotui.ui.screens.table import TableScreen
+
+    rules = CLASSIC.with_(hand_size=2, target_score=1000)
+    deck = deal_order(["R5 R6", "B1 B7"], "R1", dealer=1)
+    # A pause far longer than the test: only the key can end it (no real waiting).
+    app = scripted_app(["Me", "Ada"], rules, {1: ScriptedBot()}, dealer=1, deck=deck, summary_pause=600)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await play_card(pilot, "R5", key="u")
+        await play_card(pilot, "R6")
+        await pilot.pause()
+        assert app.view is not None and app.view.phase == "round_over"
+        assert isinstance(app.screen, TableScreen), "the summary waits"
+        assert "Top: R6 red 6" in full_text(app)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, RoundOverScreen)

@@ -17,6 +17,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.events import Resize
 from textual.screen import Screen
+from textual.timer import Timer
 from textual.widgets import Static
 
 from ...client.text import card_name, clean, display_name, refusal
@@ -95,6 +96,8 @@ class TableScreen(Screen[None]):
         self._compact = False
         self._keys: tuple[bool | None, ...] = ()
         self._answered = -1  # version of the view whose decision was just sent
+        self._pause_for: tuple[int, str] = (0, "")  # the round end the pause was started for
+        self._pause: Timer | None = None  # the last card on show before the summary
 
     @property
     def uno(self) -> UnoApp:
@@ -248,6 +251,8 @@ class TableScreen(Screen[None]):
                 lambda _: self._dialog_closed(),
             )
             return
+        if view.phase in ("round_over", "match_over") and self._summary_held(view):
+            return
         if view.phase == "match_over" and self._shown_round != -1:
             self._shown_round = -1
             self._dialog_opened()
@@ -268,6 +273,26 @@ class TableScreen(Screen[None]):
             seats = [a.seat for a in view.legal if isinstance(a, ChooseTarget)]
             self._dialog_opened()
             self.app.push_screen(TargetPicker(view.names, view.counts, seats), self._target_done)
+
+    def _summary_held(self, view: SeatView) -> bool:
+        """Whether the round's last card is still on show before its summary opens.
+
+        The pause (``GameOptions.summary_pause``) starts once per round end; Enter ends
+        it early.
+        """
+        key = (view.round_no, view.phase)
+        if self._pause_for != key:
+            self._pause_for = key
+            pause = self.uno.options.summary_pause
+            if pause > 0:
+                self._pause = self.set_timer(pause, self._pause_over)
+        return self._pause is not None
+
+    def _pause_over(self) -> None:
+        if self._pause is not None:
+            self._pause.stop()
+            self._pause = None
+        self._maybe_dialog()
 
     def _colour_done(self, colour: Colour | None) -> None:
         self._dialog = False
@@ -349,6 +374,9 @@ class TableScreen(Screen[None]):
 
     def action_play(self) -> None:
         """Play (or discard, or jump in with) the selected card."""
+        if self._pause is not None:  # the round is over: Enter shows its summary now
+            self._pause_over()
+            return
         view = self.view
         chosen = self._selected()
         if view is None or chosen is None:
