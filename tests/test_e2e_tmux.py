@@ -1,4 +1,5 @@
-"""End to end: ``unotui play`` in a real terminal (tmux), a few moves by keys, Ctrl+Q."""
+"""End to end: ``unotui play`` in a real terminal (tmux), a few moves by keys, Ctrl+Q (and
+the question it asks while a match is running)."""
 
 from __future__ import annotations
 
@@ -57,7 +58,9 @@ def test_play_a_few_moves_and_quit_with_ctrl_q(tmp_path: Path) -> None:
         assert screen != before
         _tmux("send-keys", "-t", session, "Right", "Right", "n")
         screen = _wait_for(session, "Hint:")
-        _tmux("send-keys", "-t", session, "C-q")
+        _tmux("send-keys", "-t", session, "C-q")  # a match is running: asked first
+        _wait_for(session, "abandon this match?")
+        _tmux("send-keys", "-t", session, "y")
         deadline = time.monotonic() + 10
         while not status.exists() and time.monotonic() < deadline:
             time.sleep(0.1)
@@ -84,6 +87,8 @@ def test_no_arguments_opens_the_menu_and_enter_starts_a_solo_game(tmp_path: Path
         for name in ("Ada", "Blaise", "Grace"):
             _wait_for(session, name)  # the frame may still be arriving
         _tmux("send-keys", "-t", session, "C-q")
+        _wait_for(session, "abandon this match?")
+        _tmux("send-keys", "-t", session, "C-q")  # Ctrl+Q twice quits
         deadline = time.monotonic() + 10
         while not status.exists() and time.monotonic() < deadline:
             time.sleep(0.1)

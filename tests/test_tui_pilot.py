@@ -181,7 +181,7 @@ async def test_a_whole_match_by_keys_then_rematch_and_quit() -> None:
         await settle(pilot)
         assert isinstance(app.screen, TableScreen)
         assert app.view is not None and app.view.round_no == 1 and app.view.phase != "match_over"
-        await pilot.press("ctrl+q")
+        await pilot.press("ctrl+q", "y")
     assert app.return_code == 0
 
 
@@ -361,6 +361,8 @@ async def test_ctrl_q_quits_from_a_dialog() -> None:
         await settle(pilot)
         await play_card(pilot, "W")
         assert isinstance(app.screen, ColourPicker)
+        await pilot.press("ctrl+q")  # a match is running: asked first; Ctrl+Q again is yes
+        await pilot.pause()
         await pilot.press("ctrl+q")
         await pilot.pause()
     assert app.return_code == 0

@@ -363,3 +363,71 @@ async def test_the_winning_card_stays_on_show_before_the_summary_and_enter_skips
         await pilot.press("enter")
         await pilot.pause()
         assert isinstance(app.screen, RoundOverScreen)
+
+
+# ----- leaving a match -----------------------------------------------------------------
+
+
+async def test_ctrl_q_during_a_match_asks_first() -> None:
+    from unotui.ui.screens.dialogs import ConfirmScreen
+    from unotui.ui.screens.table import TableScreen
+
+    app = _long_log_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmScreen)
+        assert "Quit unotui and abandon this match?" in full_text(app)
+        await pilot.press("n")
+        await pilot.pause()
+        assert isinstance(app.screen, TableScreen) and app.is_running
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+        await pilot.press("enter")
+        await pilot.pause()
+    assert app.return_code == 0
+
+
+async def test_ctrl_q_quits_at_once_on_the_menu_and_after_the_match() -> None:
+    from unotui.client.config import Config
+    from unotui.client.options import GameOptions
+    from unotui.ui.screens.results import MatchOverScreen
+
+    app = UnoApp(Config(), GameOptions(delay=0), menu=True, save_settings=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+    assert app.return_code == 0 and not app.is_running
+
+    app = _long_hands_round(target=10)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _go_out_in_eight(pilot)
+        assert isinstance(app.screen, MatchOverScreen)
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+    assert app.return_code == 0 and not app.is_running
+
+
+async def test_main_menu_from_the_palette_asks_before_abandoning() -> None:
+    from unotui.ui.screens.dialogs import ConfirmScreen
+    from unotui.ui.screens.menu import MenuScreen
+
+    app = _long_log_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        await pilot.press(*"main menu")
+        await pilot.pause(0.3)
+        await pilot.press("enter")
+        for _ in range(50):  # the palette closes, then runs the command
+            await pilot.pause()
+            if isinstance(app.screen, ConfirmScreen):
+                break
+        assert isinstance(app.screen, ConfirmScreen)
+        assert "Leave this match for the main menu?" in full_text(app)
+        await pilot.press("y")
+        await pilot.pause()
+        assert isinstance(app.screen, MenuScreen)

@@ -19,7 +19,14 @@ from ...client.text import card_name, display_name
 from ...engine import Card, Colour, Event, SeatView
 from ..render import card_chip, colour_style
 
-__all__ = ["ColourPicker", "RevealScreen", "TargetPicker", "colour_reason", "colour_when_played"]
+__all__ = [
+    "ColourPicker",
+    "ConfirmScreen",
+    "RevealScreen",
+    "TargetPicker",
+    "colour_reason",
+    "colour_when_played",
+]
 
 
 def colour_reason(view: SeatView) -> str:
@@ -196,3 +203,33 @@ class RevealScreen(ModalScreen[None]):
     def action_close(self) -> None:
         """Back to the table."""
         self.dismiss(None)
+
+
+class ConfirmScreen(ModalScreen[bool]):
+    """A yes/no question before something that cannot be undone (abandoning a match).
+
+    ``y`` or Enter says yes (so does the key that asked, pressed again: Ctrl+Q twice
+    quits); ``n`` or Escape says no.
+    """
+
+    CSS_PATH = "dialogs.tcss"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("y,enter", "answer(True)", "Yes"),
+        Binding("n,escape", "answer(False)", "No"),
+    ]
+
+    def __init__(self, question: str, detail: str = "") -> None:
+        super().__init__()
+        self.question = question
+        self.detail = detail
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Static(Text(self.question, Style(bold=True)))
+            if self.detail:
+                yield Static(Text(self.detail))
+            yield Static(Text("y / Enter: yes    n / Escape: no, keep playing", Style(dim=True)))
+
+    def action_answer(self, yes: bool) -> None:
+        """Close with the answer."""
+        self.dismiss(yes)
