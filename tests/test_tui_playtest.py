@@ -30,6 +30,15 @@ def full_text(app: UnoApp) -> str:
     return console.export_text()
 
 
+def words(app: UnoApp) -> str:
+    """The screen's words in one line: frames and line breaks gone, so that text wrapped
+    inside a box reads as one sentence."""
+    text = full_text(app)
+    for frame in "│█╭╮╰╯─▀▄▊▎":
+        text = text.replace(frame, " ")
+    return " ".join(text.split())
+
+
 def _long_log_app() -> UnoApp:
     """A two-player deal where the person draws a few times: the log fills with lines,
     the longest being Ada's 'played ... and called UNO!' and our own 'drew' lines."""
@@ -431,3 +440,78 @@ async def test_main_menu_from_the_palette_asks_before_abandoning() -> None:
         await pilot.press("y")
         await pilot.pause()
         assert isinstance(app.screen, MenuScreen)
+
+
+# ----- the menu --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("players", "level", "words"), [
+    (6, "hard", "Play solo against five computer players (hard)"),
+    (2, "easy", "Play solo against one computer player (easy)"),
+])
+async def test_menu_says_what_enter_will_start(players: int, level: str, words: str) -> None:
+    from unotui.client.config import Config
+    from unotui.client.options import GameOptions
+
+    options = GameOptions(players=players, level=level, delay=0)
+    app = UnoApp(Config(players=players, bots=level), options, menu=True, save_settings=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert words in full_text(app)
+        assert "three computer players" not in full_text(app)
+
+
+async def test_menu_follows_the_settings_saved_on_the_house_rules_screen() -> None:
+    from textual.widgets import Input
+
+    from unotui.client.config import Config
+    from unotui.client.options import GameOptions
+
+    app = UnoApp(Config(), GameOptions(delay=0), menu=True, save_settings=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _open_house_rules(pilot)
+        app.screen.query_one("#players", Input).value = "3"
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert "Play solo against two computer players (medium)" in full_text(app)
+
+
+async def test_coming_soon_is_a_menu_line_that_does_not_follow_to_the_next_screen() -> None:
+    from unotui.client.config import Config
+    from unotui.client.options import GameOptions
+    from unotui.ui.screens.help import HelpScreen
+
+    app = UnoApp(Config(), GameOptions(delay=0), menu=True, save_settings=False)
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await pilot.pause()
+        await pilot.press("down", "enter")  # Host a game on your network
+        await pilot.pause()
+        assert "Coming soon: Hosting a LAN game is not in this version yet." in words(app)
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        assert "Coming soon" not in full_text(app)
+
+
+@pytest.mark.parametrize("menu", [True, False])
+async def test_settings_file_problems_are_shown_inside_the_app(menu: bool) -> None:
+    from unotui.client.config import Config
+    from unotui.client.options import GameOptions
+
+    problem = "/home/zoe/.config/unotui/config.toml [rules]: hand_size must be between 1 and 15"
+    config = Config(problems=(problem,))
+    if menu:
+        app = UnoApp(config, GameOptions(delay=0), menu=True, save_settings=False)
+    else:
+        app = _long_log_app()
+        app.config = config
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        await settle(pilot) if not menu else await pilot.pause()
+        await pilot.pause()
+        if menu:
+            text = words(app)
+        else:  # a notification (a toast) at the table: its lines start with a bar
+            lines = full_text(app).splitlines()
+            text = " ".join(" ".join(line.split("▌", 1)[1] for line in lines if "▌" in line).split())
+        assert "Settings file not used" in text
+        assert problem in text

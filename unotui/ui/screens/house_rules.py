@@ -144,6 +144,7 @@ class HouseRulesScreen(Screen[Config | None]):
             theme=str(self.query_one("#theme", Select).value),
             players=int(players_text),
             rules=rules,
+            problems=(),  # saving rewrites the file: what it could not read is gone
         )
 
     def action_save(self) -> None:
