@@ -108,7 +108,7 @@ def test_a_broken_settings_file_is_reported_inside_the_app_not_on_stderr(tmp_pat
         ["tmux", "new-session", "-d", "-s", session, "-x", "80", "-y", "24", command], check=True, env=env
     )
     try:
-        screen = _wait_for(session, "Settings file not used")
+        screen = _wait_for(session, "Settings file problem (defaults used)")
         assert "hand_size" in screen
         _tmux("send-keys", "-t", session, "C-q")  # no match running: quits at once
         deadline = time.monotonic() + 10

@@ -513,5 +513,5 @@ async def test_settings_file_problems_are_shown_inside_the_app(menu: bool) -> No
         else:  # a notification (a toast) at the table: its lines start with a bar
             lines = full_text(app).splitlines()
             text = " ".join(" ".join(line.split("▌", 1)[1] for line in lines if "▌" in line).split())
-        assert "Settings file not used" in text
+        assert "Settings file problem (defaults used)" in text
         assert problem in text

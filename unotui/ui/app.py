@@ -93,7 +93,7 @@ class UnoApp(App[int]):
         self.theme = _TEXTUAL_THEMES[self.palette]
         if self.config.problems and not self.menu:  # the menu shows them on its own line
             for problem in self.config.problems:
-                title = "Settings file not used"
+                title = "Settings file problem (defaults used)"
                 self.notify(problem, title=title, severity="warning", timeout=20, markup=False)
         if self.menu:
             from .screens.menu import MenuScreen

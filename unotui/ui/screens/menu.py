@@ -87,7 +87,7 @@ class MenuScreen(Screen[None]):
         if isinstance(self.app, UnoApp):
             problems = self.app.config.problems
             if problems:
-                self.say("Settings file not used: " + "; ".join(problems), warn=True)
+                self.say("Settings file problem (defaults used): " + "; ".join(problems), warn=True)
             self.call_after_refresh(self.app.first_frame_drawn)
 
     def on_screen_resume(self) -> None:

@@ -40,7 +40,10 @@ ScoreRows = Sequence[Sequence[int]]
 
 
 def _name(view: SeatView, seat: int) -> str:
-    return display_name(view.names[seat]) + (" (you)" if seat == view.seat else "")
+    name = display_name(view.names[seat])
+    if seat != view.seat or name.casefold() == "you":
+        return name
+    return f"{name} (you)"
 
 
 def round_scored(view: SeatView, rows: ScoreRows = ()) -> list[int]:
