@@ -129,7 +129,7 @@ async def test_refused_intent_is_shown_and_changes_nothing() -> None:
         before = app.view
         await play_card(pilot, "B5")
         assert app.view is before
-        assert "Not allowed (unplayable)" in screen_text(app)
+        assert "You can't play that: B5 does not match R1 (red)." in screen_text(app)
         await pilot.press("k")  # not applicable now: nothing happens
         await settle(pilot)
         assert app.view is before
@@ -181,7 +181,7 @@ async def test_a_whole_match_by_keys_then_rematch_and_quit() -> None:
         await settle(pilot)
         assert isinstance(app.screen, TableScreen)
         assert app.view is not None and app.view.round_no == 1 and app.view.phase != "match_over"
-        await pilot.press("ctrl+q")
+        await pilot.press("ctrl+q", "y")
     assert app.return_code == 0
 
 
@@ -361,6 +361,8 @@ async def test_ctrl_q_quits_from_a_dialog() -> None:
         await settle(pilot)
         await play_card(pilot, "W")
         assert isinstance(app.screen, ColourPicker)
+        await pilot.press("ctrl+q")  # a match is running: asked first; Ctrl+Q again is yes
+        await pilot.pause()
         await pilot.press("ctrl+q")
         await pilot.pause()
     assert app.return_code == 0
@@ -447,6 +449,6 @@ async def test_acting_out_of_turn_is_refused_with_whose_turn_it_is() -> None:
                 break
         await pilot.press("enter")
         await pilot.pause()
-        assert "Not allowed (not_your_turn): wait for Ada" in screen_text(app)
+        assert "It's not your turn: wait for Ada." in screen_text(app)
         gate.set()
         await settle(pilot)

@@ -91,6 +91,10 @@ class UnoApp(App[int]):
     async def on_mount(self) -> None:
         self.register_theme(MONO)
         self.theme = _TEXTUAL_THEMES[self.palette]
+        if self.config.problems and not self.menu:  # the menu shows them on its own line
+            for problem in self.config.problems:
+                title = "Settings file problem (defaults used)"
+                self.notify(problem, title=title, severity="warning", timeout=20, markup=False)
         if self.menu:
             from .screens.menu import MenuScreen
 
@@ -164,6 +168,43 @@ class UnoApp(App[int]):
         self._table = None
         self.push_screen(MenuScreen())
 
+    # ----- leaving a match -------------------------------------------------------------
+
+    def match_running(self) -> bool:
+        """Whether leaving now would abandon a match (a table is up and it is not over)."""
+        view = self.view
+        return (
+            self.controller is not None
+            and self._table is not None
+            and self._table in self.screen_stack
+            and view is not None
+            and view.phase != "match_over"
+        )
+
+    def leave_match(self, then: Callable[[], object], question: str) -> None:
+        """Run ``then`` at once, or after a yes if it would abandon a running match."""
+        from .screens.dialogs import ConfirmScreen
+
+        if not self.match_running():
+            then()
+            return
+        detail = "The match is not over; it cannot be resumed."
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                then()
+
+        self.push_screen(ConfirmScreen(question, detail), answered)
+
+    async def action_quit(self) -> None:
+        """Ctrl+Q: quit at once, or ask first during a match (Ctrl+Q again: yes)."""
+        from .screens.dialogs import ConfirmScreen
+
+        if isinstance(self.screen, ConfirmScreen):
+            self.exit(0)
+            return
+        self.leave_match(lambda: self.exit(0), "Quit unotui and abandon this match?")
+
     def on_game_update(self, message: GameUpdate) -> None:
         update = message.update
         table = self._table
@@ -235,5 +276,13 @@ class UnoApp(App[int]):
                 "Rules and keys", "Help: the rules in force and the keys (?)", screen.action_help
             )
             yield SystemCommand("Next theme", "Default, colourblind, monochrome (t)", screen.action_theme)
-        yield SystemCommand("New game", "Start a new game with the current settings", self.start_game)
-        yield SystemCommand("Main menu", "Leave the table for the main menu", self.back_to_menu)
+        yield SystemCommand(
+            "New game",
+            "Start a new game with the current settings",
+            lambda: self.leave_match(self.start_game, "Start a new game and abandon this match?"),
+        )
+        yield SystemCommand(
+            "Main menu",
+            "Leave the table for the main menu",
+            lambda: self.leave_match(self.back_to_menu, "Leave this match for the main menu?"),
+        )

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from rich.style import Style
 from rich.text import Text
+from textual.events import Resize
 from textual.widgets import RichLog, Static
 
 from ..client.text import card_name, clean, describe, display_name
@@ -83,7 +84,8 @@ def prompt(view: SeatView) -> str:
     if view.phase == "match_over":
         main = f"{names[view.winner]} won the match." if view.winner >= 0 else "The match is over."
     elif view.phase == "round_over":
-        main = f"Round over. {names[view.dealer]} deals next."
+        dealer = "You deal" if view.dealer == me else f"{names[view.dealer]} deals"
+        main = f"Round over. {dealer} next."
     elif not view.my_turn:
         main = f"Waiting for {names[view.actor]} {_PHASE_WAIT.get(view.phase, '')}."
     elif view.phase == "play":
@@ -92,7 +94,7 @@ def prompt(view: SeatView) -> str:
         else:
             main = "Your turn: play a card (Enter; u plays and calls UNO) or draw (d)."
     elif view.phase == "drawn":
-        drawn = view.drawn.text if view.drawn else "a card"
+        drawn = view.drawn.text if view.drawn is not None else "a card"  # red 0 is falsy
         main = f"You drew {drawn}: play it (Enter) or keep it (k)."
     elif view.phase == "colour":
         main = "Name a colour: r, y, g or b."
@@ -216,14 +218,30 @@ class HandView(Static):
 
 
 class GameLog(RichLog):
-    """What happened, as sentences, newest at the bottom."""
+    """What happened, as sentences, newest at the bottom, wrapped to the pane's width.
+
+    ``RichLog`` renders a line once, at the width it has when written (and at least its
+    ``min_width``, 78 by default): so the log sets ``min_width`` to 1, keeps the sentences
+    it wrote (render bookkeeping, at most ``max_lines``) and writes them again at the new
+    width when the pane is resized, ending at the newest line.  The vertical scrollbar's
+    gutter is always reserved, so a scrollbar appearing never makes a line too wide.
+    """
+
+    DEFAULT_CSS = """
+    GameLog {
+        overflow-x: hidden;
+        scrollbar-gutter: stable;
+    }
+    """
 
     can_focus = False
 
     def __init__(self, **kwargs: object) -> None:
-        super().__init__(wrap=True, markup=False, highlight=False, max_lines=400, **kwargs)  # type: ignore[arg-type]
+        super().__init__(wrap=True, markup=False, highlight=False, max_lines=400, min_width=1, **kwargs)  # type: ignore[arg-type]
         self._written = 0
         self._key: tuple[object, ...] = ()
+        self._sentences: list[Text] = []
+        self._wrap_width = 0
 
     def show(self, view: SeatView) -> None:
         """Append the events of ``view`` not yet shown (or rewrite after a new game)."""
@@ -231,6 +249,7 @@ class GameLog(RichLog):
         key = (view.names, log[:1])
         if key != self._key or len(log) < self._written:
             self.clear()
+            self._sentences.clear()
             self._written = 0
             self._key = key
         names = [display_name(n) for n in view.names]
@@ -239,8 +258,28 @@ class GameLog(RichLog):
             if event.kind == "dealer":
                 continue
             line = describe(event, names, view.seat)
-            self.write(Text(line, style=Style(bold=True) if event.kind in ("round", "match") else ""))
+            self._add(Text(line, style=Style(bold=True) if event.kind in ("round", "match") else ""))
         self._written = len(log)
+
+    def _add(self, sentence: Text) -> None:
+        self._sentences.append(sentence)
+        if len(self._sentences) > 200:
+            del self._sentences[:-200]
+        self.write(sentence)
+
+    def on_resize(self, event: Resize) -> None:
+        super().on_resize(event)
+        width = self.scrollable_content_region.width
+        if width == self._wrap_width or not self._size_known:
+            return
+        self._wrap_width = width
+        if self.lines:
+            sentences = list(self._sentences)
+            self.clear()
+            for sentence in sentences:
+                self.write(sentence, scroll_end=False)
+            self._sentences = sentences
+        self.scroll_end(animate=False, immediate=False, x_axis=False)
 
 
 _KEY_NAMES = {"enter": "Enter", "space": "Space", "question_mark": "?", "exclamation_mark": "!"}

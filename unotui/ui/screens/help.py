@@ -33,8 +33,8 @@ KEYS: tuple[tuple[str, str], ...] = (
     ("t", "switch colour theme: default, colourblind, mono"),
     ("? or F1", "this help"),
     ("Ctrl+P", "command palette"),
-    ("Escape", "close a screen or dialog"),
-    ("Ctrl+Q", "quit at once, from anywhere"),
+    ("Escape", "close a screen or dialog (on the round summary: next round)"),
+    ("Ctrl+Q", "quit, from anywhere (during a match it asks first: y or Ctrl+Q again)"),
 )
 
 _STACKING = {"off": "no stacking", "official": "+2 on +2, +4 on +4", "cross": "+2 and +4 stack on each other"}

@@ -17,9 +17,10 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.events import Resize
 from textual.screen import Screen
+from textual.timer import Timer
 from textual.widgets import Static
 
-from ...client.text import card_name, clean, display_name
+from ...client.text import card_name, clean, display_name, refusal
 from ...engine import (
     ACCEPT,
     CALL_UNO,
@@ -89,12 +90,14 @@ class TableScreen(Screen[None]):
         self.cursor = 0
         self._dialog = False
         self._seen_log = 0
-        self._reveals: list[tuple[str, tuple[object, ...], bool | None]] = []
+        self._reveals: list[tuple[str, tuple[object, ...], bool | None, Colour | None]] = []
         self._shown_round = 0
         self._last_phase = ""
         self._compact = False
         self._keys: tuple[bool | None, ...] = ()
         self._answered = -1  # version of the view whose decision was just sent
+        self._pause_for: tuple[int, str] = (0, "")  # the round end the pause was started for
+        self._pause: Timer | None = None  # the last card on show before the summary
 
     @property
     def uno(self) -> UnoApp:
@@ -143,10 +146,12 @@ class TableScreen(Screen[None]):
         for i in range(self._seen_log, len(view.log)):
             e = view.log[i]
             if e.kind == "reveal" and e.target == view.seat and e.cards:
+                from .dialogs import colour_when_played
+
                 guilty = None
                 if i and view.log[i - 1].kind == "challenge":
                     guilty = bool(view.log[i - 1].value)
-                self._reveals.append((view.names[e.seat], e.cards, guilty))
+                self._reveals.append((view.names[e.seat], e.cards, guilty, colour_when_played(view.log, i)))
         self._seen_log = len(view.log)
         self._maybe_dialog()
         if first:
@@ -210,9 +215,10 @@ class TableScreen(Screen[None]):
     def refused(self, action: str, code: str, message: str) -> None:
         """An intent was refused: say why; nothing else changes."""
         view = self.view
+        wait = None
         if code == "not_your_turn" and view is not None and 0 <= view.actor < view.players:
-            message = f"wait for {names_of(view)[view.actor]}"
-        self.say(f"Not allowed ({code}): {message}", warn=True)
+            wait = names_of(view)[view.actor]
+        self.say(refusal(code, message, wait), warn=True)
         self._answered = -1
         self._maybe_dialog()
 
@@ -233,17 +239,19 @@ class TableScreen(Screen[None]):
         if not (self._reveals or view.phase in _DIALOG_PHASES):
             return
         # Imported here: the first frame of the table does not wait for them.
-        from .dialogs import ColourPicker, RevealScreen, TargetPicker
+        from .dialogs import ColourPicker, RevealScreen, TargetPicker, colour_reason
         from .results import MatchOverScreen, RoundOverScreen
 
         palette = self.uno.palette
         if self._reveals:
-            name, cards, guilty = self._reveals.pop(0)
+            name, cards, guilty, colour = self._reveals.pop(0)
             self._dialog_opened()
             self.app.push_screen(
-                RevealScreen(name, cards, guilty, palette),  # type: ignore[arg-type]
+                RevealScreen(name, cards, guilty, palette, colour),  # type: ignore[arg-type]
                 lambda _: self._dialog_closed(),
             )
+            return
+        if view.phase in ("round_over", "match_over") and self._summary_held(view):
             return
         if view.phase == "match_over" and self._shown_round != -1:
             self._shown_round = -1
@@ -253,17 +261,38 @@ class TableScreen(Screen[None]):
         if view.phase == "round_over" and self._shown_round != view.round_no:
             self._shown_round = view.round_no
             self._dialog_opened()
-            self.app.push_screen(RoundOverScreen(view, palette), self._round_done)
+            self.app.push_screen(RoundOverScreen(view, palette, self.uno.history), self._round_done)
             return
         if not view.my_turn or view.version == self._answered:
             return  # not ours, or answered and waiting for the next view
         if view.phase == "colour":
             self._dialog_opened()
-            self.app.push_screen(ColourPicker(view.hand, palette), self._colour_done)
+            picker = ColourPicker(view.hand, palette, colour_reason(view))
+            self.app.push_screen(picker, self._colour_done)
         elif view.phase == "target":
             seats = [a.seat for a in view.legal if isinstance(a, ChooseTarget)]
             self._dialog_opened()
             self.app.push_screen(TargetPicker(view.names, view.counts, seats), self._target_done)
+
+    def _summary_held(self, view: SeatView) -> bool:
+        """Whether the round's last card is still on show before its summary opens.
+
+        The pause (``GameOptions.summary_pause``) starts once per round end; Enter ends
+        it early.
+        """
+        key = (view.round_no, view.phase)
+        if self._pause_for != key:
+            self._pause_for = key
+            pause = self.uno.options.summary_pause
+            if pause > 0:
+                self._pause = self.set_timer(pause, self._pause_over)
+        return self._pause is not None
+
+    def _pause_over(self) -> None:
+        if self._pause is not None:
+            self._pause.stop()
+            self._pause = None
+        self._maybe_dialog()
 
     def _colour_done(self, colour: Colour | None) -> None:
         self._dialog = False
@@ -345,6 +374,9 @@ class TableScreen(Screen[None]):
 
     def action_play(self) -> None:
         """Play (or discard, or jump in with) the selected card."""
+        if self._pause is not None:  # the round is over: Enter shows its summary now
+            self._pause_over()
+            return
         view = self.view
         chosen = self._selected()
         if view is None or chosen is None:
