@@ -330,3 +330,14 @@ def test_the_table_and_its_parts_never_import_the_app(module: str) -> None:
 def test_no_benchmark_hooks_in_the_program() -> None:
     for path in (UI.parent).rglob("*.py"):
         assert "UNOTUI_FIRST_FRAME_FILE" not in path.read_text(encoding="utf-8"), path
+
+
+async def test_saving_the_hand_order_keeps_one_game_overrides_out_of_the_file() -> None:
+    app = _sorting_app()
+    app.config = app.config.with_(theme="mono")  # as `unotui play --theme mono` does
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("s")
+        await settle(pilot)
+    saved = load_config()
+    assert saved.hand_order == "colour" and saved.theme == "default"

@@ -21,7 +21,7 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.theme import Theme
 
-from ..client.config import HAND_ORDERS, THEMES, Config, save_config
+from ..client.config import HAND_ORDERS, THEMES, Config, load_config, save_config
 from ..client.controller import Closed, Controller, Refused, ViewChanged
 from ..client.local import LocalGame
 from ..client.options import GameOptions
@@ -225,7 +225,7 @@ class UnoApp(App[int]):
     def on_cycle_sort(self, _: CycleSort) -> None:
         """The next hand order, saved in the settings and handed down to the table."""
         order = HAND_ORDERS[(HAND_ORDERS.index(self.config.hand_order) + 1) % len(HAND_ORDERS)]
-        self._save(self.config.with_(hand_order=order))
+        self._save(hand_order=order)
         if self._table is not None:
             self._table.set_order(order)
             shown = {"dealt": "as dealt", "colour": "by colour", "rank": "by rank"}[order]
@@ -250,15 +250,23 @@ class UnoApp(App[int]):
         """Switch to the next theme (saved in the settings); returns its name."""
         name = THEMES[(THEMES.index(self.palette) + 1) % len(THEMES)]
         self._apply_theme(name)
-        self._save(self.config.with_(theme=name))
+        self._save(theme=name)
         return name
 
-    def _save(self, config: Config) -> None:
-        """Keep ``config`` and write it to the settings file (a write error is not fatal)."""
-        self.config = config
-        if self.save_settings:
+    def _save(self, **changes: str) -> None:
+        """Apply ``changes`` to the settings, and write just those to the settings file.
+
+        The file is read again so that one-game overrides from the command line
+        (``--theme``) are not saved with it, and a file that cannot be read is never
+        overwritten (the change then lasts for this session).  A write error is not fatal.
+        """
+        self.config = self.config.with_(**changes)
+        if not self.save_settings:
+            return
+        on_disk = load_config()
+        if not on_disk.problems:
             with contextlib.suppress(OSError):
-                save_config(self.config)
+                save_config(on_disk.with_(**changes))
 
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)

@@ -218,11 +218,10 @@ class TableScreen(Screen[None]):
         self.set_class(width >= WIDE, "-wide")
         if small:
             self.query_one("#too-small", Static).update(
-                Text(
-                    f"The terminal is {width} x {height}; the table needs at least "
-                    f"{MIN_WIDTH} x {need}.\n\nMake the terminal larger to go on playing "
-                    "(Ctrl+Q quits).",
-                    Style(bold=True),
+                Text.assemble(
+                    ("Make the terminal larger\n", Style(bold=True)),
+                    f"It is {width} x {height}; the table needs {MIN_WIDTH} x {need}.\n\n",
+                    ("Ctrl+Q quits.", Style(dim=True)),
                 )
             )
 
