@@ -202,11 +202,15 @@ def test_seeded_bots_are_reproducible() -> None:
     assert run(3) == run(3)
 
 
-def test_bots_always_call_uno() -> None:
+def test_bots_always_call_uno_unless_they_may_forget() -> None:
+    """With ``forget_uno=0`` no level is ever caught (forgetting: tests/test_bots_uno.py)."""
     for level in LEVELS:
         for seed in range(3):
             game = Game(2, Rules.preset("classic"), rng=random.Random(seed))
-            bots = _bots([level, level], seed)
+            bots = [
+                make_bot(level, random.Random(seed * 31 + i), rollouts=12, deadline=None, forget_uno=0)
+                for i in range(2)
+            ]
             play_checked(game, bots)
             plays = [e for e in game.log if e.kind == "play"]
             for i, e in enumerate(game.log):
@@ -335,7 +339,8 @@ def test_bots_call_uno_for_themselves_and_catch_others() -> None:
     for level in LEVELS:
         own = seat_view(game, forgetful)
         assert CALL_UNO in own.legal
-        assert react(make_bot(level, random.Random(0)), own) is CALL_UNO
+        # (levels that may forget stay quiet until their turn: tests/test_bots_uno.py)
+        assert react(make_bot(level, random.Random(0), forget_uno=0), own) is CALL_UNO
     other = (forgetful + 1) % 3
     view = seat_view(game, other)
     catch = react(make_bot("hard", random.Random(0)), view)

@@ -228,7 +228,7 @@ async def test_round_summary_says_what_each_player_scored_and_celebrates() -> No
         assert hers.split()[2:5] == ["0", str(points), "0"]
         assert "Y O U   W O N !" in full_text(app)
         # The summary is a dialog over the table: the table shows around it.
-        assert "Players (play goes" in full_text(app)
+        assert "Players, clockwise" in full_text(app)
 
 
 async def test_no_celebration_when_a_computer_player_wins_the_round() -> None:
@@ -318,7 +318,7 @@ async def test_colour_picker_is_a_dialog_over_the_table_and_says_why() -> None:
         assert isinstance(app.screen, ColourPicker)
         text = full_text(app)
         assert "You played a Wild: name the colour play goes on in." in text
-        assert "Players (play goes" in text and "Log" in text, "the table shows around the dialog"
+        assert "Players, clockwise" in text and "Log" in text, "the table shows around the dialog"
 
 
 async def test_a_round_that_starts_on_a_wild_says_why_it_asks_for_a_colour() -> None:
@@ -350,7 +350,7 @@ async def test_a_guilty_reveal_marks_the_cards_and_names_the_colour(size: tuple[
         assert "^" not in marks[lines[hand].index(" B1 ") :]
         text = " ".join(" ".join(lines).split())
         assert "Guilty: yellow was in play and they held Y3 (marked ^)" in text
-        assert "Players (play goes" in full_text(app)
+        assert "Players, clockwise" in full_text(app)
 
 
 async def test_the_winning_card_stays_on_show_before_the_summary_and_enter_skips_the_wait() -> None:

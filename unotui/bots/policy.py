@@ -29,7 +29,7 @@ from ..engine import (
     Rank,
     SeatView,
 )
-from .base import BaseBot, plays_of, with_uno
+from .base import BaseBot, plays_of
 
 __all__ = [
     "EasyBot",
@@ -115,6 +115,7 @@ class GreedyBot(BaseBot):
     """Plays the highest-value playable card; wilds name the most-held colour."""
 
     name = "greedy"
+    FORGET_UNO = 0.3
 
     def choose(self, view: SeatView) -> Action:
         """Highest points first; draw only when nothing is playable; never challenge."""
@@ -127,7 +128,7 @@ class GreedyBot(BaseBot):
             return ACCEPT if ACCEPT in legal else legal[0]
         cards = plays_of(legal)
         if cards:
-            return with_uno(max(cards, key=lambda c: (c.points, -c.code)), legal)
+            return self.play_and_call(max(cards, key=lambda c: (c.points, -c.code)), legal)
         return DRAW if DRAW in legal else (KEEP if KEEP in legal else legal[0])
 
 
@@ -135,6 +136,7 @@ class EasyBot(GreedyBot):
     """Greedy with slips: sometimes a random card or colour; slow to catch."""
 
     name = "easy"
+    FORGET_UNO = 0.3
 
     def __init__(self, *args: object, **kwargs: object) -> None:
         kwargs.setdefault("catch_rate", 0.25)
@@ -151,7 +153,7 @@ class EasyBot(GreedyBot):
         if view.phase in ("play", "drawn"):
             cards = plays_of(view.legal)
             if cards and self.rng.random() < 1 / 3:
-                return with_uno(cards[self.rng.randrange(len(cards))], view.legal)
+                return self.play_and_call(cards[self.rng.randrange(len(cards))], view.legal)
         return super().choose(view)
 
 
@@ -163,6 +165,7 @@ class MediumBot(BaseBot):
     """The ordering heuristics, colour steering and a challenge prior; no card counting."""
 
     name = "medium"
+    FORGET_UNO = 0.1
 
     def __init__(self, *args: object, objective: str = "hands", **kwargs: object) -> None:
         kwargs.setdefault("catch_rate", 0.6)
@@ -209,7 +212,7 @@ class MediumBot(BaseBot):
         cards = plays_of(legal)
         if phase == "challenge":
             if cards:  # stacking: pass the penalty on
-                return with_uno(cards[0], legal)
+                return self.play_and_call(cards[0], legal)
             if CHALLENGE in legal and view.wd4_by >= 0:
                 k = view.counts[view.wd4_by]
                 limit = 0.2 if len(view.active) == 2 else 1 / 3
@@ -220,5 +223,5 @@ class MediumBot(BaseBot):
             best = max(cards, key=lambda c: (self.card_score(view, c), -c.code))
             if phase == "drawn" and KEEP in legal and self.card_score(view, best) < 0:
                 return KEEP
-            return with_uno(best, legal)
+            return self.play_and_call(best, legal)
         return DRAW if DRAW in legal else (KEEP if KEEP in legal else legal[0])

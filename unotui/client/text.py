@@ -22,6 +22,7 @@ __all__ = [
     "clean_name",
     "describe",
     "describe_card",
+    "direction_name",
     "display_name",
     "refusal",
 ]
@@ -64,6 +65,15 @@ _WILD_WORDS = {
 def describe_card(card: Card) -> str:
     """``"red 5 (R5)"``, ``"Wild Draw Four (W+4)"``: words plus the compact form."""
     return f"{card_name(card)} ({card.text})"
+
+
+def direction_name(direction: int) -> str:
+    """The direction of play in words, the same everywhere (panel, log, docs).
+
+    Seats are numbered clockwise, as at a real table where play starts to the dealer's
+    left, so ``+1`` is ``clockwise``.
+    """
+    return "clockwise" if direction > 0 else "counter-clockwise"
 
 
 def card_name(card: Card) -> str:
@@ -135,7 +145,7 @@ def describe(event: Event, names: Sequence[str], viewer: int | None) -> str:
     if k == "skip":
         return f"{who(s)} {'lose' if you else 'loses'} a turn."
     if k == "reverse":
-        return "Direction reversed: play now goes " + ("left." if event.value > 0 else "right.")
+        return f"Direction reversed: play now goes {direction_name(event.value)}."
     if k == "colour":
         return f"{who(s)} named {Colour(event.value).name.lower()}."
     if k == "challenge":
