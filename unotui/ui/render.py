@@ -141,11 +141,13 @@ def hand_row(
         bot = corners[2] + bottom_mark + corners[3]
         frame = Style(bold=sel) if palette == "mono" or sel else Style(dim=not play)
         lines[0].append(top, frame + (Style(bold=True) if play else Style()))
-        for k in range(1, rows - 1):
+        for k in (1, mid) if tall else (mid,):  # a tall card's rows 1 and 3 are alike: copied below
             lines[k].append(v, frame)
             lines[k].append(f"{card.text:^{inner}}" if k == mid else " " * inner, base)
             lines[k].append(v, frame)
         lines[-1].append(bot, frame + (Style(bold=True) if new else Style()))
+    if tall:
+        lines[3] = lines[1].copy()
     right = n - last
     lines[mid].append(f" {right}>" if right else "")
     return Text("\n").join(lines), first, last

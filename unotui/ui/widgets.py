@@ -188,9 +188,14 @@ class PlayersView(Static):
             acting = s == view.actor and view.phase not in ("round_over", "match_over")
             row.append(">" if acting else " ", Style(bold=True))
             row.append(f"{s:<{seat_w}}", Style(dim=not acting))
-            name = Text(names[s], Style(underline=s == view.seat))
-            name.truncate(name_w, overflow="ellipsis", pad=True)
-            row.append_text(name)
+            cells = cell_len(names[s])
+            if cells <= name_w:  # the common case, without building a Text to cut
+                row.append(names[s], Style(underline=s == view.seat))
+                row.append(" " * (name_w - cells))
+            else:
+                name = Text(names[s], Style(underline=s == view.seat))
+                name.truncate(name_w, overflow="ellipsis", pad=True)
+                row.append_text(name)
             row.append(" ")
             if view.eliminated[s]:
                 row.append(" out" if short else "      out", Style(dim=True))
