@@ -35,6 +35,7 @@ from ...engine import (
     DRAW,
     KEEP,
     Action,
+    Card,
     Catch,
     ChooseColour,
     ChooseTarget,
@@ -123,7 +124,7 @@ class TableScreen(Screen[None]):
         self.order: list[int] = []  # indices into view.hand, in the order shown
         self._dialog = False
         self._seen_log = 0
-        self._reveals: list[tuple[str, tuple[object, ...], bool | None, Colour | None]] = []
+        self._reveals: list[tuple[str, tuple[Card, ...], bool | None, Colour | None]] = []
         self._shown_round = 0
         self._last_phase = ""
         self._keys: tuple[bool, ...] = ()
@@ -310,7 +311,7 @@ class TableScreen(Screen[None]):
         if self._reveals:
             name, cards, guilty, colour = self._reveals.pop(0)
             reveal = RevealScreen(name, cards, guilty, self.palette, colour)
-            self._push(reveal, lambda _: self._dialog_closed())  # type: ignore[arg-type]
+            self._push(reveal, lambda _: self._dialog_closed())
             return
         if view.phase in ("round_over", "match_over") and self._summary_held(view):
             return
