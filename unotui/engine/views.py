@@ -18,6 +18,7 @@ from .actions import Action
 from .cards import Card, Colour
 from .errors import NoSuchSeatError
 from .events import Event
+from .flow import Phase, seat_after
 from .rules import Rules
 
 if TYPE_CHECKING:
@@ -35,7 +36,8 @@ class SeatView:
         names: every seat's name.
         hand: the viewer's cards (empty for a spectator).
         counts: cards held by each seat.
-        face_up: hands visible to everyone now (seat -> cards), under "hands face up".
+        face_up: hands visible to everyone now (seat -> cards), under "hands face up"
+            and at the end of a round.
         top: the top discard.
         colour: the colour in play (the *named* colour after a wild).
         direction: +1 (to the left, seat numbers rising) or -1.
@@ -65,7 +67,7 @@ class SeatView:
     direction: int
     turn: int
     actor: int
-    phase: str
+    phase: Phase
     pending: int
     drawn: Card | None
     discard_left: int
@@ -100,8 +102,7 @@ class SeatView:
 
     def next_seat(self, seat: int, steps: int = 1) -> int:
         """The active seat ``steps`` places after ``seat`` in the direction of play."""
-        i = self.active.index(seat)
-        return self.active[(i + steps * self.direction) % len(self.active)]
+        return seat_after(self.active, self.active.index(seat), self.direction, steps)
 
 
 def seat_view(game: Game, seat: int | None, log_from: int = 0) -> SeatView:
@@ -117,13 +118,14 @@ def seat_view(game: Game, seat: int | None, log_from: int = 0) -> SeatView:
     if seat is not None and not 0 <= seat < game.n:
         raise NoSuchSeatError(f"there is no seat {seat} at this {game.n}-seat table")
     hands = game.hands
+    phase = game.phase
     face_up: dict[int, tuple[Card, ...]] = {}
-    if game.face_up_until >= 0 and game.phase not in ("round_over", "match_over"):
-        face_up = {s: tuple(hands[s]) for s in game.active}
-    if game.phase in ("round_over", "match_over"):
+    if phase is _ROUND_OVER or phase is _MATCH_OVER:
         # Hands are laid down for scoring at the end of a round.
         face_up = {s: tuple(hands[s]) for s in game.active if hands[s]}
-    wd4_by = game.wd4[0] if game.wd4 is not None and game.phase == "challenge" else -1
+    elif game.face_up_until >= 0:
+        face_up = {s: tuple(hands[s]) for s in game.active}
+    wd4 = game.wd4 if phase is _CHALLENGE else None
     return SeatView(
         seat=seat,
         names=game.names,
@@ -136,7 +138,7 @@ def seat_view(game: Game, seat: int | None, log_from: int = 0) -> SeatView:
         direction=game.direction,
         turn=game.turn,
         actor=game.actor,
-        phase=game.phase,
+        phase=phase,
         pending=game.pending,
         drawn=game.drawn if seat == game.actor else None,
         discard_left=game.discard_left,
@@ -144,7 +146,7 @@ def seat_view(game: Game, seat: int | None, log_from: int = 0) -> SeatView:
         discard_count=len(game.discard),
         uno_called=tuple(game.uno_called),
         uno_open=game.uno_open,
-        wd4_by=wd4_by,
+        wd4_by=wd4[0] if wd4 is not None else -1,
         scores=tuple(game.scores),
         round_points=tuple(game.round_points),
         round_no=game.round_no,
@@ -154,11 +156,16 @@ def seat_view(game: Game, seat: int | None, log_from: int = 0) -> SeatView:
         eliminated=tuple(game.eliminated),
         teams=tuple(game.team_of(s) for s in range(game.n)),
         active=tuple(game.active),
-        legal=tuple(game.legal_actions(seat)) if seat is not None else (),
+        legal=game.legal_actions(seat) if seat is not None else (),
         log=tuple(e.redacted(seat) for e in game.log[log_from:]),
         log_start=log_from,
         version=game.version,
     )
+
+
+_CHALLENGE = Phase.CHALLENGE
+_ROUND_OVER = Phase.ROUND_OVER
+_MATCH_OVER = Phase.MATCH_OVER
 
 
 def spectator_view(game: Game, log_from: int = 0) -> SeatView:
