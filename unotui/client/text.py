@@ -84,20 +84,22 @@ def describe(event: Event, names: Sequence[str], viewer: int | None) -> str:
 
     k, s = event.kind, event.seat
     you = s == viewer and viewer is not None
+    # ``is None`` tests only: a card is never "no card", and red 0 must read as red 0.
     card = event.cards[0] if event.cards else None
     if k == "deal":
         return f"Round {event.value}: {who(s)} dealt."
     if k == "dealer":
-        return f"{who(s)} drew {card.text if card else 'a card'} for the deal."
+        return f"{who(s)} drew {'a card' if card is None else card.text} for the deal."
     if k == "flip":
-        return f"The first card is {describe_card(card)}." if card else "The first card was turned."
+        return "The first card was turned." if card is None else f"The first card is {describe_card(card)}."
     if k == "reflip":
         return "The first card was a Wild Draw Four: it went back into the pile."
     if k == "play":
         uno = " and called UNO!" if event.value else "."
-        return f"{who(s)} played {describe_card(card)}{uno}" if card else f"{who(s)} played a card{uno}"
+        what = "a card" if card is None else describe_card(card)
+        return f"{who(s)} played {what}{uno}"
     if k == "jump":
-        return f"{who(s)} jumped in with {describe_card(card)}!" if card else f"{who(s)} jumped in!"
+        return f"{who(s)} jumped in!" if card is None else f"{who(s)} jumped in with {describe_card(card)}!"
     if k == "draw":
         n = event.value
         what = f"{n} card" + ("s" if n != 1 else "")
@@ -112,7 +114,9 @@ def describe(event: Event, names: Sequence[str], viewer: int | None) -> str:
         shown = f": {_cards(event.cards)}" if event.cards else ""
         return f"{who(s)} drew {what}{why}{shown}."
     if k == "keep":
-        return f"{who(s)} kept the drawn card."
+        if card is None:
+            return f"{who(s)} kept the drawn card."
+        return f"{who(s)} kept {describe_card(card)}."
     if k == "pass":
         return f"{who(s)} could not draw (no cards left) and passed."
     if k == "skip":
