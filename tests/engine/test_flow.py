@@ -10,7 +10,7 @@ import random
 import pytest
 from uno_testkit import CLASSIC, act, stacked_game
 
-from unotui.engine import CustomRule, Game, Phase, Rules, seat_view
+from unotui.engine import Card, Colour, CustomRule, Event, Game, Phase, Rules, seat_view
 from unotui.engine.flow import ADVANCE_0, ADVANCE_1, ADVANCE_2, Advance, Resize, RunEffect, seat_after
 
 
@@ -87,3 +87,25 @@ def test_one_next_seat_for_the_game_and_the_view(players: int) -> None:
                 assert g.next_seat(seat, steps) == view.next_seat(seat, steps) == want
                 assert seat_after(g.active, g.active.index(seat), direction, steps) == want
 
+
+def test_hot_path_events_are_whole_events() -> None:
+    """The engine builds its commonest events with ``tuple.__new__`` (for speed): each
+    must equal the same event built the ordinary way, with every field in place."""
+    g = stacked_game(["R1 B2 W", "Y1 Y2 Y3"], "R7", "B9 G5", dealer=1)
+    act(g, 0, "draw")
+    act(g, 0, "keep")
+    act(g, 1, "draw")
+    act(g, 1, "keep")
+    act(g, 0, "W")
+    act(g, 0, "colour G")
+    want = [
+        Event("draw", 0, (Card.parse("B9"),), value=1, note="turn", to=0),
+        Event("keep", 0, (Card.parse("B9"),), to=0),
+        Event("draw", 1, (Card.parse("G5"),), value=1, note="turn", to=1),
+        Event("keep", 1, (Card.parse("G5"),), to=1),
+        Event("play", 0, (Card.parse("W"),)),
+        Event("colour", 0, value=int(Colour.GREEN)),
+    ]
+    got = g.log[-6:]
+    assert got == want
+    assert all(type(e) is Event and len(e) == len(Event._fields) for e in got)

@@ -40,6 +40,12 @@ def _after(*steps: tuple[int, str], **changes: object) -> Callable[[], Game]:
     return build
 
 
+def _drew_unplayable() -> Game:
+    g = stacked_game(["R1 R7 W+4", "Y1 Y2 Y3", "G1 G2 G3"], "R7", "B2 B3 B4", dealer=2)
+    act(g, 0, "draw")  # B2 on a red 7: only "keep" is legal
+    return g
+
+
 def _called() -> Game:
     g = stacked_game(["R1 R7", "Y1 Y2", "G1 G2"], "R5", dealer=2)
     act(g, 0, "R1!")
@@ -101,6 +107,9 @@ CASES: list[tuple[str, Callable[[], Game], int, str, type[IllegalActionError]]] 
     ("out of turn, not held", _fresh, 1, "R1", CardNotInHandError),
     # unplayable
     ("other than the drawn card", _after((0, "draw")), 0, "R1", UnplayableCardError),
+    ("the unplayable drawn card", _drew_unplayable, 0, "B2", UnplayableCardError),
+    ("the unplayable drawn card, calling UNO", _drew_unplayable, 0, "B2!", UnplayableCardError),
+    ("next seat before the keep", _drew_unplayable, 1, "draw", NotYourTurnError),
     ("jump-in with a different card", _after((0, "R1"), jump_in=True), 2, "G1", UnplayableCardError),
     ("no stack on a pending penalty", _after((0, "W+4"), (0, "colour Y"), stacking="official"), 1, "Y1",
      UnplayableCardError),

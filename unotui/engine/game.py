@@ -15,7 +15,8 @@ widget; give them :func:`unotui.engine.views.seat_view` instead.
 Turn structure (``phase``; ``actor`` is the seat whose decision is awaited)::
 
     play       actor plays a card or draws (under stacking, ``pending`` cards are due)
-    drawn      actor drew a playable card: play it or keep it
+    drawn      actor drew on their turn: play the drawn card if it can be played, or keep
+               it (only ``keep`` when it cannot: others never learn which it was)
     colour     actor names the colour of the wild just played
     target     actor chooses a seat (swap hands, seven-o 7)
     discard    actor discards down to a size a custom wild demanded
@@ -181,6 +182,7 @@ class Game(turns.TurnMixin):
         self.winner = -1  # match winner
         self.round_winner = -1
         self.round_points: list[int] = [0] * self.n  # points each hand held at round end
+        self.score_history: list[tuple[int, ...]] = []  # scores after each finished round
         self.log: list[Event] = []
         self.version = 0  # bumps on every change; views and caches key on it
         # legal_actions() cache, valid while version and seat match.  A tuple: callers get
@@ -348,6 +350,12 @@ class Game(turns.TurnMixin):
                 out = (*map(_PLAY_BY_CODE.__getitem__, ok), DRAW)
             if self.uno_open >= 0:  # e.g. two players: going again after one's own Skip
                 out += (CALL_UNO if seat == self.uno_open else Catch(self.uno_open),)
+        elif self.phase is _DRAWN and seat == self.actor:
+            # Second hot path: after most draws the card cannot be played and "keep" is all
+            # there is (no UNO window is open: the draw closed it).
+            drawn = self.drawn
+            assert drawn is not None
+            out = tuple(self._legal(seat)) if self._can_play_drawn(seat, drawn) else _KEEP_ONLY
         else:
             if not 0 <= seat < self.n:
                 raise NoSuchSeatError(f"there is no seat {seat} at this {self.n}-seat table")
@@ -362,10 +370,14 @@ class Game(turns.TurnMixin):
         out: list[Action] = []
         if seat == self.actor:
             if phase is _DRAWN:
-                assert self.drawn is not None
-                out = self._plays([self.drawn], hand)
-                if not self.rules.forced_play:
-                    out.append(KEEP)
+                drawn = self.drawn
+                assert drawn is not None
+                if self._can_play_drawn(seat, drawn):
+                    out = self._plays([drawn], hand)
+                    if not self.rules.forced_play:
+                        out.append(KEEP)
+                else:
+                    out = [KEEP]  # the only choice; others cannot tell it from a keep by choice
             elif phase is _COLOUR:
                 out = list(COLOUR_CHOICES)
             elif phase is _PLAY:
@@ -418,10 +430,12 @@ class Game(turns.TurnMixin):
     def timeout_action(self) -> tuple[int, Action] | None:
         """What the host applies for ``actor`` when their turn timer runs out.
 
-        Always the least a player could do: draw (then keep), accept a Wild Draw Four,
-        name the colour they hold most of, choose the next seat, discard their first
-        card, deal.  It is one ordinary action of the seat that is due, so a timeout can
-        never give anyone a second turn; ``None`` when nothing is awaited.
+        Always the least a player could do: draw, keep the drawn card (play it only when
+        forced play demands), accept a Wild Draw Four, name the colour they hold most of,
+        choose the next seat, discard their first card, deal.  It is one ordinary action
+        of the seat that is due, so a timeout can never give anyone a second turn; a
+        timed-out turn takes two of them (``draw``, then ``keep``).  ``None`` when
+        nothing is awaited.
         """
         seat, phase = self.actor, self.phase
         if phase is _MATCH_OVER or seat < 0:
@@ -543,7 +557,7 @@ class Game(turns.TurnMixin):
         if not isinstance(action, expected):
             raise WrongPhaseError(f"now is the time to {_PHASE_WORDS[self.phase]}")
         if isinstance(action, Play):
-            if self.phase is _DRAWN:
+            if self.phase is _DRAWN and action.card is not self.drawn:
                 raise UnplayableCardError(f"only the card just drawn ({self.drawn}) may be played")
             if action.card.rank is _W4 and self.rules.no_bluffing and self._holds_colour(self.hands[seat]):
                 raise UnplayableCardError(
@@ -581,6 +595,7 @@ def _build_match() -> dict[tuple[Colour, Rank], frozenset[Card]]:
 
 _MATCH = _build_match()
 _PLAY_BY_CODE: list[Play] = [play(c) for c in ALL_CARDS]
+_KEEP_ONLY: tuple[Action, ...] = (KEEP,)
 _DISPATCH: dict[type, Callable[[Game, int, Any], None]] = {
     Play: Game._on_play,
     Draw: Game._on_draw,

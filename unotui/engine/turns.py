@@ -98,6 +98,7 @@ class TurnMixin:
         "round_points",
         "round_winner",
         "rules",
+        "score_history",
         "scores",
         "todo",
         "top",
@@ -138,6 +139,7 @@ class TurnMixin:
     round_winner: int
     round_points: list[int]
     round_log_start: int
+    score_history: list[tuple[int, ...]]
     winner: int
     log: list[Event]
     version: int
@@ -242,7 +244,13 @@ class TurnMixin:
         return True
 
     def _on_draw(self, seat: int, action: object = None) -> None:
-        """Draw on one's turn (rule 10), or take the stacked penalty that is due."""
+        """Draw on one's turn (rule 10), or take the stacked penalty that is due.
+
+        After a turn draw the drawer is *always* in phase ``drawn``, whether or not the
+        hidden card can be played (if it cannot, ``keep`` is the only legal action).  So
+        the others learn only whether the drawn card is then played, as at a real table.
+        Only when both piles are empty does the turn pass at once (a public ``pass``).
+        """
         pile = self.draw_pile
         if pile and not self.pending and not self.rules.draw_to_match:
             # The common case, kept short: draw exactly one card.
@@ -252,13 +260,8 @@ class TurnMixin:
             self.uno_called[seat] = False
             if self.uno_open == seat:
                 self.uno_open = -1
-            if (card.is_wild or card.colour is self.colour or card.rank is self.top.rank) and (
-                card.rank is not _W4 or self._can_play_drawn(seat, card)
-            ):
-                self.drawn = card
-                self.phase = _DRAWN
-            else:
-                self._advance(1)
+            self.drawn = card
+            self.phase = _DRAWN
             return
         if self.pending:
             count, self.pending, self.wd4 = self.pending, 0, None
@@ -279,17 +282,14 @@ class TurnMixin:
             self._advance(1)
             return
         self._take(seat, got, "turn")
-        last = got[-1]
-        if self._can_play_drawn(seat, last):
-            self.drawn = last
-            self.phase = _DRAWN
-        else:
-            self._advance(1)
+        self.drawn = got[-1]  # under draw-to-match unplayable only if the piles ran out
+        self.phase = _DRAWN
 
     def _on_keep(self, seat: int, action: object = None) -> None:
         drawn = self.drawn
         assert drawn is not None
-        self.log.append(_event(Event, ("keep", seat, (), -1, 0, "", -1)))
+        # Public: that seat kept the card.  The card itself only to that seat (``to``).
+        self.log.append(_event(Event, ("keep", seat, _SOLO[drawn], -1, 0, "", seat)))
         self.drawn = None
         self._advance(1)
 
@@ -364,7 +364,9 @@ class TurnMixin:
     def _play_wild(self, seat: int, card: Card, hand: list[Card], prev_colour: Colour) -> None:
         rank = card.rank
         if rank is _W4:
-            self.wd4 = (seat, prev_colour, tuple(hand))
+            # The hand as it was, for a challenge (sorted: its order would tell which
+            # card arrived when).
+            self.wd4 = (seat, prev_colour, tuple(sorted(hand)))
             self.todo = [HIT]
         elif rank is Rank.SWAP:
             self.todo = [ASK_COLOUR, ADVANCE_1]
@@ -546,6 +548,7 @@ class TurnMixin:
         self.round_winner = seat
         self.round_points = [sum(c.points for c in h) for h in self.hands]
         self._score(seat)
+        self.score_history.append(tuple(self.scores))
 
     def _score(self, winner: int) -> None:
         rules, scores, held = self.rules, self.scores, self.round_points
