@@ -29,6 +29,7 @@ from .actions import (
     play,
 )
 from .cards import ALL_CARDS, COLOURS, Card, Colour, Rank, cards_str, most_held_colour, parse_cards
+from .deck import build_deck, deal_order
 from .errors import (
     BadChoiceError,
     CardNotInHandError,
@@ -43,7 +44,7 @@ from .errors import (
 )
 from .events import Event
 from .flow import Phase
-from .game import Game, build_deck, deal_order
+from .game import Game
 from .rules import EFFECTS, PRESETS, CustomRule, Effect, Rules, Scoring, Stacking
 from .views import SeatView, seat_view, spectator_view
 

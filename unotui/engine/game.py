@@ -34,7 +34,6 @@ queues are in :mod:`unotui.engine.flow` too.
 
 from __future__ import annotations
 
-import functools
 import secrets
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -64,7 +63,8 @@ from .actions import (
     Play,
     play,
 )
-from .cards import ALL_CARDS, Card, Colour, Rank, most_held_colour, parse_cards
+from .cards import ALL_CARDS, Card, Colour, Rank, most_held_colour
+from .deck import build_deck, cached_deck, deal_order
 from .errors import (
     BadChoiceError,
     CardNotInHandError,
@@ -93,53 +93,6 @@ _DISCARD = Phase.DISCARD
 _CHALLENGE = Phase.CHALLENGE
 _ROUND_OVER = Phase.ROUND_OVER
 _MATCH_OVER = Phase.MATCH_OVER
-
-
-def build_deck(rules: Rules) -> list[Card]:
-    """The full deck for ``rules``, in a fixed (unshuffled) order."""
-    deck: list[Card] = []
-    for colour in Colour:
-        deck.append(Card.of(colour, Rank.N0))
-        for rank in Rank:
-            if Rank.N1 <= rank <= Rank.DRAW2:
-                deck += [Card.of(colour, rank)] * 2
-    deck += [Card.of(None, Rank.WILD)] * 4 + [Card.of(None, _W4)] * 4
-    deck += [Card.of(None, Rank.SWAP)] * rules.swap_hands
-    deck += [Card.of(None, Rank.SHUFFLE)] * rules.shuffle_hands
-    deck += [Card.of(None, Rank.CUSTOM)] * rules.custom_wilds
-    return deck
-
-
-@functools.lru_cache(maxsize=32)
-def _deck_of(rules: Rules) -> tuple[Card, ...]:
-    """:func:`build_deck`, cached per rules: building it from the enums was about a tenth
-    of the cost of a simulated hand (``bench/engine.py`` builds a ``Game`` per hand)."""
-    return tuple(build_deck(rules))
-
-
-def deal_order(
-    hands: Sequence[str], first: str, draws: str = "", dealer: int = 0
-) -> list[Card]:
-    """The top of a deck that deals ``hands`` (one string of cards per seat, seat 0
-    first), turns ``first`` up and then gives ``draws`` in that order.
-
-    Dealing goes one card at a time from the dealer's left, as :class:`Game` deals, so
-    ``Game(len(hands), rules.with_(hand_size=...), dealer=dealer, deck=deal_order(...))``
-    starts with exactly these hands.  For tests, replays and tutorials.
-
-    Raises:
-        ParseError: a card text is not a card.
-        RulesError: the hands differ in size or ``dealer`` is not a seat.
-    """
-    cards = [parse_cards(h) for h in hands]
-    n = len(cards)
-    if not 0 <= dealer < n:
-        raise RulesError(f"dealer must be a seat 0-{n - 1}, not {dealer}")
-    size = len(cards[0])
-    if any(len(h) != size for h in cards):
-        raise RulesError("every hand must have the same number of cards")
-    order = [cards[(dealer + k) % n][i] for i in range(size) for k in range(1, n + 1)]
-    return order + parse_cards(first) + parse_cards(draws)
 
 
 class Game(turns.TurnMixin):
@@ -191,7 +144,7 @@ class Game(turns.TurnMixin):
         self._lc: tuple[Action, ...] = ()
         # Rules that add actions outside the hot path of _legal
         self._special_legal = self.rules.jump_in or self.rules.no_bluffing
-        self._deck = _deck_of(self.rules)
+        self._deck = cached_deck(self.rules)
         if dealer is None:
             dealer = self._draw_for_dealer()
         elif not 0 <= dealer < self.n:
