@@ -16,9 +16,12 @@ from unotui.bots.base import RandomBot
 from unotui.engine import (
     CALL_UNO,
     DRAW,
+    KEEP,
     PRESETS,
     Card,
+    Colour,
     Game,
+    Phase,
     Play,
     Rules,
     SeatView,
@@ -251,23 +254,34 @@ def _tracked(view: SeatView, game: Game) -> None:
 
 
 def test_knowledge_counts_cards_and_infers_missing_colours() -> None:
+    """A seat that drew on a colour held none of it then; the card it drew and kept is
+    unknown (a keep does not say whether it could have been played)."""
     lacks_checked = 0
     for seed in range(20):
         game = Game(2, Rules.preset("classic"), rng=random.Random(seed))
         bots = _bots(["random", "random"], seed)
-        while game.phase != "round_over":
+        drew_on: Colour | None = None
+        while game.phase != Phase.ROUND_OVER:
             seat = game.actor
             view = seat_view(game, seat)
             _tracked(view, game)
             action = bots[seat].choose(view)
             colour = game.colour
             game.apply(seat, action)
-            if action is DRAW and game.phase == "play" and game.actor != seat and game.hands[seat]:
+            if action is DRAW and game.phase == Phase.DRAWN:
+                drew_on = colour
+            elif action is KEEP and drew_on is not None and game.hands[seat]:
                 know = Knowledge(seat_view(game, 1 - seat))
-                assert colour in know.lacks(seat)
-                assert know.p_holds(seat, colour) == 0.0
-                assert not any(c.colour is colour for c in game.hands[seat])
+                slots = know.info[seat].slots
+                bit = 1 << drew_on
+                assert slots[-1] == 0  # the kept card: anything
+                assert all(m & bit for m in slots[:-1])
+                assert know.p_holds(seat, drew_on) < 1.0
+                assert drew_on not in know.lacks(seat) or not know.unseen_of(drew_on)
+                # The engine keeps arrival order: the kept card is the last one.
+                assert not any(c.colour is drew_on for c in game.hands[seat][:-1])
                 lacks_checked += 1
+                drew_on = None
     assert lacks_checked > 20
 
 

@@ -150,7 +150,9 @@ async def test_jump_in_while_a_bot_is_thinking() -> None:
     )
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
-        await pilot.press("d")  # draw: Ada plays R5, then Blaise thinks (held by the gate)
+        await pilot.press("d")  # draw G5 (unplayable) ...
+        await settle(pilot)
+        await pilot.press("k")  # ... and keep it: Ada plays R5, then Blaise thinks (held by the gate)
         for _ in range(250):
             await pilot.pause(0.02)
             if app.view is not None and app.view.actor == 2 and app.view.top.text == "R5":
@@ -209,6 +211,8 @@ async def test_names_and_log_lines_render_as_literal_text() -> None:
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot)
         await pilot.press("d")
+        await settle(pilot)
+        await pilot.press("k")  # every turn draw ends in a play or a keep
         await settle(pilot)
         text = screen_text(app)
         assert "[bold]Me[/bold]" in text
@@ -335,7 +339,8 @@ async def test_custom_wild_discard_prompt_by_keys() -> None:
         await pilot.press("enter")
         await settle(pilot)
         assert app.view is not None and len(app.view.hand) == 3
-        assert "You discarded R5." in log_text(app) and "You discarded G3." in log_text(app)
+        # The hand shows sorted (R5 Y7 G3 G8 B4): Enter discards the first card twice.
+        assert "You discarded R5." in log_text(app) and "You discarded Y7." in log_text(app)
 
 
 async def test_command_palette_offers_game_commands() -> None:
@@ -442,7 +447,9 @@ async def test_acting_out_of_turn_is_refused_with_whose_turn_it_is() -> None:
     app = scripted_app(["Me", "Ada", "Blaise"], rules, {1: SlowBot(), 2: ScriptedBot()}, dealer=2, deck=deck)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
-        await pilot.press("d")  # our turn ends; Ada thinks (held by the gate)
+        await pilot.press("d")  # draw G5 (unplayable) ...
+        await settle(pilot)
+        await pilot.press("k")  # ... and keep it: our turn ends; Ada thinks (held by the gate)
         for _ in range(250):
             await pilot.pause(0.02)
             if app.view is not None and app.view.actor == 1:

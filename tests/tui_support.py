@@ -207,6 +207,8 @@ async def autoplay(pilot: Pilot[Any], until: type = MatchOverScreen, max_keys: i
                 await pilot.pause(0.01)
             elif view.phase == "challenge":
                 await press("a")
+            elif view.phase == "drawn" and legal == (KEEP,):
+                await press("k")  # a drawn card that cannot be played is kept
             elif view.phase in ("drawn", "discard"):
                 await press("enter")
             elif view.phase == "play":

@@ -35,7 +35,7 @@ from __future__ import annotations
 from random import Random
 from typing import Protocol, runtime_checkable
 
-from ..engine import ACCEPT, CALL_UNO, CHALLENGE, DEAL, DRAW, Action, Card, Catch, Play, SeatView, play
+from ..engine import ACCEPT, CALL_UNO, CHALLENGE, DEAL, DRAW, Action, Card, Catch, Phase, Play, SeatView, play
 
 __all__ = [
     "MIN_CATCH_DELAY",
@@ -173,7 +173,7 @@ class BaseBot:
         legal = view.legal
         if len(legal) == 1:
             return legal[0]
-        if view.phase == "round_over":
+        if view.phase == Phase.ROUND_OVER:
             return DEAL if DEAL in legal else legal[0]
         if view.uno_open >= 0:
             if CALL_UNO in legal:
@@ -206,7 +206,7 @@ class RandomBot(BaseBot):
         if first is not None and type(first) is not Catch:
             return first
         cards = plays_of(legal)
-        if view.phase == "challenge":
+        if view.phase == Phase.CHALLENGE:
             options: list[Action] = [a for a in legal if a is CHALLENGE or a is ACCEPT]
             options += [self.play_and_call(c, legal) for c in cards]
             return options[self.rng.randrange(len(options))]

@@ -139,7 +139,9 @@ def describe(event: Event, names: Sequence[str], viewer: int | None) -> str:
         shown = f": {_cards(event.cards)}" if event.cards else ""
         return f"{who(s)} drew {what}{why}{shown}."
     if k == "keep":
-        return f"{who(s)} kept the drawn card."
+        if card is None:
+            return f"{who(s)} kept the drawn card."
+        return f"{who(s)} kept {describe_card(card)}."
     if k == "pass":
         return f"{who(s)} could not draw (no cards left) and passed."
     if k == "skip":
