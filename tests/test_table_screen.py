@@ -190,17 +190,19 @@ async def test_sort_key_orders_the_hand_and_is_remembered() -> None:
     app = _sorting_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
-        assert hand_on_screen(app) == ["G3", "W", "R5", "B2", "R1"]
-        await pilot.press("right", "right")  # R5 selected
-        await pilot.press("s")
-        await settle(pilot)
-        assert hand_on_screen(app) == ["R1", "R5", "G3", "B2", "W"]
-        assert table(app).cursor == 1  # still on R5
-        assert load_config().hand_order == "colour"
+        assert hand_on_screen(app) == ["R1", "R5", "G3", "B2", "W"]  # by colour at first
+        await pilot.press("right")  # R5 selected
         await pilot.press("s")
         await settle(pilot)
         assert hand_on_screen(app) == ["R1", "B2", "G3", "R5", "W"]
+        assert table(app).cursor == 3  # still on R5
         assert "by rank" in message(app)
+        assert load_config().hand_order == "rank"
+        await pilot.press("s")
+        await settle(pilot)
+        assert hand_on_screen(app) == ["R1", "R5", "G3", "B2", "W"]
+        assert load_config().hand_order == "colour"
+        await pilot.press("s")
     again = _sorting_app()  # a new session starts in the saved order
     async with again.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
@@ -217,7 +219,7 @@ async def test_the_card_just_drawn_is_marked_until_a_play() -> None:
         await pilot.press("d")
         await settle(pilot)
         assert app.view is not None and app.view.phase == "drawn"
-        assert table(app).cursor == 3  # on the card drawn
+        assert hand_on_screen(app)[table(app).cursor] == "R8"  # on the card drawn
         hand = str(table(app).query_one(HandView).content)
         assert hand.count("new") == 1 and "┗new┛" in hand  # the selected card is the new one
         await pilot.press("enter")  # play it: the mark goes
@@ -340,4 +342,4 @@ async def test_saving_the_hand_order_keeps_one_game_overrides_out_of_the_file() 
         await pilot.press("s")
         await settle(pilot)
     saved = load_config()
-    assert saved.hand_order == "colour" and saved.theme == "default"
+    assert saved.hand_order == "rank" and saved.theme == "default"

@@ -23,7 +23,9 @@ __all__ = ["CONFIG_ENV", "HAND_ORDERS", "THEMES", "Config", "config_path", "load
 CONFIG_ENV = "UNOTUI_CONFIG_DIR"
 THEMES: tuple[str, ...] = ("default", "colourblind", "mono")
 #: how the table shows the hand: as the cards arrived, by colour, by rank (the ``s`` key)
-HAND_ORDERS: tuple[str, ...] = ("dealt", "colour", "rank")
+#: how the table shows your hand (the ``s`` key).  There is no "as dealt": a hand's order
+#: would tell which card arrived when, so views carry hands sorted (see ``seat_view``).
+HAND_ORDERS: tuple[str, ...] = ("colour", "rank")
 
 
 @dataclass(frozen=True)
@@ -35,7 +37,7 @@ class Config:
     bots: str = "medium"
     players: int = 4
     theme: str = "default"
-    hand_order: str = "dealt"
+    hand_order: str = "colour"
     delay: float = 0.6
     catch_grace: float = 1.0
     problems: tuple[str, ...] = ()

@@ -270,7 +270,7 @@ class UnoApp(App[int]):
         self._save(hand_order=order)
         if self._table is not None:
             self._table.set_order(order)
-            shown = {"dealt": "as dealt", "colour": "by colour", "rank": "by rank"}[order]
+            shown = {"colour": "by colour", "rank": "by rank"}[order]
             self._table.say(f"Hand shown {shown} (s: next order).")
 
     # ----- settings -------------------------------------------------------------------------

@@ -72,8 +72,7 @@ def hand_order(cards: Sequence[Card], order: str) -> list[int]:
 
     ``colour``: red, yellow, green, blue, then wilds, each by rank (numbers, Skip,
     Reverse, Draw Two).  ``rank``: numbers low to high, then action cards, then wilds,
-    each by colour.  Anything else (``dealt``): as the cards arrived.  The sort is stable,
-    so two identical cards keep their arrival order.
+    each by colour.  Anything else: as the view holds them (sorted by the engine).
     """
     n = len(cards)
     if order == "colour":

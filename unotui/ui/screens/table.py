@@ -112,7 +112,7 @@ class TableScreen(Screen[None]):
         Binding("t", "theme", "Theme", show=False),
     ]
 
-    def __init__(self, view: SeatView | None = None, palette: str = "default", order: str = "dealt") -> None:
+    def __init__(self, view: SeatView | None = None, palette: str = "default", order: str = "colour") -> None:
         super().__init__()
         self.view = view
         self.palette = palette
@@ -517,7 +517,7 @@ class TableScreen(Screen[None]):
             self._cannot("jump in", "j plays a card identical to the top, out of turn.")
 
     def action_sort(self) -> None:
-        """Show the hand in the next order (as dealt, by colour, by rank); saved."""
+        """Show the hand in the other order (by colour, by rank); saved."""
         self.post_message(CycleSort())
 
     def action_hint(self) -> None:
