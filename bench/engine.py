@@ -1,19 +1,29 @@
-"""Engine throughput: full-rule games between uniformly random legal players.
+"""Engine throughput: unotui and RLCard's UNO playing the same random policy.
 
-Plays two-player hands (a "game" here is one hand, as in RLCard) under the official
-rules (``classic`` preset: challenges, UNO calls and catches, first-card rules,
-reshuffles).  At every step the seat whose decision is awaited picks uniformly among
-its legal actions, and the engine applies it with ``Game.push`` (the unchecked apply,
-for actions just taken from ``legal_actions``).
+Plays two-player hands (a "game" here is one hand, as in RLCard).  Both engines follow
+one policy, the one RLCard's legal actions imply: **a uniformly random playable card;
+draw only when no card can be played; a playable drawn card is played**.  Colours are
+uniform.  So both sides do the same work per hand and "moves per second" and "hands per
+second" compare like with like.
 
-In the same run, when ``rlcard`` is installed (``pip install -e '.[bench]'``), RLCard's
-raw ``UnoGame`` is played the same way (a random legal action each step, ``init_game``
-included) and the ratio is reported.  Times are CPU seconds of this process
-(``time.process_time``) and the two engines alternate over several rounds, so other
-load on the machine disturbs both sides alike.
+* unotui runs the official rules (``classic`` preset: challenges, UNO calls, first-card
+  rules, reshuffles) with ``Game.push`` (the unchecked apply, for actions just taken
+  from ``legal_actions``).  A wild is one move and its colour another; a challenge is
+  answered uniformly; a drawn card that cannot be played is kept (one more move).
+* RLCard (``pip install -e '.[bench]'``) runs its raw ``UnoGame``: a wild and its colour
+  are one action, a drawn card is played (or kept) within the ``draw`` move, and a Wild
+  Draw Four is legal only when nothing else is (it has no challenge).  Its four colour
+  actions of one wild count as one card for the policy.
 
-Usage: ``python bench/engine.py [--seconds S] [--players N]``.  The last line is exactly
-``engine_moves_per_s=N rlcard_moves_per_s=N ratio=R``.
+The moves per hand therefore differ a little (unotui counts colours, kept cards and
+challenges as moves); hands per second is the figure to compare across engines, and
+across versions of this engine.  Times are CPU seconds of this process
+(``time.process_time``) and the two engines alternate over several rounds, so other load
+on the machine disturbs both sides alike.
+
+Usage: ``python bench/engine.py [--seconds S] [--rounds R] [--players N]``.  The
+line before last is ``engine_hands_per_s=N rlcard_hands_per_s=N hands_ratio=R``; the last
+line is exactly ``engine_moves_per_s=N rlcard_moves_per_s=N ratio=R``.
 """
 
 from __future__ import annotations
@@ -23,7 +33,11 @@ import random
 import time
 from collections.abc import Callable
 
-from unotui.engine import Game, Rules
+from unotui.engine import CallUno, Catch, Draw, Game, Keep, Rules
+
+# Actions the policy takes only when nothing else is offered (draw, keep) or never
+# (UNO calls and catches are out-of-turn extras, not a choice of card).
+_PASSIVE = frozenset({Draw, Keep, CallUno, Catch})
 
 
 def _timed(seconds: float, play_hand: Callable[[], int]) -> tuple[int, float, int]:
@@ -41,6 +55,7 @@ def bench_engine(seconds: float, players: int, seed: int = 1) -> tuple[int, floa
     """Moves, elapsed seconds and hands played by the unotui engine."""
     rules = Rules.preset("classic")
     rand = random.Random(seed).random
+    passive = _PASSIVE
 
     def play_hand() -> int:
         game = Game(players, rules, rng=random.Random(rand()), dealer=0)
@@ -49,7 +64,12 @@ def bench_engine(seconds: float, players: int, seed: int = 1) -> tuple[int, floa
         while game.round_winner < 0:  # the hand is on
             seat = game.actor
             legal = legal_actions(seat)
-            push(seat, legal[int(rand() * len(legal))])
+            options = [a for a in legal if type(a) not in passive]
+            if options:
+                action = options[int(rand() * len(options))]
+            else:  # nothing to play: draw, or keep the unplayable drawn card
+                action = next(a for a in legal if type(a) is Draw or type(a) is Keep)
+            push(seat, action)
             moves += 1
         return moves
 
@@ -57,7 +77,7 @@ def bench_engine(seconds: float, players: int, seed: int = 1) -> tuple[int, floa
 
 
 def bench_rlcard(seconds: float, players: int, seed: int = 1) -> tuple[int, float, int] | None:
-    """The same loop on RLCard's raw UnoGame, or None when RLCard is not installed."""
+    """The same policy on RLCard's raw UnoGame, or None when RLCard is not installed."""
     try:
         import numpy as np
         from rlcard.games.uno.game import UnoGame
@@ -65,6 +85,7 @@ def bench_rlcard(seconds: float, players: int, seed: int = 1) -> tuple[int, floa
         return None
     game = UnoGame(num_players=players)
     rng = random.Random(seed)
+    rand = rng.random
 
     def play_hand() -> int:
         game.np_random = np.random.RandomState(rng.randrange(2**31))
@@ -72,7 +93,16 @@ def bench_rlcard(seconds: float, players: int, seed: int = 1) -> tuple[int, floa
         moves = 0
         while not game.is_over():
             legal = game.get_legal_actions()
-            game.step(legal[int(rng.random() * len(legal))])
+            # A wild is offered once per colour: pick a card uniformly, then its colour.
+            cards = [a for a in legal if "wild" not in a]
+            wilds = len(legal) - len(cards)
+            pick = int(rand() * (len(cards) + wilds // 4))
+            if pick < len(cards):
+                action = cards[pick]
+            else:
+                k = pick - len(cards)  # which wild (W or W+4), then a uniform colour
+                action = [a for a in legal if "wild" in a][4 * k + int(rand() * 4)]
+            game.step(action)
             moves += 1
         return moves
 
@@ -99,20 +129,25 @@ def main() -> None:
             have_rlcard = False
         else:
             theirs = [theirs[0] + got[0], theirs[1] + got[1], theirs[2] + got[2]]
-    e_rate = ours[0] / ours[1]
+    e_rate, e_hands = ours[0] / ours[1], ours[2] / ours[1]
     print(
         f"unotui: {ours[0]} moves in {ours[2]} hands, {ours[1]:.1f} s, "
-        f"{1e6 / e_rate:.2f} us/move, {ours[0] / ours[2]:.1f} moves/hand"
+        f"{1e6 / e_rate:.2f} us/move, {ours[0] / ours[2]:.1f} moves/hand, {e_hands:.0f} hands/s"
     )
     if have_rlcard:
-        r_rate = theirs[0] / theirs[1]
+        r_rate, r_hands = theirs[0] / theirs[1], theirs[2] / theirs[1]
         print(
             f"rlcard: {theirs[0]} moves in {theirs[2]} hands, {theirs[1]:.1f} s, "
-            f"{1e6 / r_rate:.2f} us/move, {theirs[0] / theirs[2]:.1f} moves/hand"
+            f"{1e6 / r_rate:.2f} us/move, {theirs[0] / theirs[2]:.1f} moves/hand, {r_hands:.0f} hands/s"
+        )
+        print(
+            f"engine_hands_per_s={e_hands:.0f} rlcard_hands_per_s={r_hands:.0f} "
+            f"hands_ratio={e_hands / r_hands:.2f}"
         )
         print(f"engine_moves_per_s={e_rate:.0f} rlcard_moves_per_s={r_rate:.0f} ratio={e_rate / r_rate:.2f}")
     else:
         print("rlcard not installed: pip install -e '.[bench]'")
+        print(f"engine_hands_per_s={e_hands:.0f} rlcard_hands_per_s=0 hands_ratio=nan")
         print(f"engine_moves_per_s={e_rate:.0f} rlcard_moves_per_s=0 ratio=nan")
 
 

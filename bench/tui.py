@@ -2,8 +2,12 @@
 
 1. Launch to first full frame, in a real terminal (tmux, 100x30): ``unotui play`` against
    a bare Textual app showing one line, alternating, median of N runs each.  The shell
-   notes the time just before it starts the program; the program notes the time right
-   after its first full frame (``UNOTUI_FIRST_FRAME_FILE``) and quits.  Target: ratio <= 1.3.
+   notes the time just before it starts the program; this script polls the terminal
+   (``tmux capture-pane``) until a string that only the finished frame shows is on the
+   screen ("Draw pile" on the table, "hello" in the bare app), notes the time, and quits
+   the program with Ctrl+Q.  Both programs are watched the same way, so the polling
+   interval (a few ms) weighs on both sides of the ratio.  Nothing in the program itself
+   knows it is being measured.  Target: ratio <= 1.3.
 2. Re-render of the table after a move with 10 players (120x40, headless): the time from
    handing the screen a new view to the frame being composed, median over many moves.
 
@@ -31,7 +35,6 @@ if TYPE_CHECKING:
     from unotui.engine import Action, SeatView
 
 BARE = """
-import os, time
 from textual.app import App
 from textual.widgets import Static
 
@@ -39,28 +42,21 @@ class Bare(App[int]):
     def compose(self):
         yield Static("hello")
 
-    def on_mount(self):
-        self.call_after_refresh(self.drawn)
-
-    def drawn(self):
-        with open(os.environ["UNOTUI_FIRST_FRAME_FILE"], "w") as out:
-            out.write(repr(time.time()))
-        self.exit(0)
-
 Bare().run()
 """
 
+#: what each program shows only once its first full frame is drawn
+TABLE_MARK, BARE_MARK = "Draw pile", "hello"
 
-def _time_in_tmux(command: str) -> float:
-    """Seconds from starting ``command`` in a fresh tmux window to its first frame."""
+
+def _time_in_tmux(command: str, mark: str, timeout: float = 60.0) -> float:
+    """Seconds from starting ``command`` in a fresh tmux window to ``mark`` on its screen."""
     session = f"bench-{uuid.uuid4().hex[:8]}"
     channel = f"done-{session}"
     env = {k: v for k, v in os.environ.items() if k != "TMUX"}
     with tempfile.TemporaryDirectory() as tmp:
-        stamp = Path(tmp) / "frame"
-        shell = (
-            f"start=$(date +%s.%N); UNOTUI_FIRST_FRAME_FILE={stamp} {command}; echo $start > {stamp}.start"
-        )
+        stamp = Path(tmp) / "start"
+        shell = f"date +%s.%N > {stamp}; {command}"
         subprocess.run(
             [
                 "tmux",
@@ -77,9 +73,24 @@ def _time_in_tmux(command: str) -> float:
             check=True,
             env=env,
         )
-        subprocess.run(["tmux", "wait-for", channel], check=True, env=env)
+        deadline = time.monotonic() + timeout
+        seen = 0.0
+        while time.monotonic() < deadline:
+            screen = subprocess.run(
+                ["tmux", "capture-pane", "-p", "-t", session], capture_output=True, text=True, env=env
+            ).stdout
+            if mark in screen:
+                seen = time.time()
+                break
+        # Ctrl+Q during a match asks first; a second Ctrl+Q quits (the bare app quits at once).
+        for _ in range(2):
+            subprocess.run(["tmux", "send-keys", "-t", session, "C-q"], capture_output=True, env=env)
+            time.sleep(0.3)
+        subprocess.run(["tmux", "wait-for", channel], check=True, env=env, timeout=timeout)
         subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)
-        return float(stamp.read_text()) - float(Path(f"{stamp}.start").read_text())
+        if not seen:
+            raise RuntimeError(f"{command!r} never showed {mark!r}")
+        return seen - float(stamp.read_text())
 
 
 def first_frame(runs: int) -> tuple[list[float], list[float]]:
@@ -103,12 +114,12 @@ def _first_frames(runs: int, exe: Path, unotui: Path) -> tuple[list[float], list
         bare_file.write_text(BARE)
         ours = f"UNOTUI_CONFIG_DIR={cfg} {unotui} play --seed 1 --delay 0 --rules classic"
         bare = f"{exe} {bare_file}"
-        _time_in_tmux(bare)  # warm the file cache
-        _time_in_tmux(ours)
+        _time_in_tmux(bare, BARE_MARK)  # warm the file cache
+        _time_in_tmux(ours, TABLE_MARK)
         a, b = [], []
         for _ in range(runs):
-            a.append(_time_in_tmux(ours))
-            b.append(_time_in_tmux(bare))
+            a.append(_time_in_tmux(ours, TABLE_MARK))
+            b.append(_time_in_tmux(bare, BARE_MARK))
     return a, b
 
 

@@ -16,9 +16,12 @@ from unotui.bots.base import RandomBot
 from unotui.engine import (
     CALL_UNO,
     DRAW,
+    KEEP,
     PRESETS,
     Card,
+    Colour,
     Game,
+    Phase,
     Play,
     Rules,
     SeatView,
@@ -202,11 +205,15 @@ def test_seeded_bots_are_reproducible() -> None:
     assert run(3) == run(3)
 
 
-def test_bots_always_call_uno() -> None:
+def test_bots_always_call_uno_unless_they_may_forget() -> None:
+    """With ``forget_uno=0`` no level is ever caught (forgetting: tests/test_bots_uno.py)."""
     for level in LEVELS:
         for seed in range(3):
             game = Game(2, Rules.preset("classic"), rng=random.Random(seed))
-            bots = _bots([level, level], seed)
+            bots = [
+                make_bot(level, random.Random(seed * 31 + i), rollouts=12, deadline=None, forget_uno=0)
+                for i in range(2)
+            ]
             play_checked(game, bots)
             plays = [e for e in game.log if e.kind == "play"]
             for i, e in enumerate(game.log):
@@ -247,23 +254,34 @@ def _tracked(view: SeatView, game: Game) -> None:
 
 
 def test_knowledge_counts_cards_and_infers_missing_colours() -> None:
+    """A seat that drew on a colour held none of it then; the card it drew and kept is
+    unknown (a keep does not say whether it could have been played)."""
     lacks_checked = 0
     for seed in range(20):
         game = Game(2, Rules.preset("classic"), rng=random.Random(seed))
         bots = _bots(["random", "random"], seed)
-        while game.phase != "round_over":
+        drew_on: Colour | None = None
+        while game.phase != Phase.ROUND_OVER:
             seat = game.actor
             view = seat_view(game, seat)
             _tracked(view, game)
             action = bots[seat].choose(view)
             colour = game.colour
             game.apply(seat, action)
-            if action is DRAW and game.phase == "play" and game.actor != seat and game.hands[seat]:
+            if action is DRAW and game.phase == Phase.DRAWN:
+                drew_on = colour
+            elif action is KEEP and drew_on is not None and game.hands[seat]:
                 know = Knowledge(seat_view(game, 1 - seat))
-                assert colour in know.lacks(seat)
-                assert know.p_holds(seat, colour) == 0.0
-                assert not any(c.colour is colour for c in game.hands[seat])
+                slots = know.info[seat].slots
+                bit = 1 << drew_on
+                assert slots[-1] == 0  # the kept card: anything
+                assert all(m & bit for m in slots[:-1])
+                assert know.p_holds(seat, drew_on) < 1.0
+                assert drew_on not in know.lacks(seat) or not know.unseen_of(drew_on)
+                # The engine keeps arrival order: the kept card is the last one.
+                assert not any(c.colour is drew_on for c in game.hands[seat][:-1])
                 lacks_checked += 1
+                drew_on = None
     assert lacks_checked > 20
 
 
@@ -335,7 +353,8 @@ def test_bots_call_uno_for_themselves_and_catch_others() -> None:
     for level in LEVELS:
         own = seat_view(game, forgetful)
         assert CALL_UNO in own.legal
-        assert react(make_bot(level, random.Random(0)), own) is CALL_UNO
+        # (levels that may forget stay quiet until their turn: tests/test_bots_uno.py)
+        assert react(make_bot(level, random.Random(0), forget_uno=0), own) is CALL_UNO
     other = (forgetful + 1) % 3
     view = seat_view(game, other)
     catch = react(make_bot("hard", random.Random(0)), view)

@@ -31,3 +31,43 @@ def test_unavailable_subcommand_says_so() -> None:
     assert out.returncode == 2
     assert "not yet available" in out.stderr
     assert "Traceback" not in out.stderr
+
+
+def test_output_into_a_closed_pipe_ends_quietly(tmp_path: object) -> None:
+    """``unotui replay FILE --json | head -c 10``: the reader goes away; no traceback."""
+    import os
+    from pathlib import Path
+
+    transcript = Path(__file__).parent / "transcripts" / "01-deal-passes-left.json"
+    read, write = os.pipe()
+    os.close(read)  # the reader has already gone: every write fails with EPIPE
+    try:
+        out = subprocess.run(
+            [sys.executable, "-m", "unotui", "replay", str(transcript), "--json"],
+            stdout=write,
+            stderr=subprocess.PIPE,
+            text=True,
+            check=False,
+            timeout=60,
+        )
+    finally:
+        os.close(write)
+    assert "Traceback" not in out.stderr and "BrokenPipeError" not in out.stderr, out.stderr
+    assert out.returncode == 1
+
+
+def test_help_says_plain_unotui_opens_the_menu() -> None:
+    out = run("--help")
+    assert "(the default)" not in out.stdout
+    assert "with no command, unotui opens the main menu" in " ".join(out.stdout.split()).lower()
+
+
+def test_join_help_shows_its_address_argument_and_join_is_not_yet_available() -> None:
+    out = run("join", "--help")
+    assert out.returncode == 0
+    assert "HOST[:PORT]" in out.stdout
+    for option in ("--name", "--password", "--spectate"):
+        assert option in out.stdout
+    out = run("join", "192.168.1.20:7777", "--name", "Zoe")
+    assert out.returncode == 2
+    assert "not yet available" in out.stderr and "Traceback" not in out.stderr

@@ -163,11 +163,34 @@ async def test_hint_is_legal() -> None:
     await game.close()
 
 
-def test_make_bot_falls_back_to_a_working_bot() -> None:
+def test_make_bot_builds_every_level_and_refuses_an_unknown_one() -> None:
     import random
 
-    for level in ("random", "greedy", "easy", "medium", "hard", "whatever"):
-        assert hasattr(make_bot(level, random.Random(1)), "choose")
+    from unotui.bots import LEVELS
+    from unotui.client import BOT_LEVELS
+
+    assert BOT_LEVELS is LEVELS  # one list of levels
+    for level in BOT_LEVELS:
+        assert make_bot(level, random.Random(1)).name == level
+    # An unknown level used to give a random bot without a word.
+    with pytest.raises(ValueError, match=r"'whatever'.*random, greedy, easy, medium, hard"):
+        make_bot("whatever", random.Random(1))
+
+
+def test_one_definition_of_the_colour_held_most() -> None:
+    """The turn timer, the bots and the hints name the same colour for a hand."""
+    from unotui.bots.policy import most_held_colour as bots_most
+    from unotui.engine import Colour, Game, Rules, deal_order, most_held_colour, parse_cards
+
+    assert bots_most is most_held_colour
+    # Two yellow, two blue: yellow's cards are worth more; the wilds do not count.
+    hand = parse_cards("Y9 B1 Y+2 B2 W W+4")
+    assert most_held_colour(hand) is Colour.YELLOW
+    assert most_held_colour(parse_cards("W")) is Colour.RED
+    deck = deal_order(["Y9 B1 Y+2 B2 W W+4 R1", "G1 G2 G3 G4 G5 G6 G7"], "W", dealer=1)
+    g = Game(2, Rules.preset("classic"), dealer=1, deck=deck)
+    assert g.phase == "colour" and g.actor == 0  # the first card is a wild: seat 0 names it
+    assert g.timeout_action() == (0, Action.parse("colour Y"))
 
 
 def test_clean_strips_terminal_controls() -> None:

@@ -1,4 +1,5 @@
-"""End to end: ``unotui play`` in a real terminal (tmux), a few moves by keys, Ctrl+Q."""
+"""End to end: ``unotui play`` in a real terminal (tmux), a few moves by keys, Ctrl+Q (and
+the question it asks while a match is running)."""
 
 from __future__ import annotations
 
@@ -57,7 +58,9 @@ def test_play_a_few_moves_and_quit_with_ctrl_q(tmp_path: Path) -> None:
         assert screen != before
         _tmux("send-keys", "-t", session, "Right", "Right", "n")
         screen = _wait_for(session, "Hint:")
-        _tmux("send-keys", "-t", session, "C-q")
+        _tmux("send-keys", "-t", session, "C-q")  # a match is running: asked first
+        _wait_for(session, "abandon this match?")
+        _tmux("send-keys", "-t", session, "y")
         deadline = time.monotonic() + 10
         while not status.exists() and time.monotonic() < deadline:
             time.sleep(0.1)
@@ -84,9 +87,35 @@ def test_no_arguments_opens_the_menu_and_enter_starts_a_solo_game(tmp_path: Path
         for name in ("Ada", "Blaise", "Grace"):
             _wait_for(session, name)  # the frame may still be arriving
         _tmux("send-keys", "-t", session, "C-q")
+        _wait_for(session, "abandon this match?")
+        _tmux("send-keys", "-t", session, "C-q")  # Ctrl+Q twice quits
         deadline = time.monotonic() + 10
         while not status.exists() and time.monotonic() < deadline:
             time.sleep(0.1)
         assert status.read_text().strip() == "0"
+    finally:
+        subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)
+
+
+def test_a_broken_settings_file_is_reported_inside_the_app_not_on_stderr(tmp_path: Path) -> None:
+    session = f"unotui-e2e-{uuid.uuid4().hex[:8]}"
+    status = tmp_path / "status"
+    (tmp_path / "config.toml").write_text("[rules]\nhand_size = 99\n", encoding="utf-8")
+    exe = Path(sys.executable).with_name("unotui")
+    command = f"UNOTUI_CONFIG_DIR={tmp_path} {exe}; echo $? > {status}; sleep 5"
+    env = {k: v for k, v in os.environ.items() if k != "TMUX"}
+    subprocess.run(
+        ["tmux", "new-session", "-d", "-s", session, "-x", "80", "-y", "24", command], check=True, env=env
+    )
+    try:
+        screen = _wait_for(session, "Settings file problem (defaults used)")
+        assert "hand_size" in screen
+        _tmux("send-keys", "-t", session, "C-q")  # no match running: quits at once
+        deadline = time.monotonic() + 10
+        while not status.exists() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert status.read_text().strip() == "0"
+        after = _tmux("capture-pane", "-p", "-t", session)
+        assert "hand_size" not in after and "settings" not in after.lower()
     finally:
         subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)

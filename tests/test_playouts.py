@@ -94,7 +94,8 @@ def check_invariants(g: Game, deck: Counter[Card], log_from: int) -> None:
                 assert a is CALL_UNO or isinstance(a, Catch) or (
                     g.rules.jump_in and isinstance(a, Play) and a.card is g.top), f"seat {seat}: {a}"
         v = seat_view(g, seat, log_from)
-        assert v.hand == tuple(g.hands[seat])
+        assert v.hand == tuple(sorted(g.hands[seat]))  # sorted: arrival order stays hidden
+        assert all(list(cards) == sorted(cards) for cards in v.face_up.values())
         assert v.counts == tuple(len(h) for h in g.hands)
         assert v.colour is g.colour and v.top is g.top
         assert v.legal == tuple(g.legal_actions(seat))
@@ -167,6 +168,11 @@ def play_out(g: Game, seed: int, max_steps: int, uniform_steps: int = 1500, hoar
         log_from = len(g.log)
         g.apply(seat, action)
         stats.steps += 1
+        last = g.log[-1]
+        if last.kind == "draw" and last.note == "turn":
+            # Issue 8: after a turn draw the drawer always decides (play or keep), so
+            # nobody learns from the phase whether the hidden card was playable.
+            assert g.phase == "drawn" and g.actor == last.seat and g.drawn is not None
         for e in g.log[log_from:]:
             stats.kinds[e.kind] += 1
         stats.rounds += g.phase in OVER

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from unotui.cli import main
+from unotui.transcript import Transcript, final_state, replay
 
 HERE = Path(__file__).parent / "transcripts"
 FILES = sorted(HERE.glob("*.json"))
@@ -46,6 +47,8 @@ def test_golden_transcript(path: Path, capsys: pytest.CaptureFixture[str]) -> No
             assert [len(h) for h in state["hands"]] == want
         elif key == "events_include":
             assert set(want) <= set(kinds), kinds
+        elif key == "events_exclude":
+            assert not set(want) & set(kinds), kinds
         elif key == "top_not":
             assert state["discard_top"] != want
         elif key == "reveal":
@@ -95,6 +98,15 @@ def test_replay_console_script_and_errors(tmp_path: Path) -> None:
         ('{"players": 11}', "2-10 players"),
         ('{"players": 2, "deck": "R5 Z9"}', "not a card"),
         ('{"players": 2, "rules": {"custom_wild": {"effects": ["tell_joke"]}}}', "tell_joke"),
+        # A hand per seat, or the deal would silently differ from the one written down.
+        ('{"players": 2, "dealer": 0, "rules": {"hand_size": 1}, "hands": ["R1", "R2", "R3"], "first": "R5"}',
+         "'hands' lists 3 hands for 2 players"),
+        ('{"players": 3, "dealer": 0, "rules": {"hand_size": 1}, "hands": ["R1", "R2"], "first": "R5"}',
+         "'hands' lists 2 hands for 3 players"),
+        # 'first' and 'draws' mean nothing without 'hands': refused, not ignored.
+        ('{"players": 2, "first": "R5"}', "'first' needs 'hands'"),
+        ('{"players": 2, "deck": "R1 R2", "draws": "R5"}', "'draws' needs 'hands'"),
+        ('{"players": 2, "first": "R5", "draws": ""}', "'first' and 'draws' need 'hands'"),
     ],
 )
 def test_malformed_transcripts_are_refused(
@@ -104,3 +116,19 @@ def test_malformed_transcripts_are_refused(
     path.write_text(text)
     assert main(["replay", str(path)]) == 1
     assert message in capsys.readouterr().err
+
+
+def test_replay_colour_is_null_until_a_first_wild_is_named(capsys: pytest.CaptureFixture[str]) -> None:
+    """A first-card Wild has no colour until the player left of the dealer names one (the
+    engine holds a placeholder meanwhile, which the replay must not print as red)."""
+    data = json.loads((HERE / "03-first-card-wild.json").read_text())
+    transcript = Transcript.from_mapping({**data, "actions": []})
+    assert final_state(replay(transcript))["colour"] is None
+    named = final_state(replay(Transcript.from_mapping({**data, "actions": [[1, "colour R"]]})))
+    assert named["colour"] == "R"
+    # A wild played later keeps the colour in play until its own colour is named.
+    data = json.loads((HERE / "09-wild-any-time.json").read_text())
+    steps = data["actions"]
+    wild = next(i for i, (_, text) in enumerate(steps) if text in ("W", "W+4"))
+    state = final_state(replay(Transcript.from_mapping(data), stop=wild + 1))
+    assert state["phase"] == "colour" and state["colour"] is not None

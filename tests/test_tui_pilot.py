@@ -129,7 +129,7 @@ async def test_refused_intent_is_shown_and_changes_nothing() -> None:
         before = app.view
         await play_card(pilot, "B5")
         assert app.view is before
-        assert "Not allowed (unplayable)" in screen_text(app)
+        assert "You can't play that: B5 does not match R1 (red)." in screen_text(app)
         await pilot.press("k")  # not applicable now: nothing happens
         await settle(pilot)
         assert app.view is before
@@ -150,7 +150,9 @@ async def test_jump_in_while_a_bot_is_thinking() -> None:
     )
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
-        await pilot.press("d")  # draw: Ada plays R5, then Blaise thinks (held by the gate)
+        await pilot.press("d")  # draw G5 (unplayable) ...
+        await settle(pilot)
+        await pilot.press("k")  # ... and keep it: Ada plays R5, then Blaise thinks (held by the gate)
         for _ in range(250):
             await pilot.pause(0.02)
             if app.view is not None and app.view.actor == 2 and app.view.top.text == "R5":
@@ -181,7 +183,7 @@ async def test_a_whole_match_by_keys_then_rematch_and_quit() -> None:
         await settle(pilot)
         assert isinstance(app.screen, TableScreen)
         assert app.view is not None and app.view.round_no == 1 and app.view.phase != "match_over"
-        await pilot.press("ctrl+q")
+        await pilot.press("ctrl+q", "y")
     assert app.return_code == 0
 
 
@@ -209,6 +211,8 @@ async def test_names_and_log_lines_render_as_literal_text() -> None:
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot)
         await pilot.press("d")
+        await settle(pilot)
+        await pilot.press("k")  # every turn draw ends in a play or a keep
         await settle(pilot)
         text = screen_text(app)
         assert "[bold]Me[/bold]" in text
@@ -335,7 +339,8 @@ async def test_custom_wild_discard_prompt_by_keys() -> None:
         await pilot.press("enter")
         await settle(pilot)
         assert app.view is not None and len(app.view.hand) == 3
-        assert "You discarded R5." in log_text(app) and "You discarded G3." in log_text(app)
+        # The hand shows sorted (R5 Y7 G3 G8 B4): Enter discards the first card twice.
+        assert "You discarded R5." in log_text(app) and "You discarded Y7." in log_text(app)
 
 
 async def test_command_palette_offers_game_commands() -> None:
@@ -361,6 +366,8 @@ async def test_ctrl_q_quits_from_a_dialog() -> None:
         await settle(pilot)
         await play_card(pilot, "W")
         assert isinstance(app.screen, ColourPicker)
+        await pilot.press("ctrl+q")  # a match is running: asked first; Ctrl+Q again is yes
+        await pilot.pause()
         await pilot.press("ctrl+q")
         await pilot.pause()
     assert app.return_code == 0
@@ -440,13 +447,15 @@ async def test_acting_out_of_turn_is_refused_with_whose_turn_it_is() -> None:
     app = scripted_app(["Me", "Ada", "Blaise"], rules, {1: SlowBot(), 2: ScriptedBot()}, dealer=2, deck=deck)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
-        await pilot.press("d")  # our turn ends; Ada thinks (held by the gate)
+        await pilot.press("d")  # draw G5 (unplayable) ...
+        await settle(pilot)
+        await pilot.press("k")  # ... and keep it: our turn ends; Ada thinks (held by the gate)
         for _ in range(250):
             await pilot.pause(0.02)
             if app.view is not None and app.view.actor == 1:
                 break
         await pilot.press("enter")
         await pilot.pause()
-        assert "Not allowed (not_your_turn): wait for Ada" in screen_text(app)
+        assert "It's not your turn: wait for Ada." in screen_text(app)
         gate.set()
         await settle(pilot)

@@ -70,6 +70,7 @@ def scripted_app(
     seed: int = 1,
     catch_grace: float = 0.0,
     theme: str = "default",
+    summary_pause: float = 0.0,
 ) -> UnoApp:
     """An app whose game is a LocalGame with the given bots and deck (zero delays)."""
 
@@ -85,14 +86,23 @@ def scripted_app(
             deck=deck,
         )
 
-    options = GameOptions(players=len(names), rules=rules, seed=seed, delay=0, catch_grace=catch_grace)
+    options = GameOptions(
+        players=len(names),
+        rules=rules,
+        seed=seed,
+        delay=0,
+        catch_grace=catch_grace,
+        summary_pause=summary_pause,
+    )
     return UnoApp(Config(theme=theme), options, factory=factory, save_settings=False)
 
 
 def seeded_app(players: int = 4, rules: Rules | None = None, seed: int = 1, theme: str = "default") -> UnoApp:
     """The ordinary app (random bots) with a seed and zero delays."""
     rules = rules or Rules.preset("classic")
-    options = GameOptions(players=players, rules=rules, seed=seed, delay=0, catch_grace=0, level="random")
+    options = GameOptions(
+        players=players, rules=rules, seed=seed, delay=0, catch_grace=0, level="random", summary_pause=0
+    )
     return UnoApp(Config(theme=theme), options, save_settings=False)
 
 
@@ -197,6 +207,8 @@ async def autoplay(pilot: Pilot[Any], until: type = MatchOverScreen, max_keys: i
                 await pilot.pause(0.01)
             elif view.phase == "challenge":
                 await press("a")
+            elif view.phase == "drawn" and legal == (KEEP,):
+                await press("k")  # a drawn card that cannot be played is kept
             elif view.phase in ("drawn", "discard"):
                 await press("enter")
             elif view.phase == "play":

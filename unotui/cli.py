@@ -3,12 +3,16 @@
 Each subcommand lives in its own module and is imported only when chosen, so
 ``unotui --help`` and ``unotui replay`` start fast and never load Textual.
 A subcommand module exposes ``add_arguments(parser)`` and ``run(args) -> int``.
+
+Output into a pipe whose reader has gone (``unotui replay FILE --json | head -c 10``)
+ends quietly with status 1, as the Python documentation recommends for SIGPIPE.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 
@@ -19,13 +23,15 @@ __all__ = ["main"]
 # name -> (module, one-line help).  A module that does not exist yet makes the command
 # say "not yet available" and exit 2 instead of failing with a traceback.
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
-    "play": ("unotui.ui.cli", "play a game against computer players (the default)"),
+    "play": ("unotui.ui.cli", "play a game against computer players (straight to the table)"),
     "host": ("unotui.ui.host_cli", "host a LAN game that others join"),
     "join": ("unotui.ui.join_cli", "join a LAN game: unotui join HOST[:PORT]"),
     "serve": ("unotui.lobby.cli", "run the public SSH lobby"),
     "sim": ("unotui.sim.cli", "simulate games between computer players"),
     "replay": ("unotui.transcript.cli", "replay a JSON transcript and print the final state"),
 }
+
+
 
 
 def _load(module: str) -> object | None:
@@ -42,6 +48,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="unotui",
         description="UNO in the terminal: solo against computer players, on a LAN, or over SSH.",
+        epilog="With no command, unotui opens the main menu (the same as `unotui play --menu`).",
     )
     parser.add_argument("--version", action="version", version=f"unotui {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -69,7 +76,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args._module is None:
         print(f"unotui {args._name}: not yet available in this version", file=sys.stderr)
         return 2
-    status: int = args._module.run(args)
+    try:
+        status: int = args._module.run(args)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # The reader went away.  Point stdout at /dev/null so that Python's own flush at
+        # exit does not fail again, and say nothing: nobody is reading.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+        return 1
     return status
 
 

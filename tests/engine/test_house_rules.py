@@ -288,6 +288,9 @@ def test_draw_to_match_with_both_piles_running_dry() -> None:
     g.version += 1
     act(g, 0, "draw")
     assert hand(g, 0) == "Y1 Y2 G2 G1"
+    # The piles ran out before a playable card came: keeping the last one is all there is.
+    assert g.phase == Phase.DRAWN and legal(g, 0) == {"keep"}
+    act(g, 0, "keep")
     assert g.actor == 1
     act(g, 1, "draw")
     assert kinds(g)[-1] == "pass"
@@ -304,6 +307,8 @@ def test_forced_play_of_a_drawn_playable_card() -> None:
 def test_forced_play_does_not_force_unplayable() -> None:
     g = stacked_game(["Y1 Y2", "B1 B2"], "R7", "G3", dealer=1, forced_play=True)
     act(g, 0, "draw")
+    assert g.phase == Phase.DRAWN and legal(g, 0) == {"keep"}
+    act(g, 0, "keep")
     assert g.actor == 1
 
 
@@ -331,7 +336,11 @@ def test_no_bluffing_drawn_wild_draw_four_with_the_colour_in_hand() -> None:
     g = stacked_game(["R1 B2", "Y1 Y2"], "R7", "W+4", rules=NO_BLUFF, dealer=1)
     act(g, 0, "draw")
     assert hand(g, 0) == "R1 B2 W+4"
-    assert g.actor == 1  # not playable for this player: the turn ends
+    assert legal(g, 0) == {"keep"}  # not playable for this player: keep it
+    with pytest.raises(UnplayableCardError, match="no bluffing"):
+        act(g, 0, "W+4")
+    act(g, 0, "keep")
+    assert g.actor == 1
 
 
 def test_no_challenge_victim_draws_four_at_once() -> None:

@@ -15,6 +15,7 @@ from unotui.engine import (
     IllegalActionError,
     NoSuchSeatError,
     NotYourTurnError,
+    Phase,
     RulesError,
     Scoring,
     UnoError,
@@ -37,6 +38,12 @@ def _after(*steps: tuple[int, str], **changes: object) -> Callable[[], Game]:
             act(g, seat, text)
         return g
     return build
+
+
+def _drew_unplayable() -> Game:
+    g = stacked_game(["R1 R7 W+4", "Y1 Y2 Y3", "G1 G2 G3"], "R7", "B2 B3 B4", dealer=2)
+    act(g, 0, "draw")  # B2 on a red 7: only "keep" is legal
+    return g
 
 
 def _called() -> Game:
@@ -100,6 +107,9 @@ CASES: list[tuple[str, Callable[[], Game], int, str, type[IllegalActionError]]] 
     ("out of turn, not held", _fresh, 1, "R1", CardNotInHandError),
     # unplayable
     ("other than the drawn card", _after((0, "draw")), 0, "R1", UnplayableCardError),
+    ("the unplayable drawn card", _drew_unplayable, 0, "B2", UnplayableCardError),
+    ("the unplayable drawn card, calling UNO", _drew_unplayable, 0, "B2!", UnplayableCardError),
+    ("next seat before the keep", _drew_unplayable, 1, "draw", NotYourTurnError),
     ("jump-in with a different card", _after((0, "R1"), jump_in=True), 2, "G1", UnplayableCardError),
     ("no stack on a pending penalty", _after((0, "W+4"), (0, "colour Y"), stacking="official"), 1, "Y1",
      UnplayableCardError),
@@ -141,6 +151,22 @@ def test_illegal_action_raises_and_changes_nothing(
     assert {s: list(g.legal_actions(s)) for s in range(g.n)} == legal_before
 
 
+def test_legal_actions_cannot_be_tampered_with() -> None:
+    """Review: the cached legal list was handed out and ``apply`` trusted it, so appending
+    ``Catch(2)`` let seat 2 catch itself.  The answer is immutable now."""
+    g = stacked_game(["R1 B2", "Y1 Y2", "G1 G5"], "R5", dealer=1)
+    act(g, 2, "G5")  # down to one card without calling UNO: seat 2 can be caught
+    legal = g.legal_actions(2)
+    assert legal == (Action.parse("uno"),) and isinstance(legal, tuple)
+    with pytest.raises(AttributeError):
+        legal.append(Action.parse("catch 2"))  # type: ignore[attr-defined]
+    before = snapshot(g)
+    with pytest.raises(BadChoiceError):
+        act(g, 2, "catch 2")
+    assert snapshot(g) == before
+    assert g.legal_actions(2) is legal  # still the cached answer, unchanged
+
+
 def test_unplayable_card_that_does_not_match() -> None:
     g = stacked_game(["R1 B2 W+4", "Y1 Y2 Y3", "G1 G2 G3"], "R7", dealer=2)
     before = snapshot(g)
@@ -161,7 +187,7 @@ def test_target_in_a_swap_must_be_active() -> None:
     g.draw_pile.append(g.hands[0].pop())
     g.hands[0] += [seven, g.draw_pile.pop(0)]
     g.colour = seven.colour  # type: ignore[assignment]
-    g.phase, g.actor, g.pos = "play", 0, 0
+    g.phase, g.actor, g.pos = Phase.PLAY, 0, 0
     g.version += 1
     act(g, 0, str(seven))
     targets = [str(a) for a in g.legal_actions(0) if str(a).startswith("target")]

@@ -127,5 +127,9 @@ def test_timer_expiry_gives_no_double_turn() -> None:
     g.apply(seat, action)
     assert g.turn == 2 and g.actor == 2 and g.phase == Phase.PLAY  # seat 1 got no second turn
     seat, action = g.timeout_action() or (-1, None)
-    g.apply(seat, action)  # seat 2 draws B9 (unplayable): the turn passes at once
+    g.apply(seat, action)  # seat 2 draws B9 (unplayable): keeping it is all that is left
+    assert g.phase == Phase.DRAWN and g.actor == 2
+    seat, action = g.timeout_action() or (-1, None)
+    assert (seat, str(action)) == (2, "keep")
+    g.apply(seat, action)
     assert g.turn == 0 and g.actor == 0

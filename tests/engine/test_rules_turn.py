@@ -80,6 +80,13 @@ def test_10_draw_exactly_one_unplayable_turn_ends() -> None:
     g = stacked_game(["R1 B2 G3", "Y1 Y2 Y3"], "R7", "B5 R9", dealer=1)
     act(g, 0, "draw")
     assert hand(g, 0) == "R1 B2 G3 B5"  # exactly one card, though R9 was next
+    # B5 cannot be played: keeping it is the only action, and no other card may be played.
+    assert g.phase == Phase.DRAWN and g.actor == 0 and legal(g, 0) == {"keep"}
+    with pytest.raises(UnplayableCardError, match="only the card just drawn"):
+        act(g, 0, "R1")
+    with pytest.raises(UnplayableCardError, match="does not match"):
+        act(g, 0, "B5")
+    act(g, 0, "keep")
     assert g.actor == 1 and g.phase == Phase.PLAY
     with pytest.raises(NotYourTurnError):
         act(g, 0, "R1")
@@ -88,7 +95,7 @@ def test_10_draw_exactly_one_unplayable_turn_ends() -> None:
 def test_10_may_draw_while_holding_a_playable_card() -> None:
     g = stacked_game(["R1 B2 G3", "Y1 Y2 Y3"], "R7", "B5", dealer=1)
     assert "draw" in legal(g, 0)
-    act(g, 0, "draw")
+    act(g, 0, "draw", "keep")
     assert g.actor == 1
 
 

@@ -16,6 +16,11 @@ How a host drives a bot (the simulator and the UI both follow this):
   means "let it pass".
 * ``think_delay`` seconds: how long an interactive host waits before applying ``choose``
   (0 in simulation), so a human can follow the table.
+* ``forget_uno``: the chance that the bot, playing its second-to-last card, forgets to
+  call UNO (a documented level knob: easy 30%, medium 10%, hard never; see
+  ``docs/bots.md``).  Drawn from the bot's own ``rng``, so seeded games and simulations
+  stay reproducible.  A bot that forgot does not call late out of turn (a person can
+  catch it until the next player acts); it calls on its own turn if it comes first.
 * ``catch_delay`` seconds: the least time an interactive host lets pass after a seat went
   down to one card before it applies this bot's ``catch`` (from ``choose`` or ``react``).
   A human must be able to call UNO first, so it is never below :data:`MIN_CATCH_DELAY`.
@@ -30,7 +35,7 @@ from __future__ import annotations
 from random import Random
 from typing import Protocol, runtime_checkable
 
-from ..engine import ACCEPT, CALL_UNO, CHALLENGE, DEAL, DRAW, Action, Card, Catch, Play, SeatView, play
+from ..engine import ACCEPT, CALL_UNO, CHALLENGE, DEAL, DRAW, Action, Card, Catch, Phase, Play, SeatView, play
 
 __all__ = [
     "MIN_CATCH_DELAY",
@@ -58,10 +63,11 @@ class Bot(Protocol):
 
 
 def with_uno(card: Card, legal: tuple[Action, ...]) -> Play:
-    """The play of ``card`` that calls UNO if that is offered: bots always call.
+    """The play of ``card`` that calls UNO if that is offered (never forgets).
 
     The engine offers ``play(card, True)`` when the play leaves one card; asking for it
-    whenever it is legal means a bot can never be caught.
+    whenever it is legal means the player can never be caught.  Bots that may forget use
+    :meth:`BaseBot.play_and_call`; this is for hard's policy and its search.
     """
     called = play(card, True)
     return called if called in legal else play(card, False)
@@ -99,12 +105,16 @@ class BaseBot:
         catch_delay: seconds an interactive host waits before applying a catch
             (clamped to at least :data:`MIN_CATCH_DELAY`).
         catch_rate: chance of catching a seat that forgot UNO when the chance comes.
+        forget_uno: chance of forgetting to call UNO with the second-to-last card
+            (default: the level's :attr:`FORGET_UNO`).
         uses_log: whether the bot reads ``view.log``; a host may pass a view with an
             empty log to bots that do not (building views is the simulator's hot path).
     """
 
     name = "base"
     uses_log = False
+    FORGET_UNO = 0.0
+    """The level's default chance of forgetting to call UNO."""
 
     def __init__(
         self,
@@ -113,17 +123,36 @@ class BaseBot:
         think_delay: float = 0.0,
         catch_delay: float = 2.0,
         catch_rate: float = 0.5,
+        forget_uno: float | None = None,
     ) -> None:
         self.rng = rng if rng is not None else Random()
         self.think_delay = max(0.0, float(think_delay))
         self.catch_delay = max(MIN_CATCH_DELAY, float(catch_delay))
         self.catch_rate = min(1.0, max(0.0, float(catch_rate)))
+        forget = self.FORGET_UNO if forget_uno is None else forget_uno
+        self.forget_uno = min(1.0, max(0.0, float(forget)))
+
+    def play_and_call(self, card: Card, legal: tuple[Action, ...]) -> Play:
+        """The play of ``card``, calling UNO when that is offered - unless the bot forgets.
+
+        Forgetting (chance ``forget_uno``) is what makes catching (``c``) worth watching
+        for in solo play.  The random number is drawn only when there is a call to
+        forget, so a level that never forgets plays exactly as before.
+        """
+        called = play(card, True)
+        if called not in legal:
+            return play(card, False)
+        if self.forget_uno and self.rng.random() < self.forget_uno:
+            return play(card, False)
+        return called
 
     def react(self, view: SeatView) -> Action | None:
-        """Out of turn: call UNO for ourselves, maybe catch, maybe jump in."""
+        """Out of turn: call UNO for ourselves (unless we forgot), maybe catch, maybe jump in."""
         legal = view.legal
         if CALL_UNO in legal:
-            return CALL_UNO
+            # Only a seat that did not call can call late.  A level that can forget
+            # stays forgetful until its own turn; one that never forgets calls at once.
+            return None if self.forget_uno else CALL_UNO
         for a in legal:
             if type(a) is Catch and self.rng.random() < self.catch_rate:
                 return a
@@ -134,7 +163,7 @@ class BaseBot:
 
     def jump_in(self, view: SeatView, card: Card) -> Action | None:
         """Whether to jump in with ``card``, identical to the top (default: always; it sheds)."""
-        return with_uno(card, view.legal)
+        return self.play_and_call(card, view.legal)
 
     def housekeeping(self, view: SeatView) -> Action | None:
         """Actions that come before any strategy: call UNO, catch, deal, forced moves.
@@ -144,7 +173,7 @@ class BaseBot:
         legal = view.legal
         if len(legal) == 1:
             return legal[0]
-        if view.phase == "round_over":
+        if view.phase == Phase.ROUND_OVER:
             return DEAL if DEAL in legal else legal[0]
         if view.uno_open >= 0:
             if CALL_UNO in legal:
@@ -164,10 +193,11 @@ class RandomBot(BaseBot):
 
     It draws only when nothing is playable (like RLCard's and UnoAI's random players) and
     plays a playable drawn card; colours, targets, discards and challenges are uniform.
-    It always calls UNO.  Every other level must beat it.
+    It forgets to call UNO 30% of the time.  Every other level must beat it.
     """
 
     name = "random"
+    FORGET_UNO = 0.3
 
     def choose(self, view: SeatView) -> Action:
         """Uniform over the substantive choices (plays before drawing or keeping)."""
@@ -176,12 +206,12 @@ class RandomBot(BaseBot):
         if first is not None and type(first) is not Catch:
             return first
         cards = plays_of(legal)
-        if view.phase == "challenge":
+        if view.phase == Phase.CHALLENGE:
             options: list[Action] = [a for a in legal if a is CHALLENGE or a is ACCEPT]
-            options += [with_uno(c, legal) for c in cards]
+            options += [self.play_and_call(c, legal) for c in cards]
             return options[self.rng.randrange(len(options))]
         if cards:
-            return with_uno(cards[self.rng.randrange(len(cards))], legal)
+            return self.play_and_call(cards[self.rng.randrange(len(cards))], legal)
         if DRAW in legal:
             return DRAW
         options = [a for a in legal if type(a) is not Catch and a is not CALL_UNO]

@@ -28,8 +28,12 @@ _CLASSES: dict[str, type[BaseBot]] = {
 }
 
 # Options each level understands beyond the common ones (think_delay, catch_delay, catch_rate).
+# Every level below hard may forget to call UNO; hard never does.
 _EXTRA: dict[str, frozenset[str]] = {
-    "medium": frozenset({"objective"}),
+    "random": frozenset({"forget_uno"}),
+    "greedy": frozenset({"forget_uno"}),
+    "easy": frozenset({"forget_uno"}),
+    "medium": frozenset({"objective", "forget_uno"}),
     "hard": frozenset({"objective", "deadline", "rollouts", "search"}),
 }
 _COMMON = frozenset({"think_delay", "catch_delay", "catch_rate"})
@@ -42,6 +46,7 @@ def make_bot(level: str, rng: Random | None = None, **options: Any) -> BaseBot:
         level: the level's name (case-insensitive).
         rng: its random source (default: a fresh unseeded ``Random``).
         **options: ``think_delay``, ``catch_delay``, ``catch_rate`` for every level;
+            ``forget_uno`` (chance of forgetting to call UNO) below hard;
             ``objective`` ("hands" or "points") for medium and hard; ``deadline``,
             ``rollouts`` and ``search`` for hard.  Options a level does not use are
             ignored (so one option set can build a whole table), except unknown names.

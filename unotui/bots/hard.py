@@ -36,6 +36,7 @@ from ..engine import (
     Card,
     ChooseColour,
     Colour,
+    Phase,
     Rank,
     SeatView,
 )
@@ -203,14 +204,14 @@ class HardPolicy:
         legal = view.legal
         phase = view.phase
         know = know or Knowledge(view)
-        if phase == "colour":
+        if phase == Phase.COLOUR:
             return ChooseColour(self.best_colour(view, know, list(view.hand)))
-        if phase == "target":
+        if phase == Phase.TARGET:
             return choose_target(view)
-        if phase == "discard":
+        if phase == Phase.DISCARD:
             return choose_discard(view, self.points)
         ranked = self.ranked_plays(view, know)
-        if phase == "challenge":
+        if phase == Phase.CHALLENGE:
             if ranked:  # stacking: pass the penalty on
                 return with_uno(ranked[0][1], legal)
             if CHALLENGE in legal:
@@ -220,9 +221,9 @@ class HardPolicy:
             return ACCEPT if ACCEPT in legal else legal[0]
         if ranked:
             score, best = ranked[0]
-            if phase == "drawn" and KEEP in legal and score < 0:
+            if phase == Phase.DRAWN and KEEP in legal and score < 0:
                 return KEEP
-            if phase == "play" and score < 0 and not view.pending and DRAW in legal:
+            if phase == Phase.PLAY and score < 0 and not view.pending and DRAW in legal:
                 return DRAW
             return with_uno(best, legal)
         if DRAW in legal:
@@ -272,7 +273,7 @@ class HardBot(BaseBot):
         start = time.perf_counter()
         know = Knowledge(view)
         action = self.policy.decide(view, know)
-        if self.search and view.phase in ("play", "drawn") and self.rollouts > 0:
+        if self.search and view.phase in (Phase.PLAY, Phase.DRAWN) and self.rollouts > 0:
             from .search import refine
 
             stop = None if self.deadline is None else start + self.deadline

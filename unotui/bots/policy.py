@@ -24,12 +24,13 @@ from ..engine import (
     Card,
     ChooseColour,
     ChooseTarget,
-    Colour,
     Discard,
+    Phase,
     Rank,
     SeatView,
+    most_held_colour,
 )
-from .base import BaseBot, plays_of, with_uno
+from .base import BaseBot, plays_of
 
 __all__ = [
     "EasyBot",
@@ -52,16 +53,6 @@ def colour_counts(hand: tuple[Card, ...] | list[Card]) -> list[int]:
     return counts
 
 
-def most_held_colour(hand: tuple[Card, ...] | list[Card]) -> Colour:
-    """The colour with the most cards (ties: by points held, then R, Y, G, B)."""
-    counts = colour_counts(hand)
-    points = [0, 0, 0, 0]
-    for c in hand:
-        if c.colour is not None:
-            points[c.colour] += c.points
-    return max(COLOURS, key=lambda col: (counts[col], points[col], -col))
-
-
 def prior_holds(cards: int, share: float = 25 / 108) -> float:
     """Chance that ``cards`` random cards include one of a colour (about 1-(83/108)^k)."""
     return 1.0 - (1.0 - share) ** max(0, cards)
@@ -81,11 +72,11 @@ def small_decision(view: SeatView, points: bool = False) -> Action | None:
     """The choices every simple level makes alike: the most-held colour, the swap target
     with fewest cards, the least useful discard.  ``None`` in every other phase."""
     phase = view.phase
-    if phase == "colour":
+    if phase == Phase.COLOUR:
         return ChooseColour(most_held_colour(view.hand))
-    if phase == "target":
+    if phase == Phase.TARGET:
         return choose_target(view)
-    if phase == "discard":
+    if phase == Phase.DISCARD:
         return choose_discard(view, points)
     return None
 
@@ -115,6 +106,7 @@ class GreedyBot(BaseBot):
     """Plays the highest-value playable card; wilds name the most-held colour."""
 
     name = "greedy"
+    FORGET_UNO = 0.3
 
     def choose(self, view: SeatView) -> Action:
         """Highest points first; draw only when nothing is playable; never challenge."""
@@ -123,11 +115,11 @@ class GreedyBot(BaseBot):
             return first
         legal = view.legal
         phase = view.phase
-        if phase == "challenge":
+        if phase == Phase.CHALLENGE:
             return ACCEPT if ACCEPT in legal else legal[0]
         cards = plays_of(legal)
         if cards:
-            return with_uno(max(cards, key=lambda c: (c.points, -c.code)), legal)
+            return self.play_and_call(max(cards, key=lambda c: (c.points, -c.code)), legal)
         return DRAW if DRAW in legal else (KEEP if KEEP in legal else legal[0])
 
 
@@ -135,6 +127,7 @@ class EasyBot(GreedyBot):
     """Greedy with slips: sometimes a random card or colour; slow to catch."""
 
     name = "easy"
+    FORGET_UNO = 0.3
 
     def __init__(self, *args: object, **kwargs: object) -> None:
         kwargs.setdefault("catch_rate", 0.25)
@@ -146,12 +139,12 @@ class EasyBot(GreedyBot):
         first = self.housekeeping(view)
         if first is not None:
             return first
-        if view.phase == "colour" and self.rng.random() < 0.25:
+        if view.phase == Phase.COLOUR and self.rng.random() < 0.25:
             return ChooseColour(COLOURS[self.rng.randrange(4)])
-        if view.phase in ("play", "drawn"):
+        if view.phase in (Phase.PLAY, Phase.DRAWN):
             cards = plays_of(view.legal)
             if cards and self.rng.random() < 1 / 3:
-                return with_uno(cards[self.rng.randrange(len(cards))], view.legal)
+                return self.play_and_call(cards[self.rng.randrange(len(cards))], view.legal)
         return super().choose(view)
 
 
@@ -163,6 +156,7 @@ class MediumBot(BaseBot):
     """The ordering heuristics, colour steering and a challenge prior; no card counting."""
 
     name = "medium"
+    FORGET_UNO = 0.1
 
     def __init__(self, *args: object, objective: str = "hands", **kwargs: object) -> None:
         kwargs.setdefault("catch_rate", 0.6)
@@ -207,9 +201,9 @@ class MediumBot(BaseBot):
         legal = view.legal
         phase = view.phase
         cards = plays_of(legal)
-        if phase == "challenge":
+        if phase == Phase.CHALLENGE:
             if cards:  # stacking: pass the penalty on
-                return with_uno(cards[0], legal)
+                return self.play_and_call(cards[0], legal)
             if CHALLENGE in legal and view.wd4_by >= 0:
                 k = view.counts[view.wd4_by]
                 limit = 0.2 if len(view.active) == 2 else 1 / 3
@@ -218,7 +212,7 @@ class MediumBot(BaseBot):
             return ACCEPT if ACCEPT in legal else legal[0]
         if cards:
             best = max(cards, key=lambda c: (self.card_score(view, c), -c.code))
-            if phase == "drawn" and KEEP in legal and self.card_score(view, best) < 0:
+            if phase == Phase.DRAWN and KEEP in legal and self.card_score(view, best) < 0:
                 return KEEP
-            return with_uno(best, legal)
+            return self.play_and_call(best, legal)
         return DRAW if DRAW in legal else (KEEP if KEEP in legal else legal[0])

@@ -21,7 +21,7 @@ import time
 from random import Random
 from typing import TYPE_CHECKING
 
-from ..engine import DRAW, KEEP, Action, Card, Play, Rank, SeatView, Stacking
+from ..engine import DRAW, KEEP, Action, Card, Phase, Play, Rank, SeatView, Stacking, most_held_colour
 from .base import with_uno
 from .knowledge import Knowledge, colour_bit
 
@@ -147,11 +147,7 @@ def _pick(hand: list[Card], top: Card, colour: int) -> tuple[Card, int] | None:
 
 
 def _most(hand: list[Card]) -> int:
-    counts = [0, 0, 0, 0]
-    for c in hand:
-        if c.colour is not None:
-            counts[c.colour] += 1
-    return max(range(4), key=counts.__getitem__)
+    return int(most_held_colour(hand))
 
 
 def _playout(world: _World, me_team: int, teams: tuple[int, ...], rng: Random) -> float:
@@ -237,9 +233,9 @@ def refine(
         return action
     ranked = policy.ranked_plays(view, know)
     candidates: list[Action] = [with_uno(c, view.legal) for _, c in ranked[:3]]
-    if view.phase == "play" and DRAW in view.legal:
+    if view.phase == Phase.PLAY and DRAW in view.legal:
         candidates.append(DRAW)
-    if view.phase == "drawn" and KEEP in view.legal:
+    if view.phase == Phase.DRAWN and KEEP in view.legal:
         candidates.append(KEEP)
     if action not in candidates:
         candidates.insert(0, action)

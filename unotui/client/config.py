@@ -18,10 +18,14 @@ from typing import Any
 from ..engine import Rules, RulesError
 from .text import clean, clean_name
 
-__all__ = ["CONFIG_ENV", "THEMES", "Config", "config_path", "load_config", "save_config"]
+__all__ = ["CONFIG_ENV", "HAND_ORDERS", "THEMES", "Config", "config_path", "load_config", "save_config"]
 
 CONFIG_ENV = "UNOTUI_CONFIG_DIR"
 THEMES: tuple[str, ...] = ("default", "colourblind", "mono")
+#: how the table shows the hand: as the cards arrived, by colour, by rank (the ``s`` key)
+#: how the table shows your hand (the ``s`` key).  There is no "as dealt": a hand's order
+#: would tell which card arrived when, so views carry hands sorted (see ``seat_view``).
+HAND_ORDERS: tuple[str, ...] = ("colour", "rank")
 
 
 @dataclass(frozen=True)
@@ -33,6 +37,7 @@ class Config:
     bots: str = "medium"
     players: int = 4
     theme: str = "default"
+    hand_order: str = "colour"
     delay: float = 0.6
     catch_grace: float = 1.0
     problems: tuple[str, ...] = ()
@@ -71,6 +76,8 @@ def load_config(path: Path | None = None) -> Config:
         cfg = cfg.with_(players=data["players"])
     if data.get("theme") in THEMES:
         cfg = cfg.with_(theme=data["theme"])
+    if data.get("hand_order") in HAND_ORDERS:
+        cfg = cfg.with_(hand_order=data["hand_order"])
     for key in ("delay", "catch_grace"):
         v = data.get(key)
         if isinstance(v, int | float) and not isinstance(v, bool) and 0 <= v <= 10:
@@ -103,6 +110,7 @@ def dumps(cfg: Config) -> str:
         f"bots = {_toml_value(cfg.bots)}",
         f"players = {cfg.players}",
         f"theme = {_toml_value(cfg.theme)}",
+        f"hand_order = {_toml_value(cfg.hand_order)}",
         f"delay = {_toml_value(cfg.delay)}",
         f"catch_grace = {_toml_value(cfg.catch_grace)}",
         "",

@@ -21,6 +21,8 @@ class GameOptions:
     seed: int | None = None
     delay: float = 0.6
     catch_grace: float = 1.0
+    #: seconds the table shows a round's last card before the summary covers it (0 in tests)
+    summary_pause: float = 1.5
 
     def names(self) -> list[str]:
         """The person first, then the computer players."""

@@ -15,7 +15,17 @@ from collections.abc import Sequence
 
 from ..engine import Card, Colour, Event
 
-__all__ = ["NAME_LIMIT", "card_name", "clean", "clean_name", "describe", "describe_card", "display_name"]
+__all__ = [
+    "NAME_LIMIT",
+    "card_name",
+    "clean",
+    "clean_name",
+    "describe",
+    "describe_card",
+    "direction_name",
+    "display_name",
+    "refusal",
+]
 
 _BAD_CATEGORIES = frozenset({"Cc", "Cf", "Co", "Cs", "Zl", "Zp", "Cn"})
 
@@ -57,6 +67,15 @@ def describe_card(card: Card) -> str:
     return f"{card_name(card)} ({card.text})"
 
 
+def direction_name(direction: int) -> str:
+    """The direction of play in words, the same everywhere (panel, log, docs).
+
+    Seats are numbered clockwise, as at a real table where play starts to the dealer's
+    left, so ``+1`` is ``clockwise``.
+    """
+    return "clockwise" if direction > 0 else "counter-clockwise"
+
+
 def card_name(card: Card) -> str:
     """A card in words: ``red 5``, ``blue Skip``, ``Wild``."""
     if card.colour is None:
@@ -82,22 +101,30 @@ def describe(event: Event, names: Sequence[str], viewer: int | None) -> str:
     def whom(seat: int) -> str:
         return "you" if seat == viewer else who(seat)
 
+    def whose(seat: int) -> str:
+        return "your" if seat == viewer else f"{who(seat)}'s"
+
     k, s = event.kind, event.seat
     you = s == viewer and viewer is not None
+    # Never ``if card``: a Card is an int and red 0 is 0 (falsy).
     card = event.cards[0] if event.cards else None
     if k == "deal":
         return f"Round {event.value}: {who(s)} dealt."
     if k == "dealer":
-        return f"{who(s)} drew {card.text if card else 'a card'} for the deal."
+        return f"{who(s)} drew {card.text if card is not None else 'a card'} for the deal."
     if k == "flip":
-        return f"The first card is {describe_card(card)}." if card else "The first card was turned."
+        if card is None:
+            return "The first card was turned."
+        return f"The first card is {describe_card(card)}."
     if k == "reflip":
         return "The first card was a Wild Draw Four: it went back into the pile."
     if k == "play":
         uno = " and called UNO!" if event.value else "."
-        return f"{who(s)} played {describe_card(card)}{uno}" if card else f"{who(s)} played a card{uno}"
+        return f"{who(s)} played {'a card' if card is None else describe_card(card)}{uno}"
     if k == "jump":
-        return f"{who(s)} jumped in with {describe_card(card)}!" if card else f"{who(s)} jumped in!"
+        if card is None:
+            return f"{who(s)} jumped in!"
+        return f"{who(s)} jumped in with {describe_card(card)}!"
     if k == "draw":
         n = event.value
         what = f"{n} card" + ("s" if n != 1 else "")
@@ -112,18 +139,20 @@ def describe(event: Event, names: Sequence[str], viewer: int | None) -> str:
         shown = f": {_cards(event.cards)}" if event.cards else ""
         return f"{who(s)} drew {what}{why}{shown}."
     if k == "keep":
-        return f"{who(s)} kept the drawn card."
+        if card is None:
+            return f"{who(s)} kept the drawn card."
+        return f"{who(s)} kept {describe_card(card)}."
     if k == "pass":
         return f"{who(s)} could not draw (no cards left) and passed."
     if k == "skip":
         return f"{who(s)} {'lose' if you else 'loses'} a turn."
     if k == "reverse":
-        return "Direction reversed: play now goes " + ("left." if event.value > 0 else "right.")
+        return f"Direction reversed: play now goes {direction_name(event.value)}."
     if k == "colour":
         return f"{who(s)} named {Colour(event.value).name.lower()}."
     if k == "challenge":
         verdict = "guilty" if event.value else "innocent"
-        return f"{who(s)} challenged {whom(event.target)}'s Wild Draw Four: {verdict}!"
+        return f"{who(s)} challenged {whose(event.target)} Wild Draw Four: {verdict}!"
     if k == "reveal":
         if event.cards:
             return f"{who(s)} held: {_cards(event.cards)} (shown to {whom(event.target)} only)."
@@ -155,3 +184,34 @@ def describe(event: Event, names: Sequence[str], viewer: int | None) -> str:
     if k == "match":
         return f"{who(s)} won the match!"
     return f"{k} {s}"
+
+
+#: a refused intent in words, per the engine's stable error code (errors.py); ``{}`` is
+#: the engine's own detail where it is worth reading (it names seats by number otherwise)
+_REFUSALS = {
+    "unplayable": "You can't play that: {}.",
+    "wrong_phase": "Not now: {}.",
+    "not_your_turn": "It's not your turn.",
+    "not_in_hand": "You don't hold that card.",
+    "bad_choice": "That is not one of the choices now.",
+    "no_such_seat": "There is no such seat at this table.",
+}
+
+
+def refusal(code: str, message: str, waiting_for: str | None = None) -> str:
+    """A refused intent as a sentence for a person: never the bare code.
+
+    Args:
+        code: the engine's stable error code (``unplayable``, ``not_your_turn``, ...).
+        message: the engine's message; kept where it helps (what the card does not match).
+        waiting_for: for ``not_your_turn``, the (clean) name of the player to wait for.
+    """
+    if code == "not_your_turn" and waiting_for:
+        return f"It's not your turn: wait for {waiting_for}."
+    detail = clean(message, 200).strip().rstrip(".")
+    if code == "wrong_phase":
+        detail = detail.replace("now is the time to", "it is time to")
+    template = _REFUSALS.get(code)
+    if template is None:
+        return f"Not allowed: {detail}." if detail else "Not allowed."
+    return template.format(detail) if "{}" in template and detail else template.replace(": {}", "")

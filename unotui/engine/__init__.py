@@ -28,7 +28,8 @@ from .actions import (
     Play,
     play,
 )
-from .cards import ALL_CARDS, COLOURS, Card, Colour, Rank, cards_str, parse_cards
+from .cards import ALL_CARDS, COLOURS, Card, Colour, Rank, cards_str, most_held_colour, parse_cards
+from .deck import build_deck, deal_order
 from .errors import (
     BadChoiceError,
     CardNotInHandError,
@@ -42,7 +43,8 @@ from .errors import (
     WrongPhaseError,
 )
 from .events import Event
-from .game import Game, Phase, build_deck, deal_order
+from .flow import Phase
+from .game import Game
 from .rules import EFFECTS, PRESETS, CustomRule, Effect, Rules, Scoring, Stacking
 from .views import SeatView, seat_view, spectator_view
 
@@ -53,6 +55,7 @@ __all__ = [
     "CustomRule", "Deal", "Discard", "Draw", "Effect", "Event", "Game", "IllegalActionError",
     "Keep", "NoSuchSeatError", "NotYourTurnError", "ParseError", "Phase", "Play", "Rank",
     "Rules", "RulesError", "Scoring", "SeatView", "Stacking", "UnoError",
-    "UnplayableCardError", "WrongPhaseError", "build_deck", "cards_str", "deal_order", "parse_cards",
+    "UnplayableCardError", "WrongPhaseError", "build_deck", "cards_str", "deal_order",
+    "most_held_colour", "parse_cards",
     "play", "seat_view", "spectator_view",
 ]

@@ -35,6 +35,7 @@ __all__ = [
     "Colour",
     "Rank",
     "cards_str",
+    "most_held_colour",
     "parse_cards",
 ]
 
@@ -128,7 +129,10 @@ class Card(int):
     A card *is* its small dense code (an ``int`` subclass, like ``IntEnum``), so hashing
     is done in C and sets of cards iterate in the same order in every process: the
     engine's legal-action lists, and so seeded games, are reproducible everywhere.
-    Always write a card with ``str(card)`` or ``card.text`` (never as a number).
+    Sorting cards sorts them by code: red, yellow, green, blue (numbers, Skip, Reverse,
+    Draw Two), then the wilds.  Always write a card with ``str(card)`` or ``card.text``
+    (never as a number).  Every card is true: red 0's code is 0, but ``if card:`` must
+    never mistake it for "no card" (test ``card is None`` instead).
 
     Attributes:
         colour: the printed colour, or ``None`` for wild cards.
@@ -178,6 +182,9 @@ class Card(int):
         except (KeyError, AttributeError):
             raise ParseError(f"not a card: {text!r}") from None
 
+    def __bool__(self) -> bool:
+        return True
+
     def __str__(self) -> str:
         return self.text
 
@@ -212,6 +219,21 @@ def parse_cards(text: str | Iterable[str]) -> list[Card]:
     """Parse a space-separated string (or an iterable) of card texts."""
     items = text.split() if isinstance(text, str) else list(text)
     return [Card.parse(t) for t in items]
+
+
+def most_held_colour(cards: Iterable[Card]) -> Colour:
+    """The colour of which ``cards`` hold the most (wilds do not count).
+
+    Ties go to the colour whose cards are worth more, then to red, yellow, green, blue.
+    The one definition shared by the turn timer, the computer players and the hints.
+    """
+    counts = [0, 0, 0, 0]
+    points = [0, 0, 0, 0]
+    for c in cards:
+        if c.colour is not None:
+            counts[c.colour] += 1
+            points[c.colour] += c.points
+    return max(COLOURS, key=lambda col: (counts[col], points[col], -col))
 
 
 def cards_str(cards: Iterable[Card]) -> str:

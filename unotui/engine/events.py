@@ -18,7 +18,9 @@ kind               meaning
 ``jump``           seat jumped in with ``cards[0]``
 ``draw``           seat drew ``value`` cards (``cards``, private to the seat);
                    ``note`` says why: turn, penalty, uno, challenge, effect, first
-``keep``           seat kept the drawn card
+``keep``           seat kept the card it drew (``cards``: that card, private to the
+                   seat); it ends every turn draw whose card is not played, so others
+                   never learn whether the card could have been played
 ``pass``           seat could not draw (both piles empty); the turn passed
 ``skip``           seat lost its turn
 ``reverse``        direction of play is now ``value`` (+1 left, -1 right)

@@ -15,7 +15,8 @@ widget; give them :func:`unotui.engine.views.seat_view` instead.
 Turn structure (``phase``; ``actor`` is the seat whose decision is awaited)::
 
     play       actor plays a card or draws (under stacking, ``pending`` cards are due)
-    drawn      actor drew a playable card: play it or keep it
+    drawn      actor drew on their turn: play the drawn card if it can be played, or keep
+               it (only ``keep`` when it cannot: others never learn which it was)
     colour     actor names the colour of the wild just played
     target     actor chooses a seat (swap hands, seven-o 7)
     discard    actor discards down to a size a custom wild demanded
@@ -26,6 +27,9 @@ Turn structure (``phase``; ``actor`` is the seat whose decision is awaited)::
 Out of turn, at any phase but the last two: a seat that went down to one card without
 calling may ``uno``; anyone else may ``catch`` it until the next player acts; under
 jump-in, a seat holding the card identical to the top discard may play it.
+
+The phases are the :class:`~unotui.engine.flow.Phase` enum; the steps a multi-step card
+queues are in :mod:`unotui.engine.flow` too.
 """
 
 from __future__ import annotations
@@ -59,7 +63,8 @@ from .actions import (
     Play,
     play,
 )
-from .cards import ALL_CARDS, Card, Colour, Rank, parse_cards
+from .cards import ALL_CARDS, Card, Colour, Rank, most_held_colour
+from .deck import build_deck, cached_deck, deal_order
 from .errors import (
     BadChoiceError,
     CardNotInHandError,
@@ -70,54 +75,24 @@ from .errors import (
     WrongPhaseError,
 )
 from .events import Event
+from .flow import BEGIN, Phase, Step
 from .rules import Rules, Stacking
-from .turns import Phase
 
 __all__ = ["Game", "Phase", "build_deck", "deal_order"]
 
 
 _W4 = Rank.WILD4
 _D2 = Rank.DRAW2
-
-
-def build_deck(rules: Rules) -> list[Card]:
-    """The full deck for ``rules``, in a fixed (unshuffled) order."""
-    deck: list[Card] = []
-    for colour in Colour:
-        deck.append(Card.of(colour, Rank.N0))
-        for rank in Rank:
-            if Rank.N1 <= rank <= Rank.DRAW2:
-                deck += [Card.of(colour, rank)] * 2
-    deck += [Card.of(None, Rank.WILD)] * 4 + [Card.of(None, _W4)] * 4
-    deck += [Card.of(None, Rank.SWAP)] * rules.swap_hands
-    deck += [Card.of(None, Rank.SHUFFLE)] * rules.shuffle_hands
-    deck += [Card.of(None, Rank.CUSTOM)] * rules.custom_wilds
-    return deck
-
-
-def deal_order(
-    hands: Sequence[str], first: str, draws: str = "", dealer: int = 0
-) -> list[Card]:
-    """The top of a deck that deals ``hands`` (one string of cards per seat, seat 0
-    first), turns ``first`` up and then gives ``draws`` in that order.
-
-    Dealing goes one card at a time from the dealer's left, as :class:`Game` deals, so
-    ``Game(len(hands), rules.with_(hand_size=...), dealer=dealer, deck=deal_order(...))``
-    starts with exactly these hands.  For tests, replays and tutorials.
-
-    Raises:
-        ParseError: a card text is not a card.
-        RulesError: the hands differ in size or ``dealer`` is not a seat.
-    """
-    cards = [parse_cards(h) for h in hands]
-    n = len(cards)
-    if not 0 <= dealer < n:
-        raise RulesError(f"dealer must be a seat 0-{n - 1}, not {dealer}")
-    size = len(cards[0])
-    if any(len(h) != size for h in cards):
-        raise RulesError("every hand must have the same number of cards")
-    order = [cards[(dealer + k) % n][i] for i in range(size) for k in range(1, n + 1)]
-    return order + parse_cards(first) + parse_cards(draws)
+# Phase members as module globals (a global read is ~10x cheaper than ``Phase.PLAY``
+# on Python 3.11, and legal_actions runs on every move).
+_PLAY = Phase.PLAY
+_DRAWN = Phase.DRAWN
+_COLOUR = Phase.COLOUR
+_TARGET = Phase.TARGET
+_DISCARD = Phase.DISCARD
+_CHALLENGE = Phase.CHALLENGE
+_ROUND_OVER = Phase.ROUND_OVER
+_MATCH_OVER = Phase.MATCH_OVER
 
 
 class Game(turns.TurnMixin):
@@ -160,14 +135,16 @@ class Game(turns.TurnMixin):
         self.winner = -1  # match winner
         self.round_winner = -1
         self.round_points: list[int] = [0] * self.n  # points each hand held at round end
+        self.score_history: list[tuple[int, ...]] = []  # scores after each finished round
         self.log: list[Event] = []
         self.version = 0  # bumps on every change; views and caches key on it
-        # legal_actions() cache, valid while version and seat match
+        # legal_actions() cache, valid while version and seat match.  A tuple: callers get
+        # the cached value itself, so it must be immutable (apply checks against it).
         self._lc_version, self._lc_seat = -1, -1
-        self._lc: list[Action] = []
+        self._lc: tuple[Action, ...] = ()
         # Rules that add actions outside the hot path of _legal
         self._special_legal = self.rules.jump_in or self.rules.no_bluffing
-        self._deck = build_deck(self.rules)
+        self._deck = cached_deck(self.rules)
         if dealer is None:
             dealer = self._draw_for_dealer()
         elif not 0 <= dealer < self.n:
@@ -181,7 +158,7 @@ class Game(turns.TurnMixin):
         """Rule 1: everyone draws; the highest number deals (symbols count 0); ties redraw."""
         contenders = list(range(self.n))
         while True:
-            pile = self._deck[:]
+            pile = list(self._deck)
             self.rng.shuffle(pile)
             values = {}
             for seat in contenders:
@@ -197,7 +174,7 @@ class Game(turns.TurnMixin):
         self.round_no += 1
         self.active: list[int] = [s for s in range(self.n) if not self.eliminated[s]]
         self.hands: list[list[Card]] = [[] for _ in range(self.n)]
-        pile = self._deck[:]
+        pile = list(self._deck)
         self.rng.shuffle(pile)
         if order:
             rest = Counter(pile)
@@ -216,7 +193,7 @@ class Game(turns.TurnMixin):
         self.uno_open = -1  # seat that can be caught for not calling UNO
         self.uno_called = [False] * self.n
         self.wd4: tuple[int, Colour, tuple[Card, ...]] | None = None
-        self.todo: list[tuple[str, int]] = []
+        self.todo: list[Step] = []
         self.discard_left = 0
         self.face_up_until = -1
         self.round_winner = -1
@@ -229,7 +206,7 @@ class Game(turns.TurnMixin):
             for k in range(1, na + 1):
                 self.hands[self.active[(start + k) % na]].append(self.draw_pile.pop())
         self.pos = (start + 1) % na
-        self.phase = Phase.PLAY
+        self.phase = _PLAY
         self.actor = self.active[self.pos]
         self._flip_first(start)
         self.version += 1
@@ -238,7 +215,8 @@ class Game(turns.TurnMixin):
         """Rules 2-7: the first discard and what it does (nobody "played" it).
 
         A Wild Draw Four goes back and the pile is reshuffled; if nothing but Wild Draw
-        Fours is left to flip (a crowded table), it stays and counts as a plain Wild.
+        Fours is left to flip (a crowded table), it stays and counts as a plain Wild
+        (docs/rules.md, "The first card").
         """
         while True:
             card = self.draw_pile.pop()
@@ -252,9 +230,9 @@ class Game(turns.TurnMixin):
         self.log.append(Event("flip", cards=(card,)))
         first = self.actor
         if card.is_wild:
-            self.colour = Colour.RED  # placeholder until named
-            self._await(Phase.COLOUR, first)
-            self.todo = [("begin", 0)]
+            self.colour = Colour.RED  # placeholder until named (see colour_unnamed)
+            self._await(_COLOUR, first)
+            self.todo = [BEGIN]
             return
         assert card.colour is not None
         self.colour = card.colour
@@ -271,7 +249,7 @@ class Game(turns.TurnMixin):
                 self._advance(1)  # two players: reverse acts as skip
             else:
                 self.pos = dealer_pos
-                self._await(Phase.PLAY, self.dealer)
+                self._await(_PLAY, self.dealer)
         elif rank is Rank.SKIP:
             self.log.append(Event("skip", first))
             self._advance(1)
@@ -286,12 +264,13 @@ class Game(turns.TurnMixin):
     @property
     def over(self) -> bool:
         """True once the match has a winner."""
-        return self.phase == Phase.MATCH_OVER
+        return self.phase is _MATCH_OVER
 
-    def next_seat(self, seat: int | None = None, steps: int = 1) -> int:
-        """The seat ``steps`` places after ``seat`` (default: the turn) in the direction of play."""
-        pos = self.pos if seat is None else self.active.index(seat)
-        return self.active[(pos + steps * self.direction) % len(self.active)]
+    @property
+    def colour_unnamed(self) -> bool:
+        """True while the first card of the round is a wild whose colour nobody has named
+        yet: ``colour`` then holds a placeholder, not a colour in play."""
+        return self.phase is _COLOUR and len(self.discard) == 1 and self.top.is_wild
 
     def team_of(self, seat: int) -> int:
         """Team number of a seat (partners sit across); the seat itself without teams."""
@@ -301,31 +280,39 @@ class Game(turns.TurnMixin):
         """Whether ``card`` matches the discard pile now (ignoring stacking and bluff rules)."""
         return card.is_wild or card.colour is self.colour or card.rank is self.top.rank
 
-    def legal_actions(self, seat: int) -> list[Action]:
+    def legal_actions(self, seat: int) -> tuple[Action, ...]:
         """Every action ``seat`` may take now, out-of-turn ones included.
+
+        The answer is an immutable tuple, cached until the next change: :meth:`apply`
+        checks actions against that same cached value.
 
         Raises:
             NoSuchSeatError: ``seat`` is not a seat at this table.
         """
         if self._lc_version == self.version and self._lc_seat == seat:
             return self._lc
-        if self.phase == "play" and seat == self.actor and not self.pending and not self._special_legal:
+        if self.phase is _PLAY and seat == self.actor and not self.pending and not self._special_legal:
             # The hot path, inlined: a plain turn at a table without jump-in or no-bluffing.
             hand = self.hands[seat]
             # Set intersection dedupes and runs in C; cards hash as their codes, so the
             # order is the same in every process.
             ok = _MATCH[self.colour, self.top.rank].intersection(hand)
             if len(hand) == 2:
-                out = self._plays(sorted(ok), hand)
+                out: tuple[Action, ...] = (*self._plays(sorted(ok), hand), DRAW)
             else:
-                out = list(map(_PLAY_BY_CODE.__getitem__, ok))
-            out.append(DRAW)
+                out = (*map(_PLAY_BY_CODE.__getitem__, ok), DRAW)
             if self.uno_open >= 0:  # e.g. two players: going again after one's own Skip
-                out.append(CALL_UNO if seat == self.uno_open else Catch(self.uno_open))
+                out += (CALL_UNO if seat == self.uno_open else Catch(self.uno_open),)
+        elif self.phase is _DRAWN and seat == self.actor:
+            # Second hot path: after most draws the card cannot be played and "keep" is all
+            # there is (no UNO window is open: the draw closed it).
+            drawn = self.drawn
+            assert drawn is not None
+            out = tuple(self._legal(seat)) if self._can_play_drawn(seat, drawn) else _KEEP_ONLY
         else:
             if not 0 <= seat < self.n:
                 raise NoSuchSeatError(f"there is no seat {seat} at this {self.n}-seat table")
-            out = self._legal(seat)
+            out = tuple(self._legal(seat))
         self._lc_version, self._lc_seat, self._lc = self.version, seat, out
         return out
 
@@ -335,14 +322,18 @@ class Game(turns.TurnMixin):
         hand = self.hands[seat]
         out: list[Action] = []
         if seat == self.actor:
-            if phase == "drawn":
-                assert self.drawn is not None
-                out = [play(self.drawn)] if len(hand) != 2 else self._plays([self.drawn], hand)
-                if not self.rules.forced_play:
-                    out.append(KEEP)
-            elif phase == "colour":
+            if phase is _DRAWN:
+                drawn = self.drawn
+                assert drawn is not None
+                if self._can_play_drawn(seat, drawn):
+                    out = self._plays([drawn], hand)
+                    if not self.rules.forced_play:
+                        out.append(KEEP)
+                else:
+                    out = [KEEP]  # the only choice; others cannot tell it from a keep by choice
+            elif phase is _COLOUR:
                 out = list(COLOUR_CHOICES)
-            elif phase == "play":
+            elif phase is _PLAY:
                 if self.pending:
                     out = self._plays(self._stackable(hand), hand)
                 else:
@@ -351,21 +342,21 @@ class Game(turns.TurnMixin):
                         ok = [c for c in ok if c.rank is not _W4]
                     out = self._plays(ok, hand)
                 out.append(DRAW)
-            elif phase == "challenge":
+            elif phase is _CHALLENGE:
                 out = [CHALLENGE, ACCEPT] if self.rules.challenge else [ACCEPT]
                 if self.rules.stacking is not Stacking.OFF:
                     out += self._plays(self._stackable(hand), hand)
-            elif phase == "target":
+            elif phase is _TARGET:
                 out = [ChooseTarget(s) for s in self.active if s != seat]
-            elif phase == "discard":
+            elif phase is _DISCARD:
                 out = [Discard(c) for c in _unique(hand)]
-            elif phase == "round_over":
+            elif phase is _ROUND_OVER:
                 return [DEAL] if seat == self.dealer else []
-        elif phase == "round_over":
+        elif phase is _ROUND_OVER:
             return [DEAL] if seat == self.dealer else []
-        elif phase == "match_over":
+        elif phase is _MATCH_OVER:
             return []
-        elif self.rules.jump_in and phase == "play" and not self.pending:
+        elif self.rules.jump_in and phase is _PLAY and not self.pending:
             top = self.top
             if not top.is_wild and top in hand and seat in self.active:
                 out += self._plays([top], hand)
@@ -392,26 +383,26 @@ class Game(turns.TurnMixin):
     def timeout_action(self) -> tuple[int, Action] | None:
         """What the host applies for ``actor`` when their turn timer runs out.
 
-        Always the least a player could do: draw (then keep), accept a Wild Draw Four,
-        name the colour they hold most of, choose the next seat, discard their first
-        card, deal.  It is one ordinary action of the seat that is due, so a timeout can
-        never give anyone a second turn; ``None`` when nothing is awaited.
+        Always the least a player could do: draw, keep the drawn card (play it only when
+        forced play demands), accept a Wild Draw Four, name the colour they hold most of,
+        choose the next seat, discard their first card, deal.  It is one ordinary action
+        of the seat that is due, so a timeout can never give anyone a second turn; a
+        timed-out turn takes two of them (``draw``, then ``keep``).  ``None`` when
+        nothing is awaited.
         """
         seat, phase = self.actor, self.phase
-        if phase == Phase.MATCH_OVER or seat < 0:
+        if phase is _MATCH_OVER or seat < 0:
             return None
         legal = self.legal_actions(seat)
-        if phase == Phase.PLAY:
+        if phase is _PLAY:
             return seat, DRAW
-        if phase == Phase.DRAWN:
+        if phase is _DRAWN:
             return seat, KEEP if KEEP in legal else legal[0]
-        if phase == Phase.CHALLENGE:
+        if phase is _CHALLENGE:
             return seat, ACCEPT
-        if phase == Phase.COLOUR:
-            held = Counter(c.colour for c in self.hands[seat] if c.colour is not None)
-            best = max(Colour, key=lambda c: (held[c], -c))
-            return seat, COLOUR_CHOICES[best]
-        if phase == Phase.TARGET:
+        if phase is _COLOUR:
+            return seat, COLOUR_CHOICES[most_held_colour(self.hands[seat])]
+        if phase is _TARGET:
             return seat, ChooseTarget(self.next_seat(seat))
         return seat, legal[0]  # discard the first card; deal
 
@@ -444,7 +435,7 @@ class Game(turns.TurnMixin):
             IllegalActionError: a subclass saying why; the state is unchanged.
         """
         if self._lc_version == self.version and self._lc_seat == seat:
-            legal: list[Action] | None = self._lc
+            legal: tuple[Action, ...] | None = self._lc
         else:
             legal = self.legal_actions(seat) if 0 <= seat < self.n else None
         if legal is None or action not in legal:
@@ -474,11 +465,6 @@ class Game(turns.TurnMixin):
         else:
             _DISPATCH[type(action)](self, seat, action)
 
-    def _on_keep(self, seat: int, action: Action) -> None:
-        self.log.append(_event(Event, ("keep", seat, (), -1, 0, "", -1)))
-        self.drawn = None
-        self._advance(1)
-
     def _on_uno(self, seat: int, action: Action) -> None:
         self.uno_open = -1
         self.uno_called[seat] = True
@@ -498,13 +484,13 @@ class Game(turns.TurnMixin):
         """Raise the most specific error for an action that is not legal now."""
         if not 0 <= seat < self.n:
             raise NoSuchSeatError(f"there is no seat {seat} at this {self.n}-seat table")
-        if self.phase == Phase.MATCH_OVER:
+        if self.phase is _MATCH_OVER:
             raise WrongPhaseError("the match is over")
         if isinstance(action, Deal):
-            if self.phase != Phase.ROUND_OVER:
+            if self.phase is not _ROUND_OVER:
                 raise WrongPhaseError("the round is still being played")
             raise NotYourTurnError(f"seat {self.dealer} deals the next round")
-        if self.phase == Phase.ROUND_OVER:
+        if self.phase is _ROUND_OVER:
             raise WrongPhaseError(f"the round is over; seat {self.dealer} deals next")
         if isinstance(action, (ChooseTarget, Catch)) and not 0 <= action.seat < self.n:
             raise NoSuchSeatError(f"there is no seat {action.seat}")
@@ -524,7 +510,7 @@ class Game(turns.TurnMixin):
         if not isinstance(action, expected):
             raise WrongPhaseError(f"now is the time to {_PHASE_WORDS[self.phase]}")
         if isinstance(action, Play):
-            if self.phase == Phase.DRAWN:
+            if self.phase is _DRAWN and action.card is not self.drawn:
                 raise UnplayableCardError(f"only the card just drawn ({self.drawn}) may be played")
             if action.card.rank is _W4 and self.rules.no_bluffing and self._holds_colour(self.hands[seat]):
                 raise UnplayableCardError(
@@ -562,7 +548,7 @@ def _build_match() -> dict[tuple[Colour, Rank], frozenset[Card]]:
 
 _MATCH = _build_match()
 _PLAY_BY_CODE: list[Play] = [play(c) for c in ALL_CARDS]
-_event = tuple.__new__
+_KEEP_ONLY: tuple[Action, ...] = (KEEP,)
 _DISPATCH: dict[type, Callable[[Game, int, Any], None]] = {
     Play: Game._on_play,
     Draw: Game._on_draw,
@@ -579,7 +565,7 @@ _DISPATCH: dict[type, Callable[[Game, int, Any], None]] = {
 
 # Rule 16: a catch is possible until the next player "begins their turn (draws or plays)".
 _BEGINS_TURN = frozenset({Play, Draw, Keep, Challenge, Accept})
-_PHASE_ACTIONS: dict[str, type | tuple[type, ...]] = {
+_PHASE_ACTIONS: dict[Phase, type | tuple[type, ...]] = {
     Phase.PLAY: (Play, Draw),
     Phase.DRAWN: (Play, Keep),
     Phase.COLOUR: ChooseColour,

@@ -7,6 +7,10 @@ seats' private cards blanked.  Hidden cards leave the engine through nowhere els
 A hand is shown to others only when the rules make it public: the revealed hand of a
 challenged Wild Draw Four (to the challenger alone, through the log) and every hand while
 a custom wild's "hands face up" effect lasts.
+
+Hands in a view are sorted in the cards' fixed order (red, yellow, green, blue, then the
+wilds; see :class:`~unotui.engine.cards.Card`), never in the order the cards arrived:
+after a swap, arrival order plus the public draw log would tell which card came when.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from .actions import Action
 from .cards import Card, Colour
 from .errors import NoSuchSeatError
 from .events import Event
+from .flow import Phase, seat_after
 from .rules import Rules
 
 if TYPE_CHECKING:
@@ -33,25 +38,31 @@ class SeatView:
     Attributes:
         seat: the viewer's seat, or ``None`` for a spectator.
         names: every seat's name.
-        hand: the viewer's cards (empty for a spectator).
+        hand: the viewer's cards, sorted (empty for a spectator).
         counts: cards held by each seat.
-        face_up: hands visible to everyone now (seat -> cards), under "hands face up".
+        face_up: hands visible to everyone now (seat -> sorted cards), under "hands face
+            up" and at the end of a round.
         top: the top discard.
         colour: the colour in play (the *named* colour after a wild).
         direction: +1 (to the left, seat numbers rising) or -1.
         turn: whose turn it is; ``actor``: whose decision is awaited; ``phase``: what kind.
         pending: stacked draw penalty waiting on ``actor``.
-        drawn: the card the viewer just drew and may play (phase ``drawn``).
+        drawn: the card the viewer just drew (phase ``drawn``; ``keep`` may be its only
+            action, when it cannot be played).
         discard_left: cards the actor must still discard (phase ``discard``).
         draw_count / discard_count: pile sizes.
         uno_called: seats holding one card that called UNO; ``uno_open``: seat catchable now.
         wd4_by: seat whose Wild Draw Four may be challenged now (or -1).
+        challenge_colour: the colour a challenge of that Wild Draw Four is judged against
+            (the colour in play before it), or ``None`` when there is none to challenge.
         scores, round_points, round_no, dealer, round_winner, winner, eliminated: match state.
         teams: team number of each seat (each seat its own team without teams).
         legal: actions the viewer may take now.
         log: the public log as the viewer may see it, from index ``log_start`` of the
             match log on (pass ``log_from=game.round_log_start`` for this round only).
         version: the game's change counter when the view was made.
+        history: cumulative scores after each finished round of the match (one tuple per
+            round, empty until the first round ends), for the match chart.
     """
 
     seat: int | None
@@ -65,7 +76,7 @@ class SeatView:
     direction: int
     turn: int
     actor: int
-    phase: str
+    phase: Phase
     pending: int
     drawn: Card | None
     discard_left: int
@@ -87,6 +98,8 @@ class SeatView:
     log: tuple[Event, ...] = field(default=())
     log_start: int = 0
     version: int = 0
+    history: tuple[tuple[int, ...], ...] = ()
+    challenge_colour: Colour | None = None
 
     @property
     def my_turn(self) -> bool:
@@ -100,8 +113,7 @@ class SeatView:
 
     def next_seat(self, seat: int, steps: int = 1) -> int:
         """The active seat ``steps`` places after ``seat`` in the direction of play."""
-        i = self.active.index(seat)
-        return self.active[(i + steps * self.direction) % len(self.active)]
+        return seat_after(self.active, self.active.index(seat), self.direction, steps)
 
 
 def seat_view(game: Game, seat: int | None, log_from: int = 0) -> SeatView:
@@ -117,18 +129,19 @@ def seat_view(game: Game, seat: int | None, log_from: int = 0) -> SeatView:
     if seat is not None and not 0 <= seat < game.n:
         raise NoSuchSeatError(f"there is no seat {seat} at this {game.n}-seat table")
     hands = game.hands
+    phase = game.phase
     face_up: dict[int, tuple[Card, ...]] = {}
-    if game.face_up_until >= 0 and game.phase not in ("round_over", "match_over"):
-        face_up = {s: tuple(hands[s]) for s in game.active}
-    if game.phase in ("round_over", "match_over"):
+    if phase is _ROUND_OVER or phase is _MATCH_OVER:
         # Hands are laid down for scoring at the end of a round.
-        face_up = {s: tuple(hands[s]) for s in game.active if hands[s]}
-    wd4_by = game.wd4[0] if game.wd4 is not None and game.phase == "challenge" else -1
+        face_up = {s: tuple(sorted(hands[s])) for s in game.active if hands[s]}
+    elif game.face_up_until >= 0:
+        face_up = {s: tuple(sorted(hands[s])) for s in game.active}
+    wd4 = game.wd4 if phase is _CHALLENGE else None
     return SeatView(
         seat=seat,
         names=game.names,
         rules=game.rules,
-        hand=tuple(hands[seat]) if seat is not None else (),
+        hand=tuple(sorted(hands[seat])) if seat is not None else (),
         counts=tuple(len(h) for h in hands),
         face_up=face_up,
         top=game.top,
@@ -136,7 +149,7 @@ def seat_view(game: Game, seat: int | None, log_from: int = 0) -> SeatView:
         direction=game.direction,
         turn=game.turn,
         actor=game.actor,
-        phase=game.phase,
+        phase=phase,
         pending=game.pending,
         drawn=game.drawn if seat == game.actor else None,
         discard_left=game.discard_left,
@@ -144,7 +157,7 @@ def seat_view(game: Game, seat: int | None, log_from: int = 0) -> SeatView:
         discard_count=len(game.discard),
         uno_called=tuple(game.uno_called),
         uno_open=game.uno_open,
-        wd4_by=wd4_by,
+        wd4_by=wd4[0] if wd4 is not None else -1,
         scores=tuple(game.scores),
         round_points=tuple(game.round_points),
         round_no=game.round_no,
@@ -154,11 +167,18 @@ def seat_view(game: Game, seat: int | None, log_from: int = 0) -> SeatView:
         eliminated=tuple(game.eliminated),
         teams=tuple(game.team_of(s) for s in range(game.n)),
         active=tuple(game.active),
-        legal=tuple(game.legal_actions(seat)) if seat is not None else (),
+        legal=game.legal_actions(seat) if seat is not None else (),
         log=tuple(e.redacted(seat) for e in game.log[log_from:]),
         log_start=log_from,
         version=game.version,
+        history=tuple(game.score_history),
+        challenge_colour=wd4[1] if wd4 is not None else None,
     )
+
+
+_CHALLENGE = Phase.CHALLENGE
+_ROUND_OVER = Phase.ROUND_OVER
+_MATCH_OVER = Phase.MATCH_OVER
 
 
 def spectator_view(game: Game, log_from: int = 0) -> SeatView:

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -90,13 +90,19 @@ class Transcript:
         if not isinstance(seed, int) or isinstance(seed, bool):
             raise TranscriptError("'seed' must be an integer")
         deck = data.get("deck")
+        if "hands" not in data:
+            extra = [k for k in ("first", "draws") if k in data]
+            if extra:
+                named = " and ".join(repr(k) for k in extra)
+                verb = "needs" if len(extra) == 1 else "need"
+                raise TranscriptError(f"{named} {verb} 'hands' (one string of cards per seat)")
         if "hands" in data:
             if deck is not None:
                 raise TranscriptError("give either 'deck' or 'hands', not both")
             if dealer is None:
                 raise TranscriptError("'hands' needs an explicit 'dealer'")
             deck = deck_from_hands(data["hands"], data.get("first"), data.get("draws", ""), dealer,
-                                   rules.hand_size)
+                                   rules.hand_size, len(names))
         if isinstance(deck, str):
             deck = deck.split()
         if deck is not None and not (isinstance(deck, list) and all(isinstance(c, str) for c in deck)):
@@ -138,11 +144,20 @@ class Transcript:
         return out
 
 
-def deck_from_hands(hands: object, first: object, draws: object, dealer: int, size: int) -> list[str]:
+def deck_from_hands(
+    hands: object, first: object, draws: object, dealer: int, size: int, players: int
+) -> list[str]:
     """Check the ``hands``/``first``/``draws`` setup and return the deck order (card
-    texts) that :func:`~unotui.engine.deal_order` builds from it."""
+    texts) that :func:`~unotui.engine.deal_order` builds from it.
+
+    Raises:
+        TranscriptError: naming the field that is wrong (a hand per seat, each of
+            ``size`` cards; ``first`` a card; ``draws`` a string of cards).
+    """
     if not isinstance(hands, list) or not all(isinstance(h, str) for h in hands):
         raise TranscriptError("'hands' must be a list of strings of cards, one per seat")
+    if len(hands) != players:
+        raise TranscriptError(f"'hands' lists {len(hands)} hands for {players} players (one per seat)")
     if not isinstance(first, str) or not isinstance(draws, str):
         raise TranscriptError("'hands' needs 'first' (a card) and 'draws' (a string of cards)")
     if any(len(h.split()) != size for h in hands):
@@ -175,12 +190,12 @@ def final_state(game: Game, events: bool = True) -> dict[str, Any]:
     is an offline, all-seeing tool)."""
     out: dict[str, Any] = {
         "round": game.round_no,
-        "phase": game.phase,
+        "phase": game.phase.value,
         "hands": [[c.text for c in h] for h in game.hands],
         "draw_pile": len(game.draw_pile),
         "discard_pile": len(game.discard),
         "discard_top": game.top.text,
-        "colour": game.colour.letter,
+        "colour": None if game.colour_unnamed else game.colour.letter,
         "turn": game.turn,
         "actor": game.actor if game.actor >= 0 else None,
         "direction": game.direction,
@@ -197,7 +212,3 @@ def final_state(game: Game, events: bool = True) -> dict[str, Any]:
         out["events"] = [e.to_json() for e in game.log]
     return out
 
-
-def dumps_actions(actions: Sequence[tuple[int, Action]]) -> list[list[object]]:
-    """Actions as transcript steps."""
-    return [[seat, str(a)] for seat, a in actions]

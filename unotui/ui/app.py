@@ -3,6 +3,9 @@
 The app owns the controller and the one :class:`SeatView` it last sent.  Controller
 updates arrive as :class:`~unotui.ui.messages.GameUpdate` messages; the app keeps the
 view (and the score history for the final chart) and hands it down to the table screen.
+The table sends everything back up as messages (an intent, the next round, a rematch, a
+hint request, a theme or hand-order change): only the app talks to the controller and
+the settings file, and no screen imports the app.
 """
 
 from __future__ import annotations
@@ -18,12 +21,12 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.theme import Theme
 
-from ..client.config import THEMES, Config, save_config
+from ..client.config import HAND_ORDERS, THEMES, Config, load_config, save_config
 from ..client.controller import Closed, Controller, Refused, ViewChanged
 from ..client.local import LocalGame
 from ..client.options import GameOptions
 from ..engine import Action, SeatView
-from .messages import GameUpdate
+from .messages import CycleSort, CycleTheme, GameUpdate, HintRequest, Intent, MainMenu, NextRound, Rematch
 from .screens.table import TableScreen
 
 __all__ = ["GameOptions", "UnoApp", "local_game"]
@@ -90,7 +93,11 @@ class UnoApp(App[int]):
 
     async def on_mount(self) -> None:
         self.register_theme(MONO)
-        self.theme = _TEXTUAL_THEMES[self.palette]
+        self._apply_theme(self.palette)
+        if self.config.problems and not self.menu:  # the menu shows them on its own line
+            for problem in self.config.problems:
+                title = "Settings file problem (defaults used)"
+                self.notify(problem, title=title, severity="warning", timeout=20, markup=False)
         if self.menu:
             from .screens.menu import MenuScreen
 
@@ -138,9 +145,12 @@ class UnoApp(App[int]):
             self.history = [tuple(0 for _ in self.view.names)]
         except LookupError:
             pass
-        table = TableScreen()
+        table = TableScreen(self.view, self.palette, self.config.hand_order)
+        table.history = self.history
+        table.summary_pause = self.options.summary_pause
         self._table = table
         await self.push_screen(table)
+        self.call_after_refresh(self.first_frame_drawn)
 
     def _deliver(self, controller: Controller) -> Callable[[object], None]:
         def deliver(update: object) -> None:
@@ -164,6 +174,43 @@ class UnoApp(App[int]):
         self._table = None
         self.push_screen(MenuScreen())
 
+    # ----- leaving a match -------------------------------------------------------------
+
+    def match_running(self) -> bool:
+        """Whether leaving now would abandon a match (a table is up and it is not over)."""
+        view = self.view
+        return (
+            self.controller is not None
+            and self._table is not None
+            and self._table in self.screen_stack
+            and view is not None
+            and view.phase != "match_over"
+        )
+
+    def leave_match(self, then: Callable[[], object], question: str) -> None:
+        """Run ``then`` at once, or after a yes if it would abandon a running match."""
+        from .screens.dialogs import ConfirmScreen
+
+        if not self.match_running():
+            then()
+            return
+        detail = "The match is not over; it cannot be resumed."
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                then()
+
+        self.push_screen(ConfirmScreen(question, detail), answered)
+
+    async def action_quit(self) -> None:
+        """Ctrl+Q: quit at once, or ask first during a match (Ctrl+Q again: yes)."""
+        from .screens.dialogs import ConfirmScreen
+
+        if isinstance(self.screen, ConfirmScreen):
+            self.exit(0)
+            return
+        self.leave_match(lambda: self.exit(0), "Quit unotui and abandon this match?")
+
     def on_game_update(self, message: GameUpdate) -> None:
         update = message.update
         table = self._table
@@ -175,6 +222,7 @@ class UnoApp(App[int]):
                 self.history.append(view.scores)
             self.view = view
             if table is not None:
+                table.history = self.history
                 table.show(view)
         elif isinstance(update, Refused):
             if table is not None:
@@ -182,21 +230,48 @@ class UnoApp(App[int]):
         elif table is not None:
             table.say(f"Game closed: {update.reason}", warn=True)
 
-    # ----- intents from the screens -------------------------------------------------------
+    # ----- messages up from the screens ----------------------------------------------------
+
+    def on_intent(self, message: Intent) -> None:
+        """An intent from the table."""
+        self.send(message.action)
 
     def send(self, action: Action) -> None:
-        """Send an intent to the controller."""
+        """Send an intent to the controller (the outcome comes back as an update)."""
         if self.controller is not None:
             self.controller.send(action)
 
-    def controller_next_round(self) -> None:
+    def on_next_round(self, _: NextRound) -> None:
         """The person has read the round summary."""
         if self.controller is not None:
             self.controller.next_round()
 
-    async def hint(self) -> Action | None:
-        """A computer player's suggestion for the person."""
-        return await self.controller.hint() if self.controller is not None else None
+    def on_rematch(self, _: Rematch) -> None:
+        self.rematch()
+
+    def on_main_menu(self, _: MainMenu) -> None:
+        self.back_to_menu()
+
+    async def on_hint_request(self, _: HintRequest) -> None:
+        """Ask the controller's computer player, then hand the answer down to the table."""
+        hint = await self.controller.hint() if self.controller is not None else None
+        if self._table is not None:
+            self._table.show_hint(hint)
+
+    def on_cycle_theme(self, _: CycleTheme) -> None:
+        name = self.cycle_theme()
+        if self._table is not None:
+            self._table.set_palette(self.palette)
+            self._table.say(f"Theme: {name}.")
+
+    def on_cycle_sort(self, _: CycleSort) -> None:
+        """The next hand order, saved in the settings and handed down to the table."""
+        order = HAND_ORDERS[(HAND_ORDERS.index(self.config.hand_order) + 1) % len(HAND_ORDERS)]
+        self._save(hand_order=order)
+        if self._table is not None:
+            self._table.set_order(order)
+            shown = {"colour": "by colour", "rank": "by rank"}[order]
+            self._table.say(f"Hand shown {shown} (s: next order).")
 
     # ----- settings -------------------------------------------------------------------------
 
@@ -211,16 +286,29 @@ class UnoApp(App[int]):
     def _apply_theme(self, name: str) -> None:
         self.palette = name if name in THEMES else "default"
         self.theme = _TEXTUAL_THEMES[self.palette]
+        self.set_class(self.palette == "mono", "-mono")
 
     def cycle_theme(self) -> str:
         """Switch to the next theme (saved in the settings); returns its name."""
         name = THEMES[(THEMES.index(self.palette) + 1) % len(THEMES)]
         self._apply_theme(name)
-        self.config = self.config.with_(theme=name)
-        if self.save_settings:
-            with contextlib.suppress(OSError):
-                save_config(self.config)
+        self._save(theme=name)
         return name
+
+    def _save(self, **changes: str) -> None:
+        """Apply ``changes`` to the settings, and write just those to the settings file.
+
+        The file is read again so that one-game overrides from the command line
+        (``--theme``) are not saved with it, and a file that cannot be read is never
+        overwritten (the change then lasts for this session).  A write error is not fatal.
+        """
+        self.config = self.config.with_(**changes)
+        if not self.save_settings:
+            return
+        on_disk = load_config()
+        if not on_disk.problems:
+            with contextlib.suppress(OSError):
+                save_config(on_disk.with_(**changes))
 
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
@@ -235,5 +323,13 @@ class UnoApp(App[int]):
                 "Rules and keys", "Help: the rules in force and the keys (?)", screen.action_help
             )
             yield SystemCommand("Next theme", "Default, colourblind, monochrome (t)", screen.action_theme)
-        yield SystemCommand("New game", "Start a new game with the current settings", self.start_game)
-        yield SystemCommand("Main menu", "Leave the table for the main menu", self.back_to_menu)
+        yield SystemCommand(
+            "New game",
+            "Start a new game with the current settings",
+            lambda: self.leave_match(self.start_game, "Start a new game and abandon this match?"),
+        )
+        yield SystemCommand(
+            "Main menu",
+            "Leave the table for the main menu",
+            lambda: self.leave_match(self.back_to_menu, "Leave this match for the main menu?"),
+        )

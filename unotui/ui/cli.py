@@ -106,8 +106,8 @@ def run(args: argparse.Namespace) -> int:
             return 2
         from .app import UnoApp
 
-        for problem in config.problems:
-            print(f"unotui: settings ignored: {problem}", file=sys.stderr)
+        # Problems in the settings file are shown inside the app (the menu's note line, or
+        # a notification at the table): stderr would only be seen after quitting.
         app = UnoApp(config, options, menu=args.menu)
         code = app.run()
     finally:

@@ -11,7 +11,7 @@ __all__ = ["add_arguments", "run"]
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The ``join`` subcommand's arguments."""
     parser.add_argument("address", metavar="HOST[:PORT]", help="the host's address (port 7777 unless given)")
-    parser.add_argument("--name", help="your name at the table (default: from your settings)")
+    parser.add_argument("--name", help="your name at the table, 1-16 characters (default: your settings)")
     parser.add_argument("--password", default="", help="the table's password, if it has one")
     parser.add_argument("--spectate", action="store_true", help="watch instead of taking a seat")
     parser.add_argument("--table", default="", help=argparse.SUPPRESS)

@@ -1,12 +1,32 @@
-"""Messages that carry controller updates into the Textual app ("messages up")."""
+"""Messages between the app and its screens.
+
+Two directions, one rule each ("attributes down, messages up"):
+
+* :class:`GameUpdate` carries a controller update (a new view, a refusal, the end) into
+  the app, which keeps the one view and hands it down to the table.
+* Every other message goes *up* from a screen to the app: an intent for the controller,
+  "next round", "rematch", a hint request, a theme or sort change.  Screens never import
+  the app or call its methods; the app is the only one that talks to the controller and
+  the settings file, so a screen can be tested, reused or replaced without it.
+"""
 
 from __future__ import annotations
 
 from textual.message import Message
 
 from ..client.controller import Update, ViewChanged
+from ..engine import Action
 
-__all__ = ["GameUpdate"]
+__all__ = [
+    "CycleSort",
+    "CycleTheme",
+    "GameUpdate",
+    "HintRequest",
+    "Intent",
+    "MainMenu",
+    "NextRound",
+    "Rematch",
+]
 
 
 class GameUpdate(Message):
@@ -27,3 +47,35 @@ class GameUpdate(Message):
             and isinstance(self.update, ViewChanged)
             and message.update.view.phase not in ("round_over", "match_over")
         )
+
+
+class Intent(Message):
+    """The person wants ``action``; the outcome comes back as a :class:`GameUpdate`."""
+
+    def __init__(self, action: Action) -> None:
+        super().__init__()
+        self.action = action
+
+
+class NextRound(Message):
+    """The person has read the round summary: the next round may be dealt."""
+
+
+class Rematch(Message):
+    """Play again: same players and rules, a new deal."""
+
+
+class MainMenu(Message):
+    """Leave the table for the main menu."""
+
+
+class HintRequest(Message):
+    """Ask a computer player what it would do; the app answers with ``TableScreen.show_hint``."""
+
+
+class CycleTheme(Message):
+    """Switch to the next colour theme (the app saves it and hands the palette down)."""
+
+
+class CycleSort(Message):
+    """Switch to the next hand order (the app saves it and hands the order down)."""

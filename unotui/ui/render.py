@@ -21,8 +21,10 @@ __all__ = [
     "card_chip",
     "card_style",
     "colour_style",
+    "hand_order",
     "hand_row",
     "pile_card",
+    "turn_style",
 ]
 
 # colour -> (background, foreground) per palette; None = no colour (mono).
@@ -54,6 +56,32 @@ def colour_style(colour: Colour | None, palette: str) -> Style:
     return Style(color=fg, bgcolor=bg, bold=True)
 
 
+def turn_style(palette: str) -> Style:
+    """The style of the row of the seat whose turn it is.
+
+    Reverse video in monochrome (it needs no colour to stand out), a tinted background
+    otherwise; bold in both, so the row stands out on any terminal.
+    """
+    if palette == "mono":
+        return Style(reverse=True, bold=True)
+    return Style(bgcolor="#3a4a6b", bold=True)
+
+
+def hand_order(cards: Sequence[Card], order: str) -> list[int]:
+    """Indices into ``cards`` in the order ``order`` (one of ``client.config.HAND_ORDERS``).
+
+    ``colour``: red, yellow, green, blue, then wilds, each by rank (numbers, Skip,
+    Reverse, Draw Two).  ``rank``: numbers low to high, then action cards, then wilds,
+    each by colour.  Anything else: as the view holds them (sorted by the engine).
+    """
+    n = len(cards)
+    if order == "colour":
+        return sorted(range(n), key=lambda i: (cards[i].colour is None, cards[i].colour or 0, cards[i].rank))
+    if order == "rank":
+        return sorted(range(n), key=lambda i: (cards[i].rank, cards[i].colour or 0))
+    return list(range(n))
+
+
 def card_style(card: Card, palette: str) -> Style:
     """The style a card is drawn in."""
     return colour_style(card.colour, palette)
@@ -70,45 +98,57 @@ def hand_row(
     selected: int = -1,
     playable: Sequence[bool] = (),
     width: int = 80,
+    marked: Sequence[bool] = (),
+    tall: bool = False,
 ) -> tuple[Text, int, int]:
-    """The hand as a row of 5x3 boxes fitting ``width``: (3 lines of art, first, last shown).
+    """The hand as a row of boxes fitting ``width``: (the art, first, last shown).
 
-    The selected card has a heavy frame; a playable card has ``*`` in its top frame and
-    ``^`` marks under the selected one.  Cards that do not fit are counted at the edges.
+    Cards are 5x3 boxes, or 7x5 when ``tall`` (large terminals).  The selected card has a
+    heavy frame; a playable card has ``*`` in its top frame; a card just drawn
+    (``marked``) reads ``new`` in its bottom frame.  Every mark is a character, so all of
+    them show in monochrome too.  Cards that do not fit are counted at the edges.
     """
-    per = 5
+    per = 7 if tall else 5
     fit = max(1, (width - 6) // per)
     n = len(cards)
     first = 0
     if n > fit:
         first = min(max(0, selected - fit // 2), n - fit)
     last = min(n, first + fit)
-    lines = [Text(), Text(), Text()]
+    rows = 5 if tall else 3
+    mid = rows // 2
+    lines = [Text() for _ in range(rows)]
     more_left = f"<{first:<2}" if first else "   "
-    for line in lines:
-        line.append(more_left if line is lines[1] else "   ")
+    for k, line in enumerate(lines):
+        line.append(more_left if k == mid else "   ")
+    inner = per - 2
     for i in range(first, last):
         card = cards[i]
         sel = i == selected
         play = bool(playable[i]) if i < len(playable) else False
+        new = bool(marked[i]) if i < len(marked) else False
         base = card_style(card, palette)
         if palette == "mono" and not play:
             base = base + Style(dim=True)
         if sel:
             base = base + Style(reverse=palette == "mono", underline=palette != "mono")
-        mark = "*" if play else ("━" if sel else "─")
-        if sel:
-            top, mid, bot = f"┏━{mark}━┓", f"┃{card.text:^3}┃", "┗━━━┛"
-        else:
-            top, mid, bot = f"┌─{mark}─┐", f"│{card.text:^3}│", "└───┘"
+        h, v, corners = ("━", "┃", "┏┓┗┛") if sel else ("─", "│", "┌┐└┘")
+        top_mark = "*" if play else h
+        side = (inner - 1) // 2
+        top = corners[0] + h * side + top_mark + h * (inner - 1 - side) + corners[1]
+        bottom_mark = f"{'new':{h}^{inner}}" if new else h * inner
+        bot = corners[2] + bottom_mark + corners[3]
         frame = Style(bold=sel) if palette == "mono" or sel else Style(dim=not play)
         lines[0].append(top, frame + (Style(bold=True) if play else Style()))
-        lines[1].append(mid[0], frame)
-        lines[1].append(mid[1:4], base)
-        lines[1].append(mid[4], frame)
-        lines[2].append(bot, frame)
+        for k in (1, mid) if tall else (mid,):  # a tall card's rows 1 and 3 are alike: copied below
+            lines[k].append(v, frame)
+            lines[k].append(f"{card.text:^{inner}}" if k == mid else " " * inner, base)
+            lines[k].append(v, frame)
+        lines[-1].append(bot, frame + (Style(bold=True) if new else Style()))
+    if tall:
+        lines[3] = lines[1].copy()
     right = n - last
-    lines[1].append(f" {right}>" if right else "")
+    lines[mid].append(f" {right}>" if right else "")
     return Text("\n").join(lines), first, last
 
 

@@ -7,13 +7,17 @@ All game text is rendered as ``rich.text.Text`` (never markup), from sanitised n
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
+from textual.events import Resize
 from textual.widgets import RichLog, Static
 
-from ..client.text import card_name, clean, describe, display_name
-from ..engine import Card, Catch, Play, SeatView
-from .render import big_card, card_chip, colour_style, hand_row, pile_card
+from ..client.text import card_name, clean, describe, direction_name, display_name
+from ..engine import KEEP, Card, Catch, Play, SeatView
+from .render import big_card, card_chip, colour_style, hand_row, pile_card, turn_style
 
 __all__ = [
     "GameLog",
@@ -22,6 +26,7 @@ __all__ = [
     "PileView",
     "PlayersView",
     "StatusLine",
+    "just_drawn",
     "playable_flags",
     "prompt",
 ]
@@ -58,6 +63,41 @@ def playable_flags(view: SeatView) -> list[bool]:
     return [c in cards for c in view.hand]
 
 
+# Events after which the cards of an earlier draw are no longer "just drawn": the
+# viewer's own plays, and anything that changes every hand.
+_MY_RESETS = frozenset({"play", "jump", "discard"})
+_ALL_RESETS = frozenset({"deal", "round", "rotate", "shuffle"})
+
+
+def just_drawn(view: SeatView) -> list[bool]:
+    """For each card in the viewer's hand: did it arrive with the viewer's latest draw?
+
+    The cards of the viewer's most recent draw (one card on a turn, or a whole penalty)
+    stay marked until the viewer plays or discards, or hands change wholesale (a swap, a
+    rotation, a new deal).  Read from the log, so it survives coalesced views; identical
+    cards are marked from the newest arrival back.
+    """
+    me = view.seat
+    drawn: list[Card] = []
+    for event in reversed(view.log):
+        if event.kind == "draw" and event.seat == me:
+            drawn = list(event.cards)
+            break
+        if (
+            event.kind in _ALL_RESETS
+            or (event.kind in _MY_RESETS and event.seat == me)
+            or (event.kind == "swap" and me in (event.seat, event.target))
+        ):
+            break
+    marks = [False] * len(view.hand)
+    for i in range(len(view.hand) - 1, -1, -1):
+        card = view.hand[i]
+        if card in drawn:
+            drawn.remove(card)
+            marks[i] = True
+    return marks
+
+
 _PHASE_WAIT = {
     "play": "to play",
     "drawn": "to play or keep a drawn card",
@@ -83,7 +123,8 @@ def prompt(view: SeatView) -> str:
     if view.phase == "match_over":
         main = f"{names[view.winner]} won the match." if view.winner >= 0 else "The match is over."
     elif view.phase == "round_over":
-        main = f"Round over. {names[view.dealer]} deals next."
+        dealer = "You deal" if view.dealer == me else f"{names[view.dealer]} deals"
+        main = f"Round over. {dealer} next."
     elif not view.my_turn:
         main = f"Waiting for {names[view.actor]} {_PHASE_WAIT.get(view.phase, '')}."
     elif view.phase == "play":
@@ -92,8 +133,11 @@ def prompt(view: SeatView) -> str:
         else:
             main = "Your turn: play a card (Enter; u plays and calls UNO) or draw (d)."
     elif view.phase == "drawn":
-        drawn = view.drawn.text if view.drawn else "a card"
-        main = f"You drew {drawn}: play it (Enter) or keep it (k)."
+        drawn = view.drawn.text if view.drawn is not None else "a card"
+        if view.legal == (KEEP,):
+            main = f"You drew {drawn}: it can't be played, so it stays in your hand."
+        else:
+            main = f"You drew {drawn}: play it (Enter) or keep it (k)."
     elif view.phase == "colour":
         main = "Name a colour: r, y, g or b."
     elif view.phase == "target":
@@ -121,24 +165,43 @@ class StatusLine(Static):
 
 
 class PlayersView(Static):
-    """Every seat: turn marker, seat number, name, cards, UNO status, score."""
+    """Every seat: turn marker, seat number, name, cards, UNO status, score.
+
+    The seat whose turn it is is a highlighted row (and ``>``).  Names are cut to fit the
+    panel (by terminal cells, with an ellipsis) so the card counts and scores always show.
+    """
 
     def show(self, view: SeatView, palette: str) -> None:
         """Draw ``view``."""
         names = [display_name(n) for n in view.names]
-        width = max(8, min(18, max(len(n) for n in names)))
+        teams = view.rules.teams
+        seat_w = len(str(view.players - 1)) + 1
+        width = self.size.width or 32
+        fixed = 1 + seat_w + 1 + 9 + 5 + 6 + (3 if teams else 0)
+        short = width - fixed < 6  # very narrow: "7c" instead of "7 cards"
+        if short:
+            fixed -= 5
+        name_w = max(3, min(width - fixed, max(cell_len(n) for n in names)))
         lines: list[Text] = []
         for s in range(view.players):
             row = Text()
             acting = s == view.actor and view.phase not in ("round_over", "match_over")
             row.append(">" if acting else " ", Style(bold=True))
-            row.append(f"{s} ", Style(dim=True))
-            row.append(f"{names[s][:width]:<{width}} ", Style(bold=acting, underline=s == view.seat))
+            row.append(f"{s:<{seat_w}}", Style(dim=not acting))
+            cells = cell_len(names[s])
+            if cells <= name_w:  # the common case, without building a Text to cut
+                row.append(names[s], Style(underline=s == view.seat))
+                row.append(" " * (name_w - cells))
+            else:
+                name = Text(names[s], Style(underline=s == view.seat))
+                name.truncate(name_w, overflow="ellipsis", pad=True)
+                row.append_text(name)
+            row.append(" ")
             if view.eliminated[s]:
-                row.append("   out", Style(dim=True))
+                row.append(" out" if short else "      out", Style(dim=True))
             else:
                 n = view.counts[s]
-                row.append(f"{n:>3} card{'s' if n != 1 else ' '}")
+                row.append(f"{n:>3}c" if short else f"{n:>3} card{'s' if n != 1 else ' '}")
             if view.uno_open == s:
                 row.append(" UNO?", Style(bold=True, reverse=True))
             elif view.uno_called[s] and view.counts[s] == 1:
@@ -146,8 +209,10 @@ class PlayersView(Static):
             else:
                 row.append("     ")
             row.append(f" {view.scores[s]:>5}")
-            if view.rules.teams:
-                row.append(f" t{view.teams[s]}", Style(dim=True))
+            if teams:
+                row.append(f" t{view.teams[s]}", Style(dim=not acting))
+            if acting:
+                row.stylize(turn_style(palette))
             lines.append(row)
             shown = view.face_up.get(s)
             if shown and s != view.seat and view.phase not in ("round_over", "match_over"):
@@ -156,7 +221,8 @@ class PlayersView(Static):
                     cards.append_text(card_chip(c, palette))
                 lines.append(cards)
         _set(self, _block(lines), len(lines) + 2)
-        self.border_title = f"Players (play goes {'down' if view.direction > 0 else 'up'})"
+        arrow = "↓" if view.direction > 0 else "↑"
+        self.border_title = f"Players, {direction_name(view.direction)} {arrow}"
         self.border_subtitle = f"to {view.rules.target_score}"
 
 
@@ -168,11 +234,11 @@ class PileView(Static):
         colour = Text(f" {view.colour.name.title()} ", colour_style(view.colour, palette))
         colour.append(f" ({view.colour.letter})")
         nxt = names_of(view)[view.next_seat(view.turn)] if view.turn in view.active else "?"
-        arrow = "v" if view.direction > 0 else "^"
+        arrow = "↓" if view.direction > 0 else "↑"
         info = [
             Text.assemble("Top: ", (view.top.text, Style(bold=True)), f" {card_name(view.top)}"),
             Text.assemble("Colour: ", colour),
-            Text(f"Next: {nxt} ({arrow})"),
+            Text(f"Next: {nxt} {arrow}"),
             Text(f"Draw pile: {view.draw_count}"),
         ]
         if view.pending:
@@ -193,37 +259,65 @@ class PileView(Static):
 
 
 class HandView(Static):
-    """The viewer's hand with the cursor; playable cards marked."""
+    """The viewer's hand with the cursor; playable cards and the cards just drawn marked."""
 
-    def show(self, view: SeatView, cursor: int, palette: str) -> None:
-        """Draw ``view`` with the card at ``cursor`` selected."""
+    def show(
+        self,
+        view: SeatView,
+        order: Sequence[int],
+        cursor: int,
+        palette: str,
+        tall: bool = False,
+    ) -> None:
+        """Draw the hand of ``view`` in ``order`` (indices into it), ``cursor`` selected.
+
+        ``tall``: larger cards (7x5) for large terminals.
+        """
         flags = playable_flags(view)
+        new = just_drawn(view)
+        cards = [view.hand[i] for i in order]
+        shown_flags = [flags[i] for i in order]
         width = self.size.width or 80
-        art, _, _ = hand_row(view.hand, palette, cursor, flags, width)
+        art, _, _ = hand_row(cards, palette, cursor, shown_flags, width, [new[i] for i in order], tall)
         info = Text()
-        n = len(view.hand)
+        n = len(cards)
         if n:
-            card: Card = view.hand[cursor]
+            card: Card = cards[cursor]
             info.append(f" {n} card{'s' if n != 1 else ''}, {sum(flags)} playable (*). ")
             info.append(f"Selected: {card_name(card)} ({card.text})", Style(bold=True))
-            info.append(" - playable" if flags[cursor] else "")
+            info.append(" - playable" if shown_flags[cursor] else "")
             if card.text == "WC":
                 info.append(f": {clean(view.rules.custom.describe(), 120)}", Style(italic=True))
         else:
             info.append(" No cards.")
-        _set(self, _block([art, info]))
-        self.border_title = "Your hand"
+        _set(self, _block([art, info]), 6 if tall else 4)
 
 
 class GameLog(RichLog):
-    """What happened, as sentences, newest at the bottom."""
+    """What happened, as sentences, newest at the bottom, wrapped to the pane's width.
+
+    ``RichLog`` renders a line once, at the width it has when written (and at least its
+    ``min_width``, 78 by default): so the log sets ``min_width`` to 1, keeps the sentences
+    it wrote (render bookkeeping, at most ``max_lines``) and writes them again at the new
+    width when the pane is resized, ending at the newest line.  The vertical scrollbar's
+    gutter is always reserved, so a scrollbar appearing never makes a line too wide.
+    """
+
+    DEFAULT_CSS = """
+    GameLog {
+        overflow-x: hidden;
+        scrollbar-gutter: stable;
+    }
+    """
 
     can_focus = False
 
     def __init__(self, **kwargs: object) -> None:
-        super().__init__(wrap=True, markup=False, highlight=False, max_lines=400, **kwargs)  # type: ignore[arg-type]
+        super().__init__(wrap=True, markup=False, highlight=False, max_lines=400, min_width=1, **kwargs)  # type: ignore[arg-type]
         self._written = 0
         self._key: tuple[object, ...] = ()
+        self._sentences: list[Text] = []
+        self._wrap_width = 0
 
     def show(self, view: SeatView) -> None:
         """Append the events of ``view`` not yet shown (or rewrite after a new game)."""
@@ -231,6 +325,7 @@ class GameLog(RichLog):
         key = (view.names, log[:1])
         if key != self._key or len(log) < self._written:
             self.clear()
+            self._sentences.clear()
             self._written = 0
             self._key = key
         names = [display_name(n) for n in view.names]
@@ -239,20 +334,58 @@ class GameLog(RichLog):
             if event.kind == "dealer":
                 continue
             line = describe(event, names, view.seat)
-            self.write(Text(line, style=Style(bold=True) if event.kind in ("round", "match") else ""))
+            self._add(Text(line, style=Style(bold=True) if event.kind in ("round", "match") else ""))
         self._written = len(log)
+
+    def _add(self, sentence: Text) -> None:
+        self._sentences.append(sentence)
+        if len(self._sentences) > 200:
+            del self._sentences[:-200]
+        self.write(sentence)
+
+    def on_resize(self, event: Resize) -> None:
+        super().on_resize(event)
+        width = self.scrollable_content_region.width
+        if width == self._wrap_width or not self._size_known:
+            return
+        self._wrap_width = width
+        if self.lines:
+            sentences = list(self._sentences)
+            self.clear()
+            for sentence in sentences:
+                self.write(sentence, scroll_end=False)
+            self._sentences = sentences
+        self.scroll_end(animate=False, immediate=False, x_axis=False)
 
 
 _KEY_NAMES = {"enter": "Enter", "space": "Space", "question_mark": "?", "exclamation_mark": "!"}
+_ALWAYS = [("^P", "Palette", 1), ("^Q", "Quit", 0)]
 
 
 class KeyBar(Static):
-    """The keys that do something now, in one line (a light footer for the table)."""
+    """The keys that do something now, in one line (a light footer for the table).
 
-    def show(self, bindings: list[tuple[str, str]]) -> None:
-        """Draw (key, description) pairs, then the palette and quit keys."""
+    The bar always fits its width and always ends with the Quit key: when the keys that
+    apply do not fit, the least needed ones (ranked by the caller) are left out first.
+    """
+
+    def show(self, bindings: Sequence[tuple[str, str, int]]) -> None:
+        """Draw (key, description, rank) triples, then the palette and quit keys.
+
+        ``rank`` 0 means "always shown"; higher ranks are left out first when space is short.
+        """
+        entries = [*bindings, *_ALWAYS]
+        width = self.size.width or 80
+
+        def length(items: Sequence[tuple[str, str, int]]) -> int:
+            return sum(len(key) + len(what) + 4 for key, what, _ in items)
+
+        for rank in sorted({r for _, _, r in entries if r}, reverse=True):
+            if length(entries) <= width:
+                break
+            entries = [e for e in entries if e[2] != rank]
         bar = Text()
-        for key, what in [*bindings, ("^P", "Palette"), ("^Q", "Quit")]:
+        for key, what, _ in entries:
             bar.append(f" {key} ", Style(bold=True, reverse=True))
             bar.append(f" {what} ")
         _set(self, _block([bar]))

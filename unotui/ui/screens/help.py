@@ -29,12 +29,13 @@ KEYS: tuple[tuple[str, str], ...] = (
     ("j", "jump in with the card identical to the top of the pile"),
     ("r y g b", "name a colour (in the colour picker)"),
     ("0-9", "choose a player by seat number (swap hands)"),
+    ("s", "sort your hand: by colour or by rank"),
     ("n", "hint: what a computer player would do"),
     ("t", "switch colour theme: default, colourblind, mono"),
     ("? or F1", "this help"),
     ("Ctrl+P", "command palette"),
-    ("Escape", "close a screen or dialog"),
-    ("Ctrl+Q", "quit at once, from anywhere"),
+    ("Escape", "close a screen or dialog (on the round summary: next round)"),
+    ("Ctrl+Q", "quit, from anywhere (during a match it asks first: y or Ctrl+Q again)"),
 )
 
 _STACKING = {"off": "no stacking", "official": "+2 on +2, +4 on +4", "cross": "+2 and +4 stack on each other"}

@@ -75,11 +75,32 @@ class HouseRulesScreen(Screen[Config | None]):
             )
             yield Static(Text("Effects: " + ", ".join(EFFECTS)), classes="note")
             yield self._row("Custom wild text", Input(rules.custom.text, id="custom_text", max_length=200))
-            yield Static(id="problem")
             with Horizontal(classes="row"):
                 yield Button("Save", id="save", variant="primary")
                 yield Button("Back", id="back")
+        # Outside the scrolling form, above the footer: a refused save is always in view.
+        yield Static(id="problem")
         yield Footer()
+
+    def on_mount(self) -> None:
+        # The form scrolls, so Textual would focus the scroll container: start on a field.
+        self.query_one("#name", Input).focus()
+        self.query_one("#problem", Static).display = False
+
+    def _refuse(self, message: str) -> None:
+        """Say why the form was not saved, and put the cursor on the field it names."""
+        problem = self.query_one("#problem", Static)
+        problem.update(Text(message, style="bold reverse"))
+        problem.display = True
+        detail = message.partition(": ")[2]
+        field = "custom" if "custom wild" in detail else None
+        for key in ("players", *_NUMBERS):  # the engine's messages start with the key
+            if field is None and detail.startswith(key):
+                field = key
+        if field is not None:
+            widget = self.query_one(f"#{field}", Input)
+            widget.focus()
+            widget.scroll_visible(animate=False)
 
     def on_select_changed(self, event: Select.Changed) -> None:
         if event.select.id == "preset" and isinstance(event.value, str):
@@ -123,6 +144,7 @@ class HouseRulesScreen(Screen[Config | None]):
             theme=str(self.query_one("#theme", Select).value),
             players=int(players_text),
             rules=rules,
+            problems=(),  # saving rewrites the file: what it could not read is gone
         )
 
     def action_save(self) -> None:
@@ -132,12 +154,12 @@ class HouseRulesScreen(Screen[Config | None]):
         try:
             cfg = self.build()
         except (RulesError, ValueError) as exc:
-            self.query_one("#problem", Static).update(Text(f"Not saved: {exc}", style="bold reverse"))
+            self._refuse(f"Not saved: {exc}")
             return
         try:
             path = save_config(cfg)
         except OSError as exc:
-            self.query_one("#problem", Static).update(Text(f"Could not save: {exc}", style="bold reverse"))
+            self._refuse(f"Could not save: {exc}")
             return
         app = self.app
         if isinstance(app, UnoApp):

@@ -1,41 +1,138 @@
-"""End of a round and end of the match: who won, every hand's points, the totals."""
+"""End of a round and end of the match: who won, what each player scored, the totals.
+
+Both are dialogs over the table (``ModalScreen``): the last card played stays visible
+around them.  The score rows (every seat's running total after each round, the first
+row the start) are an argument, not read from the app, so the source can change (the
+app's history today, the view's own history once the engine provides it).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import ClassVar
+from typing import Any, ClassVar
 
+from rich.console import Group, RenderableType
 from rich.style import Style
+from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
-from textual.screen import ModalScreen
+from textual.events import Resize
+from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, Static
 
-from ...client.text import clean, display_name
+from ...client.text import display_name
 from ...engine import SeatView
-from ..chart import score_chart
-from ..render import card_chip
+from ..chart import chart_legend, score_chart
+from ..render import card_style
 
-__all__ = ["MatchOverScreen", "RoundOverScreen", "round_table", "standings"]
+__all__ = [
+    "MatchOverScreen",
+    "RoundOverScreen",
+    "celebration",
+    "round_scored",
+    "round_table",
+    "standings",
+]
+
+ScoreRows = Sequence[Sequence[int]]
 
 
 def _name(view: SeatView, seat: int) -> str:
-    return display_name(view.names[seat]) + (" (you)" if seat == view.seat else "")
+    name = display_name(view.names[seat])
+    if seat != view.seat or name.casefold() == "you":
+        return name
+    return f"{name} (you)"
 
 
-def round_table(view: SeatView, palette: str) -> Text:
-    """Each seat: the cards left in hand, their points, the running total."""
-    lines = [Text(f"{'player':<22} {'points':>6} {'total':>6}  cards left", Style(bold=True))]
+def round_scored(view: SeatView, rows: ScoreRows = ()) -> list[int]:
+    """What each seat scored in the round just over.
+
+    From the score rows when they reach back to the round's start (``rows[r]`` is the
+    totals after round ``r``); otherwise worked out from the scoring rule, as the engine
+    scores: standard gives the winner's side every other hand's points, the tally modes
+    add to each side the points its own hands held.
+    """
+    r = view.round_no
+    if 0 < r < len(rows) + 1 and len(rows[r - 1]) == view.players:
+        return [now - before for now, before in zip(view.scores, rows[r - 1], strict=True)]
+    held, teams = view.round_points, view.teams
+    playing = [s for s in range(view.players) if view.counts[s] or s == view.round_winner]
+    if view.rules.scoring.value == "standard":
+        w = view.round_winner
+        if w < 0:
+            return [0] * view.players
+        gained = sum(held[s] for s in playing if teams[s] != teams[w])
+        return [gained if teams[s] == teams[w] else 0 for s in range(view.players)]
+    return [
+        sum(held[t] for t in playing if teams[t] == teams[s]) if s in playing else 0
+        for s in range(view.players)
+    ]
+
+
+def round_table(view: SeatView, palette: str, rows: ScoreRows = ()) -> Table:
+    """Each seat: what it scored this round, the points left in its hand, its total and
+    the cards it was left holding (they wrap within their own column, never under the
+    names)."""
+    scored = round_scored(view, rows)
+    table = Table(box=None, show_edge=False, pad_edge=False, expand=False, padding=(0, 1))
+    table.add_column("player", no_wrap=True, max_width=28, style=Style())
+    table.add_column("scored", justify="right", no_wrap=True)
+    table.add_column("in hand", justify="right", no_wrap=True)
+    table.add_column("total", justify="right", no_wrap=True)
+    table.add_column("cards left", ratio=1, min_width=12)
     for s in range(view.players):
-        row = Text(f"{_name(view, s):<22} {view.round_points[s]:>6} {view.scores[s]:>6}  ")
+        cards = Text()
         for c in view.face_up.get(s, ()):
-            row.append_text(card_chip(c, palette))
+            # No space before a card inside its colour: lines break only between cards.
+            cards.append(c.text.ljust(3), card_style(c, palette))
+            cards.append(" ")
         if s == view.round_winner:
-            row.append("went out", Style(bold=True))
-        lines.append(row)
-    return Text("\n").join(lines)
+            cards.append("went out", Style(bold=True))
+        mine = s == view.seat
+        table.add_row(
+            Text(_name(view, s), Style(bold=mine)),
+            Text(f"+{scored[s]}" if scored[s] else "0", Style(bold=scored[s] > 0), justify="right"),
+            Text(str(view.round_points[s]), justify="right"),
+            Text(str(view.scores[s]), justify="right"),
+            cards,
+        )
+    return table
+
+
+def _won(view: SeatView, seat: int) -> bool:
+    """Whether ``seat``'s win is the viewer's (the viewer or the viewer's partner)."""
+    if seat < 0 or view.seat is None or not 0 <= view.seat < view.players:
+        return False
+    return seat == view.seat or (view.rules.teams and view.teams[seat] == view.teams[view.seat])
+
+
+_ROUND_ART = r"""
+ \o/  *   .   *   .   *  \o/
+  |    Y O U   W O N !    |
+ / \  *   .   *   .   *  / \
+"""
+
+_MATCH_ART = r"""
+ |\___/|   *   .   *   .   *   .   *
+  \   /     C H A M P I O N !
+   ) (     *   .   *   .   *   .   *
+  /___\
+"""
+
+
+def celebration(view: SeatView, match: bool, small: bool = False) -> Text | None:
+    """A little text art when the viewer (or the viewer's team) won; None otherwise
+    (one line when ``small``, for short terminals)."""
+    seat = view.winner if match else view.round_winner
+    if not _won(view, seat):
+        return None
+    if small:
+        art = r"\o/  C H A M P I O N !  \o/" if match else r"\o/  Y O U   W O N !  \o/"
+    else:
+        art = (_MATCH_ART if match else _ROUND_ART).strip("\n")
+    return Text(art, Style(bold=True), no_wrap=True, overflow="crop")
 
 
 def standings(view: SeatView) -> list[int]:
@@ -56,22 +153,35 @@ def _headline(view: SeatView) -> str:
     return f"{who} won round {view.round_no}!"
 
 
+def _help(screen: Screen[Any], view: SeatView) -> None:
+    from .help import HelpScreen
+
+    screen.app.push_screen(HelpScreen(view.rules))
+
+
 class RoundOverScreen(ModalScreen[None]):
-    """Between rounds: Enter goes on to the next deal."""
+    """Between rounds: Enter (or Escape) goes on to the next deal; ``?`` is help."""
 
     CSS_PATH = "results.tcss"
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter,space", "next", "Next round")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter,space,escape", "next", "Next round"),
+        Binding("question_mark,f1", "help", "Help"),
+    ]
 
-    def __init__(self, view: SeatView, palette: str) -> None:
+    def __init__(self, view: SeatView, palette: str, rows: ScoreRows = ()) -> None:
         super().__init__()
         self.view = view
         self.palette = palette
+        self.rows = rows
 
     def compose(self) -> ComposeResult:
         v = self.view
         with VerticalScroll(classes="results"):
             yield Static(Text(_headline(v), Style(bold=True)))
-            yield Static(round_table(v, self.palette))
+            art = celebration(v, match=False, small=self.app.size.height < 30)
+            if art is not None:
+                yield Static(art, classes="celebration")
+            yield Static(round_table(v, self.palette, self.rows))
             target = v.rules.target_score
             yield Static(
                 Text(f"First to {target} points wins the match. Enter: next round.", Style(dim=True))
@@ -82,6 +192,10 @@ class RoundOverScreen(ModalScreen[None]):
         """Close; the table asks for the next round."""
         self.dismiss(None)
 
+    def action_help(self) -> None:
+        """The rules in force and the keys, over the summary."""
+        _help(self, self.view)
+
 
 class MatchOverScreen(ModalScreen[str]):
     """Final standings and a chart of scores by round: rematch, menu or quit."""
@@ -91,33 +205,73 @@ class MatchOverScreen(ModalScreen[str]):
         Binding("r", "choose('rematch')", "Rematch"),
         Binding("m,escape", "choose('menu')", "Menu"),
         Binding("q", "choose('quit')", "Quit"),
+        Binding("question_mark,f1", "help", "Help"),
     ]
 
-    def __init__(self, view: SeatView, history: Sequence[Sequence[int]], palette: str) -> None:
+    #: the chart's height in rows: at least, and at most
+    CHART_ROWS = (4, 16)
+
+    def __init__(self, view: SeatView, history: ScoreRows, palette: str) -> None:
         super().__init__()
         self.view = view
         self.history = history
         self.palette = palette
+        self._rows = self.CHART_ROWS[0]
+        self._fits = 0
 
     def compose(self) -> ComposeResult:
         v = self.view
         winner = "You" if v.winner == v.seat else display_name(v.names[v.winner])
         with VerticalScroll(classes="results"):
-            yield Static(Text(f"{winner} won the match! {_headline(v)}", Style(bold=True)))
-            yield Static(round_table(v, self.palette))
+            yield Static(Text(f"{winner} won the match!  {_headline(v)}", Style(bold=True)))
+            art = celebration(v, match=True, small=self.app.size.height < 30)
+            if art is not None:
+                yield Static(art, classes="celebration")
+            yield Static(round_table(v, self.palette, self.history))
             place = Text("Final standings\n", Style(bold=True))
             for i, s in enumerate(standings(v), 1):
-                place.append(f"{i:>2}. {_name(v, s):<22} {v.scores[s]:>6}\n")
+                place.append(f"{i:>2}. {_name(v, s):<28} {v.scores[s]:>6}\n")
             yield Static(place, classes="tight")
-            chart = Text("Scores by round\n", Style(bold=True))
-            tall = self.app.size.height >= 34
-            chart.append("\n".join(score_chart(self.history, height=8 if tall else 4)))
-            legend = "  ".join(f"{s}={clean(n, 10)}" for s, n in enumerate(v.names))
-            chart.append("\n" + legend)
-            yield Static(chart)
-            yield Static(Text("r: rematch   m: main menu   q: quit", Style(dim=True)))
+            yield Static(self._chart(), id="chart")
+            yield Static(Text("r: rematch   m: main menu   q: quit   ?: help", Style(dim=True)))
         yield Footer()
+
+    def on_mount(self) -> None:
+        self.call_after_refresh(self._fit_chart)
+
+    def on_resize(self, event: Resize) -> None:
+        self._fits = 0
+        self.call_after_refresh(self._fit_chart)
+
+    def _fit_chart(self) -> None:
+        """Make the chart as tall as the terminal leaves room for (within CHART_ROWS),
+        measured on the laid-out dialog: the rows it overflows by, or those left free."""
+        if not self.is_mounted:
+            return
+        box = self.query_one(VerticalScroll)
+        overflow = box.virtual_size.height - box.scrollable_content_region.height
+        footer = self.query_one(Footer).outer_size.height
+        spare = self.size.height - footer - box.outer_size.height
+        low, high = self.CHART_ROWS
+        rows = max(low, min(high, self._rows + (spare if overflow <= 0 else -overflow)))
+        if rows != self._rows and self._fits < 4:  # grown too far: the next pass trims it
+            self._fits += 1
+            self._rows = rows
+            self.query_one("#chart", Static).update(self._chart())
+            self.call_after_refresh(self._fit_chart)
+
+    def _chart(self) -> RenderableType:
+        width = max(30, min(100, self.app.size.width) - 8)
+        title = Text("Scores by round", Style(bold=True))
+        lines = score_chart(self.history, height=self._rows, width=width)
+        legend = chart_legend([_name(self.view, s) for s in range(self.view.players)])
+        chart = Text("\n".join(lines), no_wrap=True, overflow="crop")
+        return Group(title, chart, Text(legend, Style(dim=True)))
 
     def action_choose(self, choice: str) -> None:
         """Close with ``choice``."""
         self.dismiss(choice)
+
+    def action_help(self) -> None:
+        """The rules in force and the keys, over the summary."""
+        _help(self, self.view)

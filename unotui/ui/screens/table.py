@@ -1,14 +1,20 @@
 """The table: your hand, the piles, the other players, the log, and every game key.
 
 The screen draws the one :class:`SeatView` the app hands it (``show``) and turns keys into
-intents for the controller.  It opens the dialogs a decision needs (colour, target), the
-revealed hand after a challenge, and the round and match summaries.
+messages up to the app (:mod:`unotui.ui.messages`): an intent, the next round, a rematch,
+a hint request, a theme or hand-order change.  It never imports the app and never talks
+to the controller.  It opens the dialogs a decision needs (colour, target), the revealed
+hand after a challenge, and the round and match summaries.
+
+Which keys apply now is read from ``view.legal`` alone (the engine's answer), never
+re-derived from the rules; the key bar shows those.  A key that does not apply still runs
+and says why on the message line, so no key press is silently ignored.
 """
 
 from __future__ import annotations
 
-import os
-from typing import TYPE_CHECKING, ClassVar
+from collections.abc import Callable, Sequence
+from typing import ClassVar, TypeVar
 
 from rich.style import Style
 from rich.text import Text
@@ -17,9 +23,11 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.events import Resize
 from textual.screen import Screen
+from textual.timer import Timer
 from textual.widgets import Static
 
-from ...client.text import card_name, clean, display_name
+from ...client.config import HAND_ORDERS
+from ...client.text import card_name, clean, display_name, refusal
 from ...engine import (
     ACCEPT,
     CALL_UNO,
@@ -27,6 +35,7 @@ from ...engine import (
     DRAW,
     KEEP,
     Action,
+    Card,
     Catch,
     ChooseColour,
     ChooseTarget,
@@ -36,12 +45,20 @@ from ...engine import (
     SeatView,
     play,
 )
-from ..widgets import GameLog, HandView, KeyBar, PileView, PlayersView, StatusLine, names_of
+from ..messages import CycleSort, CycleTheme, HintRequest, Intent, MainMenu, NextRound, Rematch
+from ..render import hand_order
+from ..widgets import GameLog, HandView, KeyBar, PileView, PlayersView, StatusLine, names_of, prompt
 
-if TYPE_CHECKING:
-    from ..app import UnoApp
+__all__ = ["MIN_HEIGHT", "MIN_WIDTH", "TableScreen", "describe_action"]
 
-__all__ = ["TableScreen", "describe_action"]
+_T = TypeVar("_T")
+
+#: the narrowest terminal the table is drawn in (the left column and the log side by side)
+MIN_WIDTH = 66
+#: rows the table needs besides the players panel (status, pile, message, hand, keys)
+MIN_HEIGHT = 13
+#: terminals at least this large get larger cards (tall) and a wider log (wide)
+TALL, WIDE = 34, 110
 
 
 def describe_action(action: Action, view: SeatView) -> str:
@@ -59,10 +76,21 @@ def describe_action(action: Action, view: SeatView) -> str:
 
 _DIALOG_PHASES = frozenset({"colour", "target", "round_over", "match_over"})
 _CONTEXT_ACTIONS = ("keep", "catch", "challenge", "accept", "jump", "draw", "uno")
+# Key-bar ranks: 0 is always shown; when the bar is short of room, the highest go first.
+_BAR_RANK = {"sort": 5, "hint": 4, "move": 3, "help": 2}
 
 
 class TableScreen(Screen[None]):
-    """The game table (see the module docstring)."""
+    """The game table (see the module docstring).
+
+    Args:
+        view: the latest view (the app's; ``show`` hands down each newer one).
+        palette: the card palette (``render.PALETTES``); the app sets it on theme changes.
+        order: how the hand is shown (one of ``HAND_ORDERS``); set by the app.
+
+    Attributes:
+        history: the totals after each round, for the match chart (set by the app).
+    """
 
     CSS_PATH = "table.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -78,32 +106,31 @@ class TableScreen(Screen[None]):
         Binding("x", "challenge", "Challenge"),
         Binding("a", "accept", "Accept"),
         Binding("j", "jump", "Jump in"),
+        Binding("s", "sort", "Sort"),
         Binding("n", "hint", "Hint"),
         Binding("question_mark,f1", "help", "Help"),
         Binding("t", "theme", "Theme", show=False),
     ]
 
-    def __init__(self) -> None:
+    def __init__(self, view: SeatView | None = None, palette: str = "default", order: str = "colour") -> None:
         super().__init__()
-        self.view: SeatView | None = None
-        self.cursor = 0
+        self.view = view
+        self.palette = palette
+        self.order_name = order if order in HAND_ORDERS else HAND_ORDERS[0]
+        self.history: Sequence[Sequence[int]] = ()
+        #: seconds the round's last card stays on show before its summary (set by the app)
+        self.summary_pause = 0.0
+        self.cursor = 0  # a position in the hand as shown (``order``)
+        self.order: list[int] = []  # indices into view.hand, in the order shown
         self._dialog = False
         self._seen_log = 0
-        self._reveals: list[tuple[str, tuple[object, ...], bool | None]] = []
+        self._reveals: list[tuple[str, tuple[Card, ...], bool | None, Colour | None]] = []
         self._shown_round = 0
         self._last_phase = ""
-        self._compact = False
-        self._keys: tuple[bool | None, ...] = ()
+        self._keys: tuple[bool, ...] = ()
         self._answered = -1  # version of the view whose decision was just sent
-
-    @property
-    def uno(self) -> UnoApp:
-        """The app, typed."""
-        from ..app import UnoApp
-
-        app = self.app
-        assert isinstance(app, UnoApp)
-        return app
+        self._pause_for: tuple[int, str] = (0, "")  # the round end the pause was started for
+        self._pause: Timer | None = None  # the last card on show before the summary
 
     def compose(self) -> ComposeResult:
         yield StatusLine(id="status")
@@ -115,90 +142,123 @@ class TableScreen(Screen[None]):
         yield Static(id="message")
         yield HandView(id="hand")
         yield KeyBar(id="keys")
+        yield Static(id="too-small")
 
     def on_mount(self) -> None:
         self.query_one(GameLog).border_title = "Log"
-        if self.uno.view is not None:
-            self.show(self.uno.view)
+        self._fit(self.size.width, self.size.height)
+        if self.view is not None:
+            view, self.view = self.view, None
+            self.show(view)
 
     # ----- drawing ------------------------------------------------------------------------
 
     def show(self, view: SeatView) -> None:
-        """Draw ``view`` (the latest from the controller)."""
-        first = self.view is None
+        """Draw ``view`` (the latest from the controller, handed down by the app)."""
+        old = self.view
+        selected = old.hand[self.order[self.cursor]] if old is not None and self.order else None
         self.view = view
-        n = len(view.hand)
+        self.order = hand_order(view.hand, self.order_name)
+        if selected is not None and selected in view.hand:  # keep the same card selected
+            shown = [view.hand[i] for i in self.order]
+            if shown[min(self.cursor, len(shown) - 1)] is not selected:
+                self.cursor = shown.index(selected)
         if view.phase == "drawn" and view.my_turn and self._last_phase != "drawn" and view.drawn is not None:
             idx = [i for i, c in enumerate(view.hand) if c is view.drawn]
             if idx:
-                self.cursor = idx[-1]
+                self.cursor = self.order.index(idx[-1])
         self._last_phase = view.phase if view.my_turn else ""
-        self.cursor = max(0, min(self.cursor, n - 1))
+        self.cursor = max(0, min(self.cursor, len(view.hand) - 1))
+        if not self.is_mounted:
+            return
         self._redraw()
-        keys = tuple(self.check_action(a, ()) for a in _CONTEXT_ACTIONS)
-        if keys != self._keys and self.is_mounted:
+        keys = tuple(self.applies(a) for a in _CONTEXT_ACTIONS)
+        if keys != self._keys:
             self._keys = keys
-            self.refresh_bindings()
             self._show_keys()
         for i in range(self._seen_log, len(view.log)):
             e = view.log[i]
             if e.kind == "reveal" and e.target == view.seat and e.cards:
+                from .dialogs import colour_when_played
+
                 guilty = None
                 if i and view.log[i - 1].kind == "challenge":
                     guilty = bool(view.log[i - 1].value)
-                self._reveals.append((view.names[e.seat], e.cards, guilty))
+                self._reveals.append((view.names[e.seat], e.cards, guilty, colour_when_played(view.log, i)))
         self._seen_log = len(view.log)
         self._maybe_dialog()
-        if first:
-            self.call_after_refresh(self._first_frame_drawn)
+
+    def set_palette(self, palette: str) -> None:
+        """Draw with ``palette`` from now on (the app's theme changed)."""
+        self.palette = palette
+        self._redraw()
+
+    def set_order(self, order: str) -> None:
+        """Show the hand in ``order`` from now on, keeping the same card selected."""
+        self.order_name = order if order in HAND_ORDERS else HAND_ORDERS[0]
+        if self.view is not None:
+            self.show(self.view)
 
     def _show_keys(self) -> None:
-        """The key bar: every binding that is shown and applies now."""
+        """The key bar: every binding that is shown and applies now, ranked for room."""
         shown = []
         for binding in self.BINDINGS:
             if not isinstance(binding, Binding) or not binding.show:
                 continue
             action = binding.action.split("(")[0]
-            if self.check_action(action, ()) is False:
+            if not self.applies(action):
                 continue
-            shown.append((KeyBar.key_name(binding.key, binding.key_display), binding.description))
+            key = KeyBar.key_name(binding.key, binding.key_display)
+            shown.append((key, binding.description, _BAR_RANK.get(action, 0)))
         self.query_one(KeyBar).show(shown)
 
-    def _first_frame_drawn(self) -> None:
-        self.uno.first_frame_drawn()
-        stamp = os.environ.get("UNOTUI_FIRST_FRAME_FILE")
-        if stamp:  # bench/tui.py: note the time of the first full frame, then quit
-            import time
+    def _fit(self, width: int, height: int) -> None:
+        """Choose the layout for a ``width`` x ``height`` terminal.
 
-            with open(stamp, "w", encoding="utf-8") as out:
-                out.write(repr(time.time()))
-            self.app.exit(0)
+        Large terminals get larger cards and a wider log; below the smallest usable size
+        a notice asks for a larger terminal instead of panels silently disappearing.
+        """
+        players = self.view.players if self.view is not None else 4
+        need = MIN_HEIGHT + players
+        small = width < MIN_WIDTH or height < need
+        self.set_class(small, "-too-small")
+        self.set_class(height >= TALL, "-tall")
+        self.set_class(width >= WIDE, "-wide")
+        if small:
+            self.query_one("#too-small", Static).update(
+                Text.assemble(
+                    ("Make the terminal larger\n", Style(bold=True)),
+                    f"It is {width} x {height}; the table needs {MIN_WIDTH} x {need}.\n\n",
+                    ("Ctrl+Q quits.", Style(dim=True)),
+                )
+            )
 
     def _redraw(self) -> None:
         view = self.view
         if view is None or not self.is_mounted:
             return
-        palette = self.uno.palette
-        middle = self.size.height - 7
+        middle = self.size.height - (9 if self.has_class("-tall") else 7)
         lines = view.players + 2 + sum(1 for s in view.face_up if s != view.seat)
-        self._compact = lines + 5 > middle
+        compact = lines + 5 > middle
         self.query_one(StatusLine).show(view)
-        self.query_one(PlayersView).show(view, palette)
-        self.query_one(PileView).show(view, palette, self._compact)
-        self.query_one(HandView).show(view, self.cursor, palette)
+        self.query_one(PlayersView).show(view, self.palette)
+        self.query_one(PileView).show(view, self.palette, compact)
+        self._redraw_hand()
         self.query_one(GameLog).show(view)
 
     def _redraw_hand(self) -> None:
         if self.view is not None and self.is_mounted:
-            self.query_one(HandView).show(self.view, self.cursor, self.uno.palette)
+            hand = self.query_one(HandView)
+            hand.show(self.view, self.order, self.cursor, self.palette, self.has_class("-tall"))
 
     def on_screen_resume(self) -> None:
         # Back from help (or a dialog): a decision or summary may have come up meanwhile.
-        if self.view is not None:
-            self._maybe_dialog()
+        self._maybe_dialog()
 
     def on_resize(self, event: Resize) -> None:
+        self._fit(event.size.width, event.size.height)
         self._redraw()
+        self._show_keys()
 
     def say(self, text: str, warn: bool = False) -> None:
         """Show ``text`` on the message line (literal text)."""
@@ -210,21 +270,33 @@ class TableScreen(Screen[None]):
     def refused(self, action: str, code: str, message: str) -> None:
         """An intent was refused: say why; nothing else changes."""
         view = self.view
+        wait = None
         if code == "not_your_turn" and view is not None and 0 <= view.actor < view.players:
-            message = f"wait for {names_of(view)[view.actor]}"
-        self.say(f"Not allowed ({code}): {message}", warn=True)
+            wait = names_of(view)[view.actor]
+        self.say(refusal(code, message, wait), warn=True)
         self._answered = -1
         self._maybe_dialog()
 
-    # ----- dialogs ------------------------------------------------------------------------
+    def show_hint(self, hint: Action | None) -> None:
+        """The app's answer to a :class:`HintRequest`: say it and select its card."""
+        view = self.view
+        if view is None or hint is None:
+            self.say("No suggestion: nothing to do now.")
+            return
+        self.say(f"Hint: {describe_action(hint, view)}.")
+        if isinstance(hint, Play | Discard) and hint.card in view.hand:
+            self.cursor = self.order.index(view.hand.index(hint.card))
+            self._redraw_hand()
 
-    def _dialog_opened(self) -> None:
-        self._dialog = True
+    # ----- dialogs ------------------------------------------------------------------------
 
     def _dialog_closed(self) -> None:
         self._dialog = False
-        if self.view is not None:
-            self._maybe_dialog()
+        self._maybe_dialog()
+
+    def _push(self, screen: Screen[_T], done: Callable[[_T | None], None]) -> None:
+        self._dialog = True
+        self.app.push_screen(screen, done)
 
     def _maybe_dialog(self) -> None:
         view = self.view
@@ -233,103 +305,124 @@ class TableScreen(Screen[None]):
         if not (self._reveals or view.phase in _DIALOG_PHASES):
             return
         # Imported here: the first frame of the table does not wait for them.
-        from .dialogs import ColourPicker, RevealScreen, TargetPicker
+        from .dialogs import ColourPicker, RevealScreen, TargetPicker, colour_reason
         from .results import MatchOverScreen, RoundOverScreen
 
-        palette = self.uno.palette
         if self._reveals:
-            name, cards, guilty = self._reveals.pop(0)
-            self._dialog_opened()
-            self.app.push_screen(
-                RevealScreen(name, cards, guilty, palette),  # type: ignore[arg-type]
-                lambda _: self._dialog_closed(),
-            )
+            name, cards, guilty, colour = self._reveals.pop(0)
+            reveal = RevealScreen(name, cards, guilty, self.palette, colour)
+            self._push(reveal, lambda _: self._dialog_closed())
+            return
+        if view.phase in ("round_over", "match_over") and self._summary_held(view):
             return
         if view.phase == "match_over" and self._shown_round != -1:
             self._shown_round = -1
-            self._dialog_opened()
-            self.app.push_screen(MatchOverScreen(view, list(self.uno.history), palette), self._match_done)
-            return
-        if view.phase == "round_over" and self._shown_round != view.round_no:
+            self._push(MatchOverScreen(view, list(self.history), self.palette), self._match_done)
+        elif view.phase == "round_over" and self._shown_round != view.round_no:
             self._shown_round = view.round_no
-            self._dialog_opened()
-            self.app.push_screen(RoundOverScreen(view, palette), self._round_done)
-            return
-        if not view.my_turn or view.version == self._answered:
+            self._push(RoundOverScreen(view, self.palette, list(self.history)), self._round_done)
+        elif not view.my_turn or view.version == self._answered:
             return  # not ours, or answered and waiting for the next view
-        if view.phase == "colour":
-            self._dialog_opened()
-            self.app.push_screen(ColourPicker(view.hand, palette), self._colour_done)
+        elif view.phase == "colour":
+            self._push(ColourPicker(view.hand, self.palette, colour_reason(view)), self._colour_done)
         elif view.phase == "target":
             seats = [a.seat for a in view.legal if isinstance(a, ChooseTarget)]
-            self._dialog_opened()
-            self.app.push_screen(TargetPicker(view.names, view.counts, seats), self._target_done)
+            self._push(TargetPicker(view.names, view.counts, seats), self._target_done)
+
+    def _decided(self, action: Action | None) -> None:
+        """A dialog's decision: send it, or (cancelled) ask again."""
+        if action is None:
+            self._dialog_closed()
+            return
+        self._dialog = False
+        self._answered = self.view.version if self.view is not None else -1
+        self.send(action)
+
+    def _summary_held(self, view: SeatView) -> bool:
+        """Whether the round's last card is still on show before its summary opens.
+
+        The pause (``GameOptions.summary_pause``) starts once per round end; Enter ends
+        it early.
+        """
+        key = (view.round_no, view.phase)
+        if self._pause_for != key:
+            self._pause_for = key
+            pause = self.summary_pause
+            if pause > 0:
+                self._pause = self.set_timer(pause, self._pause_over)
+        return self._pause is not None
+
+    def _pause_over(self) -> None:
+        if self._pause is not None:
+            self._pause.stop()
+            self._pause = None
+        self._maybe_dialog()
 
     def _colour_done(self, colour: Colour | None) -> None:
-        self._dialog = False
-        if colour is not None:
-            self._answered = self.view.version if self.view is not None else -1
-            self.send(ChooseColour(colour))
-        else:
-            self._dialog_closed()
+        self._decided(None if colour is None else ChooseColour(colour))
 
     def _target_done(self, seat: int | None) -> None:
-        self._dialog = False
-        if seat is not None:
-            self._answered = self.view.version if self.view is not None else -1
-            self.send(ChooseTarget(seat))
-        else:
-            self._dialog_closed()
+        self._decided(None if seat is None else ChooseTarget(seat))
 
     def _round_done(self, _: None) -> None:
-        self._dialog = False
-        self.uno.controller_next_round()
+        self.post_message(NextRound())
         self._dialog_closed()
 
     def _match_done(self, choice: str | None) -> None:
         self._dialog = False
         if choice == "rematch":
-            self.uno.rematch()
+            self.post_message(Rematch())
         elif choice == "quit":
             self.app.exit(0)
         else:
-            self.uno.back_to_menu()
+            self.post_message(MainMenu())
+
+    # ----- which keys apply ---------------------------------------------------------------
+
+    def applies(self, action: str) -> bool:
+        """Does the key for ``action`` do something now?  Read from ``view.legal`` only."""
+        view = self.view
+        if view is None:
+            return False
+        legal = view.legal
+        if action == "keep":
+            return KEEP in legal
+        if action == "catch":
+            return any(isinstance(a, Catch) for a in legal)
+        if action == "challenge":
+            return CHALLENGE in legal
+        if action == "accept":
+            return ACCEPT in legal
+        if action == "jump":
+            return not view.my_turn and any(isinstance(a, Play) for a in legal)
+        if action == "draw":
+            return DRAW in legal
+        if action == "uno":
+            return CALL_UNO in legal or any(isinstance(a, Play) and a.uno for a in legal)
+        return True
+
+    def _cannot(self, what: str, why: str = "") -> None:
+        """Say why a key does nothing now (and what to do instead)."""
+        view = self.view
+        if not why and view is not None:
+            if view.my_turn or view.phase in ("round_over", "match_over"):
+                why = prompt(view)
+            else:
+                why = f"it is {names_of(view)[view.actor]}'s turn."
+        self.say(f"You cannot {what} now: {why}" if why else f"You cannot {what} now.", warn=True)
 
     # ----- intents ------------------------------------------------------------------------
 
     def send(self, action: Action) -> None:
-        """Send ``action`` to the controller."""
+        """Send ``action`` up to the app, for the controller."""
         self.say("")
-        self.uno.send(action)
-
-    def _legal(self) -> tuple[Action, ...]:
-        return self.view.legal if self.view is not None else ()
+        self.post_message(Intent(action))
 
     def _selected(self) -> Play | None:
         view = self.view
         if view is None or not view.hand:
             return None
-        return play(view.hand[self.cursor])
-
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        view = self.view
-        if view is None:
-            return True
-        legal = view.legal
-        mine = view.my_turn
-        if action == "keep":
-            return KEEP in legal
-        if action == "catch":
-            return any(isinstance(a, Catch) for a in legal)
-        if action in ("challenge", "accept"):
-            return mine and view.phase == "challenge"
-        if action == "jump":
-            return not mine and any(isinstance(a, Play) for a in legal)
-        if action == "draw":
-            return DRAW in legal
-        if action == "uno":
-            return CALL_UNO in legal or (mine and len(view.hand) == 2)
-        return True
+        return play(view.hand[self.order[self.cursor]])
 
     def action_move(self, step: int) -> None:
         """Move the cursor along the hand."""
@@ -345,20 +438,20 @@ class TableScreen(Screen[None]):
 
     def action_play(self) -> None:
         """Play (or discard, or jump in with) the selected card."""
+        if self._pause is not None:  # the round is over: Enter shows its summary now
+            self._pause_over()
+            return
         view = self.view
         chosen = self._selected()
         if view is None or chosen is None:
+            self._cannot("play", "you have no cards.")
             return
         if view.phase == "discard" and view.my_turn:
             self.send(Discard(chosen.card))
-            return
-        legal = view.legal
-        if chosen in legal:
-            self.send(chosen)
-        elif play(chosen.card, True) in legal:
+        elif chosen not in view.legal and play(chosen.card, True) in view.legal:
             self.send(play(chosen.card, True))
         else:
-            self.send(chosen)  # the refusal says why
+            self.send(chosen)  # if it is refused, the refusal says why
 
     def action_uno(self) -> None:
         """Call UNO; with two cards, play the selected one and call UNO with it."""
@@ -368,54 +461,68 @@ class TableScreen(Screen[None]):
             return
         if CALL_UNO in view.legal:
             self.send(CALL_UNO)
-        elif chosen is not None and view.my_turn and len(view.hand) == 2:
-            self.send(play(chosen.card, True))
+        elif chosen is not None and any(isinstance(a, Play) and a.uno for a in view.legal):
+            self.send(play(chosen.card, True))  # if that card cannot be played, the refusal says why
         else:
-            self.send(CALL_UNO)
+            self._cannot("call UNO", "u plays your second-to-last card and calls.")
 
     def action_draw(self) -> None:
         """Draw a card (or take the pending penalty)."""
-        self.send(DRAW)
+        if self.applies("draw"):
+            self.send(DRAW)
+        else:
+            self._cannot("draw")
 
     def action_keep(self) -> None:
         """Keep the card just drawn."""
-        self.send(KEEP)
+        if self.applies("keep"):
+            self.send(KEEP)
+        else:
+            self._cannot("keep a card", "k keeps a card you just drew.")
 
     def action_catch(self) -> None:
         """Catch whoever forgot to call UNO."""
-        catches = [a for a in self._legal() if isinstance(a, Catch)]
+        catches = [a for a in self.view.legal if isinstance(a, Catch)] if self.view else []
         if catches:
             self.send(catches[0])
         else:
-            self.say("Nobody can be caught now.", warn=True)
+            self.say("Nobody to catch: c is for a player who forgot to call UNO.", warn=True)
 
     def action_challenge(self) -> None:
         """Challenge the Wild Draw Four played on you."""
-        self.send(CHALLENGE)
+        view = self.view
+        if self.applies("challenge"):
+            self.send(CHALLENGE)
+        elif view is not None and view.my_turn and view.phase == "challenge":
+            self._cannot("challenge", "challenges are off at this table. " + prompt(view))
+        else:
+            self._cannot("challenge", "x is for a Wild Draw Four played on you.")
 
     def action_accept(self) -> None:
         """Accept the Wild Draw Four and draw."""
-        self.send(ACCEPT)
+        if self.applies("accept"):
+            self.send(ACCEPT)
+        else:
+            self._cannot("accept", "a is for a Wild Draw Four played on you.")
 
     def action_jump(self) -> None:
         """Jump in with the card identical to the top of the pile."""
-        jumps = [a for a in self._legal() if isinstance(a, Play)]
-        if jumps and self.view is not None and not self.view.my_turn:
-            self.send(jumps[0])
-        else:
-            self.say("You cannot jump in now.", warn=True)
-
-    async def action_hint(self) -> None:
-        """Ask a computer player what it would do."""
         view = self.view
-        hint = await self.uno.hint()
-        if view is None or hint is None:
-            self.say("No suggestion: nothing to do now.")
-            return
-        self.say(f"Hint: {describe_action(hint, view)}.")
-        if isinstance(hint, Play | Discard) and hint.card in view.hand:
-            self.cursor = view.hand.index(hint.card)
-            self._redraw()
+        jumps = [a for a in view.legal if isinstance(a, Play)] if view is not None else []
+        if view is not None and jumps and not view.my_turn:
+            self.send(jumps[0])
+        elif view is not None and not view.rules.jump_in:
+            self._cannot("jump in", "jump-in is off at this table.")
+        else:
+            self._cannot("jump in", "j plays a card identical to the top, out of turn.")
+
+    def action_sort(self) -> None:
+        """Show the hand in the other order (by colour, by rank); saved."""
+        self.post_message(CycleSort())
+
+    def action_hint(self) -> None:
+        """Ask a computer player what it would do (the answer comes to ``show_hint``)."""
+        self.post_message(HintRequest())
 
     def action_help(self) -> None:
         """The rules in force and the keys."""
@@ -425,7 +532,5 @@ class TableScreen(Screen[None]):
             self.app.push_screen(HelpScreen(self.view.rules))
 
     def action_theme(self) -> None:
-        """Switch to the next colour theme."""
-        name = self.uno.cycle_theme()
-        self._redraw()
-        self.say(f"Theme: {name}.")
+        """Switch to the next colour theme (the app saves it and hands the palette down)."""
+        self.post_message(CycleTheme())

@@ -1,0 +1,108 @@
+"""The turn structure: the phases a game waits in, and the steps a multi-step card queues.
+
+:class:`Phase` says what kind of decision the game awaits (``Game.phase``; who decides is
+``Game.actor``).  It is a :class:`enum.StrEnum`, so a phase compares equal to its text
+(``Phase.PLAY == "play"``) and serialises as that text; code in this package compares
+members, never literals.
+
+A card that needs several decisions (a wild needs a colour, a swap needs a target, a
+custom wild may need discards from several seats) queues what is left to do as typed
+steps on ``Game.todo`` and waits; :meth:`~unotui.engine.turns.TurnMixin._run` carries
+them out when the decision arrives.  Steps are small frozen values: the ones without
+arguments, and the common ``Advance`` steps, are shared constants, so queueing them
+allocates nothing.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+__all__ = [
+    "ADVANCE_0",
+    "ADVANCE_1",
+    "ADVANCE_2",
+    "ASK_COLOUR",
+    "BEGIN",
+    "HIT",
+    "Advance",
+    "AskColour",
+    "Begin",
+    "Hit",
+    "Phase",
+    "Resize",
+    "RunEffect",
+    "Step",
+    "seat_after",
+]
+
+
+class Phase(enum.StrEnum):
+    """What the game is waiting for (see :mod:`unotui.engine.game` for each phase)."""
+
+    PLAY = "play"
+    DRAWN = "drawn"
+    COLOUR = "colour"
+    TARGET = "target"
+    DISCARD = "discard"
+    CHALLENGE = "challenge"
+    ROUND_OVER = "round_over"
+    MATCH_OVER = "match_over"
+
+
+@dataclass(frozen=True, slots=True)
+class Advance:
+    """Pass the turn ``steps`` seats on (0: the same player again, 2: skip one)."""
+
+    steps: int
+
+
+@dataclass(frozen=True, slots=True)
+class AskColour:
+    """Wait for the player whose turn it is to name the colour (after a swap's target)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    """A Wild Draw Four's colour is named: the next player faces it."""
+
+
+@dataclass(frozen=True, slots=True)
+class Begin:
+    """The first card's colour is named: the player whose turn it is plays."""
+
+
+@dataclass(frozen=True, slots=True)
+class Resize:
+    """``seat`` draws or discards to exactly ``size`` cards (custom wild)."""
+
+    seat: int
+    size: int
+
+
+@dataclass(frozen=True, slots=True)
+class RunEffect:
+    """Carry out effect number ``index`` of the table's custom wild."""
+
+    index: int
+
+
+Step = Advance | AskColour | Hit | Begin | Resize | RunEffect
+"""One queued step of a multi-step card."""
+
+ADVANCE_0 = Advance(0)
+ADVANCE_1 = Advance(1)
+ADVANCE_2 = Advance(2)
+ASK_COLOUR = AskColour()
+HIT = Hit()
+BEGIN = Begin()
+
+
+def seat_after(active: Sequence[int], pos: int, direction: int, steps: int = 1) -> int:
+    """The seat ``steps`` places after position ``pos`` of ``active`` in ``direction``.
+
+    The one definition of "the next seat", shared by the game, its transitions and the
+    seat view.
+    """
+    return active[(pos + steps * direction) % len(active)]
