@@ -22,10 +22,11 @@ from textual.screen import Screen
 from textual.theme import Theme
 
 from ..client.config import HAND_ORDERS, THEMES, Config, load_config, save_config
-from ..client.controller import Closed, Controller, Refused, ViewChanged
+from ..client.controller import Closed, Controller, Refused, Update, ViewChanged
 from ..client.local import LocalGame
 from ..client.options import GameOptions
 from ..engine import Action, SeatView
+from .lan import LanApp
 from .messages import CycleSort, CycleTheme, GameUpdate, HintRequest, Intent, MainMenu, NextRound, Rematch
 from .screens.table import TableScreen
 
@@ -63,7 +64,7 @@ def local_game(options: GameOptions) -> Controller:
     )
 
 
-class UnoApp(App[int]):
+class UnoApp(LanApp):
     """unotui: the main menu, the table and their dialogs."""
 
     CSS_PATH = "app.tcss"
@@ -90,6 +91,8 @@ class UnoApp(App[int]):
         self.history: list[tuple[int, ...]] = []
         self.palette = config.theme if config.theme in THEMES else "default"
         self._table: TableScreen | None = None
+        #: a sentence to print after the full-screen view is gone (why a join failed)
+        self.exit_message = ""
 
     async def on_mount(self) -> None:
         self.register_theme(MONO)
@@ -139,22 +142,33 @@ class UnoApp(App[int]):
                 self.pop_screen()
             self.pop_screen()
         controller.listen(self._deliver(controller))
-        await controller.start()
+        if not await self.started(controller):
+            return
         try:  # draw the first frame of the table complete (a remote game may not know yet)
             self.view = controller.view
-            self.history = [tuple(0 for _ in self.view.names)]
         except LookupError:
-            pass
-        table = TableScreen(self.view, self.palette, self.config.hand_order)
+            await self.wait_for_players(controller)
+            return
+        await self._open_table(self.view)
+
+    async def _open_table(self, view: SeatView | None) -> None:
+        """Put the table on screen (over the menu, or instead of the waiting room)."""
+        if view is not None:
+            self.history = [tuple(0 for _ in view.names), *view.history]
+        table = TableScreen(view, self.palette, self.config.hand_order)
         table.history = self.history
         table.summary_pause = self.options.summary_pause
+        table.can_chat = self.controller is not None and self.controller.can_chat
         self._table = table
-        await self.push_screen(table)
+        if self.waiting_screen() is not None:
+            await self.switch_screen(table)
+        else:
+            await self.push_screen(table)
         self.call_after_refresh(self.first_frame_drawn)
 
     def _deliver(self, controller: Controller) -> Callable[[object], None]:
         def deliver(update: object) -> None:
-            if controller is self.controller and isinstance(update, ViewChanged | Refused | Closed):
+            if controller is self.controller and isinstance(update, Update):
                 self.post_message(GameUpdate(update))
 
         return deliver
@@ -211,24 +225,27 @@ class UnoApp(App[int]):
             return
         self.leave_match(lambda: self.exit(0), "Quit unotui and abandon this match?")
 
-    def on_game_update(self, message: GameUpdate) -> None:
+    async def on_game_update(self, message: GameUpdate) -> None:
         update = message.update
         table = self._table
         if isinstance(update, ViewChanged):
             view = update.view
-            if not self.history:
-                self.history.append(tuple(0 for _ in view.names))
-            if view.phase in ("round_over", "match_over") and len(self.history) <= view.round_no:
-                self.history.append(view.scores)
+            # The chart's rows come from the view, so someone who joins or resumes in
+            # the middle of a match sees the same history as everyone else.
+            self.history = [tuple(0 for _ in view.names), *view.history]
             self.view = view
-            if table is not None:
+            if table is None and self.controller is not None:
+                await self._open_table(view)
+            elif table is not None:
                 table.history = self.history
                 table.show(view)
         elif isinstance(update, Refused):
             if table is not None:
                 table.refused(update.action, update.code, update.message)
-        elif table is not None:
-            table.say(f"Game closed: {update.reason}", warn=True)
+        elif isinstance(update, Closed):
+            self.game_closed(update)
+        else:
+            self.other_update(update)
 
     # ----- messages up from the screens ----------------------------------------------------
 

@@ -14,10 +14,14 @@ import sys
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from ..client.config import Config
-    from ..client.options import GameOptions
+    from collections.abc import Callable
 
-__all__ = ["add_arguments", "build_options", "run"]
+    from ..client.config import Config
+    from ..client.controller import Controller
+    from ..client.options import GameOptions
+    from ..net.room import RoomConfig
+
+__all__ = ["add_arguments", "build_options", "run", "run_hosted", "run_joined"]
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -113,3 +117,46 @@ def run(args: argparse.Namespace) -> int:
     finally:
         gc.enable()
     return code if isinstance(code, int) else (app.return_code or 0)
+
+
+def _run_app(factory: Callable[[GameOptions], Controller], name: str | None) -> int:
+    """Run the app straight onto a hosted or joined table; returns the exit status."""
+    gc.disable()
+    try:
+        from ..client.config import load_config
+        from ..client.options import GameOptions
+        from ..client.text import clean_name
+        from .app import UnoApp
+
+        config = load_config()
+        options = GameOptions(name=clean_name(name, config.name) if name else config.name)
+        app = UnoApp(config, options, factory=factory)
+        code = app.run()
+    finally:
+        gc.enable()
+    if app.exit_message:
+        print(f"unotui: {app.exit_message}", file=sys.stderr)
+    return code if isinstance(code, int) else (app.return_code or 0)
+
+
+def run_hosted(room: RoomConfig, name: str, bind: str, port: int) -> int:
+    """``unotui host`` with a screen: host here and sit at seat 1."""
+    from ..net.hosted import HostedGame
+
+    return _run_app(lambda _options: HostedGame(room, name, bind, port), name)
+
+
+def run_joined(
+    host: str, port: int, *, name: str | None, password: str, spectate: bool, table: str = ""
+) -> int:
+    """``unotui join HOST[:PORT]``: a seat (or a chair to watch) at a table elsewhere."""
+    from ..client.config import load_config
+    from ..client.text import clean_name
+    from ..net.remote import RemoteGame
+
+    player = clean_name(name, "Player") if name else load_config().name
+
+    def factory(_options: GameOptions) -> Controller:
+        return RemoteGame(host, port, name=player, password=password, spectate=spectate, table=table)
+
+    return _run_app(factory, player)

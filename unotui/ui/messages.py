@@ -26,6 +26,7 @@ __all__ = [
     "MainMenu",
     "NextRound",
     "Rematch",
+    "SendChat",
 ]
 
 
@@ -75,6 +76,14 @@ class HintRequest(Message):
 
 class CycleTheme(Message):
     """Switch to the next colour theme (the app saves it and hands the palette down)."""
+
+
+class SendChat(Message):
+    """The person typed a chat line for the table."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.text = text
 
 
 class CycleSort(Message):

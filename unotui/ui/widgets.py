@@ -315,27 +315,35 @@ class GameLog(RichLog):
     def __init__(self, **kwargs: object) -> None:
         super().__init__(wrap=True, markup=False, highlight=False, max_lines=400, min_width=1, **kwargs)  # type: ignore[arg-type]
         self._written = 0
-        self._key: tuple[object, ...] = ()
+        self._key: tuple[str, ...] = ()
         self._sentences: list[Text] = []
         self._wrap_width = 0
 
     def show(self, view: SeatView) -> None:
-        """Append the events of ``view`` not yet shown (or rewrite after a new game)."""
-        log = view.log
-        key = (view.names, log[:1])
-        if key != self._key or len(log) < self._written:
+        """Append the events of ``view`` not yet shown (or rewrite after a new game).
+
+        Indices are absolute (``view.log_start`` on): a remote view keeps only the newest
+        part of a long match's log, so the length of ``view.log`` says nothing by itself.
+        """
+        log, start_at = view.log, view.log_start
+        end = start_at + len(log)
+        if view.names != self._key or end < self._written:
             self.clear()
             self._sentences.clear()
             self._written = 0
-            self._key = key
+            self._key = view.names
         names = [display_name(n) for n in view.names]
-        start = max(self._written, len(log) - 200)
-        for event in log[start:]:
+        start = max(self._written, end - 200, start_at)
+        for event in log[start - start_at :]:
             if event.kind == "dealer":
                 continue
             line = describe(event, names, view.seat)
             self._add(Text(line, style=Style(bold=True) if event.kind in ("round", "match") else ""))
-        self._written = len(log)
+        self._written = end
+
+    def note(self, text: Text) -> None:
+        """A line that is not a game event: chat, someone joining or dropping."""
+        self._add(text)
 
     def _add(self, sentence: Text) -> None:
         self._sentences.append(sentence)

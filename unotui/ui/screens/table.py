@@ -45,7 +45,7 @@ from ...engine import (
     SeatView,
     play,
 )
-from ..messages import CycleSort, CycleTheme, HintRequest, Intent, MainMenu, NextRound, Rematch
+from ..messages import CycleSort, CycleTheme, HintRequest, Intent, MainMenu, NextRound, Rematch, SendChat
 from ..render import hand_order
 from ..widgets import GameLog, HandView, KeyBar, PileView, PlayersView, StatusLine, names_of, prompt
 
@@ -110,6 +110,7 @@ class TableScreen(Screen[None]):
         Binding("n", "hint", "Hint"),
         Binding("question_mark,f1", "help", "Help"),
         Binding("t", "theme", "Theme", show=False),
+        Binding("slash", "chat", "Chat", key_display="/"),
     ]
 
     def __init__(self, view: SeatView | None = None, palette: str = "default", order: str = "colour") -> None:
@@ -120,6 +121,8 @@ class TableScreen(Screen[None]):
         self.history: Sequence[Sequence[int]] = ()
         #: seconds the round's last card stays on show before its summary (set by the app)
         self.summary_pause = 0.0
+        #: whether there is anyone to chat with (a hosted table; set by the app)
+        self.can_chat = False
         self.cursor = 0  # a position in the hand as shown (``order``)
         self.order: list[int] = []  # indices into view.hand, in the order shown
         self._dialog = False
@@ -176,7 +179,10 @@ class TableScreen(Screen[None]):
         if keys != self._keys:
             self._keys = keys
             self._show_keys()
-        for i in range(self._seen_log, len(view.log)):
+        base = view.log_start  # log indices are absolute (a remote view keeps the newest part)
+        if base + len(view.log) < self._seen_log:
+            self._seen_log = 0  # a new game
+        for i in range(max(0, self._seen_log - base), len(view.log)):
             e = view.log[i]
             if e.kind == "reveal" and e.target == view.seat and e.cards:
                 from .dialogs import colour_when_played
@@ -185,7 +191,7 @@ class TableScreen(Screen[None]):
                 if i and view.log[i - 1].kind == "challenge":
                     guilty = bool(view.log[i - 1].value)
                 self._reveals.append((view.names[e.seat], e.cards, guilty, colour_when_played(view.log, i)))
-        self._seen_log = len(view.log)
+        self._seen_log = base + len(view.log)
         self._maybe_dialog()
 
     def set_palette(self, palette: str) -> None:
@@ -266,6 +272,25 @@ class TableScreen(Screen[None]):
         self.query_one("#message", Static).update(
             Text(" " + clean(text, 300), style) if text else Text(), layout=False
         )
+
+    def note(self, text: str, style: Style | None = None) -> None:
+        """A line in the log that is not a game event (chat, presence): literal text."""
+        if self.is_mounted:
+            self.query_one(GameLog).note(Text(clean(text, 400), style or Style(italic=True)))
+
+    def action_chat(self) -> None:
+        """Open the chat line (games with other people only)."""
+        if not self.can_chat:
+            self.say("Chat is for games with other people (unotui host / join).")
+            return
+        from .chat import ChatScreen
+
+        def done(text: str | None) -> None:
+            self._dialog_closed()
+            if text:
+                self.post_message(SendChat(text))
+
+        self._push(ChatScreen(), done)
 
     def refused(self, action: str, code: str, message: str) -> None:
         """An intent was refused: say why; nothing else changes."""
@@ -399,6 +424,8 @@ class TableScreen(Screen[None]):
             return DRAW in legal
         if action == "uno":
             return CALL_UNO in legal or any(isinstance(a, Play) and a.uno for a in legal)
+        if action == "chat":
+            return self.can_chat
         return True
 
     def _cannot(self, what: str, why: str = "") -> None:

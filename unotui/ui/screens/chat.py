@@ -1,0 +1,46 @@
+"""The chat line: a one-line dialog over the table, for games with other people.
+
+What is typed goes up to the app as text; the host cleans it, relays it, and every
+screen shows it as plain text in the log (never markup: ``[@click=app.quit]`` is just
+text).  Enter sends, Escape closes without sending.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.style import Style
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Input, Static
+
+__all__ = ["CHAT_MAX", "ChatScreen"]
+
+#: the longest chat line (the protocol's limit)
+CHAT_MAX = 280
+
+
+class ChatScreen(ModalScreen[str | None]):
+    """Type one line to the table; dismissed with the text, or ``None``."""
+
+    CSS_PATH = "dialogs.tcss"
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "close", "Close")]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Static(Text("Say to the table (Enter: send, Escape: close)", Style(bold=True)))
+            yield Input(placeholder="a line of chat", max_length=CHAT_MAX, id="chat-line")
+
+    def on_mount(self) -> None:
+        self.query_one(Input).focus()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        text = event.value.strip()
+        self.dismiss(text or None)
+
+    def action_close(self) -> None:
+        """Close without sending."""
+        self.dismiss(None)
