@@ -357,7 +357,8 @@ def main() -> None:
     ratio = host["actions_per_s"] / echo["actions_per_s"] if echo["actions_per_s"] else float("nan")
     print(f"tables={peers // args.seats} seats={args.seats} window_s={args.seconds:g} cpus={os.cpu_count()}")
     print(
-        f"host: {host['actions_per_s']:.0f} actions/s, p50 {host['p50_ms']:.1f} ms, p99 {host['p99_ms']:.1f} ms, "
+        f"host: {host['actions_per_s']:.0f} actions/s, "
+        f"p50 {host['p50_ms']:.1f} ms, p99 {host['p99_ms']:.1f} ms, "
         f"{host['bytes_per_action']:.0f} bytes/action ({host['frame_bytes']:.0f} per frame), "
         f"host PSS {host['host_pss_mib']:.1f} MiB"
     )

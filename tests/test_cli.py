@@ -5,6 +5,8 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+
 import unotui
 
 
@@ -62,12 +64,31 @@ def test_help_says_plain_unotui_opens_the_menu() -> None:
     assert "with no command, unotui opens the main menu" in " ".join(out.stdout.split()).lower()
 
 
-def test_join_help_shows_its_address_argument_and_join_is_not_yet_available() -> None:
+def test_join_help_shows_its_address_argument() -> None:
     out = run("join", "--help")
     assert out.returncode == 0
     assert "HOST[:PORT]" in out.stdout
     for option in ("--name", "--password", "--spectate"):
         assert option in out.stdout
-    out = run("join", "192.168.1.20:7777", "--name", "Zoe")
+
+
+def test_join_a_bad_address_exits_2_with_a_sentence() -> None:
+    out = run("join", "host:99999")
     assert out.returncode == 2
-    assert "not yet available" in out.stderr and "Traceback" not in out.stderr
+    assert "not a port number" in out.stderr and "Traceback" not in out.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--seats", "11"], "--seats must be 2-10"),
+        (["--seats", "3", "--bots", "3"], "--bots must leave"),
+        (["--turn-timer", "1"], "--turn-timer"),
+        (["--rules", "nope"], "unknown preset"),
+        (["--level", "genius"], "unknown bot level"),
+    ],
+)
+def test_bad_host_arguments_exit_2_without_traceback(args: list[str], message: str) -> None:
+    out = run("host", *args)
+    assert out.returncode == 2
+    assert message in out.stderr and "Traceback" not in out.stderr

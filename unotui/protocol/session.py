@@ -128,7 +128,8 @@ class ViewUpdated:
 
 HostEvent = HelloReceived | Intent | Ready | Chat | Start | ConnectionClosed
 PeerEvent = (
-    Welcome | ViewUpdated | Accepted | Refused | Presence | Deadline | ChatLine | TableState | ConnectionClosed
+    Welcome | ViewUpdated | Accepted | Refused | Presence | Deadline | ChatLine | TableState
+    | ConnectionClosed
 )
 
 

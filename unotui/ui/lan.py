@@ -124,7 +124,8 @@ class LanApp(App[int]):
         line = ""
         style = Style(italic=True)
         if isinstance(update, Presence):
-            line = _PRESENCE.get(update.state, "{name}: " + update.state).format(name=display_name(update.name))
+            template = _PRESENCE.get(update.state, "{name}: " + update.state)
+            line = template.format(name=display_name(update.name))
         elif isinstance(update, Chat):
             line = f"{display_name(update.name)}: {update.text}"
             style = Style(bold=True)
