@@ -171,3 +171,31 @@ async def test_a_retried_intent_is_applied_once_and_answered_again() -> None:
         assert game.version == version and len(game.log) == log
         for p in (a, b):
             await p.game.close()
+
+
+async def test_a_spectator_watches_without_a_hand_and_cannot_act() -> None:
+    from unotui.engine import DRAW
+
+    config = RoomConfig(seats=2, autostart=True, rules=Rules.preset("classic"), **FAST)
+    async with hosted(config) as (_host, room, port):
+        a = Player(RemoteGame("127.0.0.1", port, name="A"), Random(1))
+        b = Player(RemoteGame("127.0.0.1", port, name="B"), Random(2))
+        await a.game.start()
+        await b.game.start()
+        late = RemoteGame("127.0.0.1", port, name="Late")
+        with pytest.raises(JoinError) as info:  # the match has started: seats are taken
+            await late.start()
+        assert info.value.code == "table_full"
+        watcher = Player(RemoteGame("127.0.0.1", port, name="W", spectate=True), Random(3), auto=False)
+        await watcher.game.start()
+        await until(lambda: _has_view(watcher))
+        view = watcher.game.view
+        assert watcher.game.seat is None and view.seat is None
+        assert view.hand == () and len(view.counts) == 2 and sum(view.counts) > 0
+        seq = watcher.game.send(DRAW)
+        await until(lambda: any(r.seq == seq for r in watcher.refused))
+        assert watcher.refused[-1].code == "spectator"
+        await until(lambda: watcher.game.view.round_winner >= 0, 20)  # it saw the round end
+        assert room.game is not None and watcher.game.view.round_winner == room.game.round_winner
+        for p in (a, b, watcher):
+            await p.game.close()

@@ -1,0 +1,103 @@
+"""End to end: a headless ``unotui host`` and two ``unotui join`` processes in real
+terminals (tmux), over loopback.  The match starts when both have joined, each sees its
+own hand and the other's name, a chat line reaches the other terminal as literal text,
+and stopping the host tells both players, with no traceback anywhere."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+
+pytestmark = [
+    pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux"),
+    pytest.mark.timeout(90),
+]
+
+EXE = Path(sys.executable).with_name("unotui")
+
+
+def _tmux(*args: str) -> str:
+    return subprocess.run(["tmux", *args], check=True, capture_output=True, text=True).stdout
+
+
+def _wait_for(session: str, needle: str, timeout: float = 20) -> str:
+    deadline = time.monotonic() + timeout
+    screen = ""
+    while time.monotonic() < deadline:
+        screen = _tmux("capture-pane", "-p", "-t", session)
+        if needle in screen:
+            return screen
+        time.sleep(0.1)
+    raise AssertionError(f"{needle!r} never appeared; screen was:\n{screen}")
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _read_until(proc: subprocess.Popen[str], needle: str, timeout: float = 20) -> list[str]:
+    assert proc.stdout is not None
+    lines: list[str] = []
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        line = proc.stdout.readline()
+        if not line:
+            break
+        lines.append(line)
+        if needle in line:
+            return lines
+    raise AssertionError(f"{needle!r} never printed; got {lines}")
+
+
+def test_headless_host_and_two_joins_in_terminals(tmp_path: Path) -> None:
+    port = _free_port()
+    env = {k: v for k, v in os.environ.items() if k != "TMUX"} | {"UNOTUI_CONFIG_DIR": str(tmp_path)}
+    host = subprocess.Popen(
+        [str(EXE), "host", "--headless", "--bind", "127.0.0.1", "--port", str(port), "--seats", "3",
+         "--bots", "1", "--rules", "classic"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+    )
+    sessions = [f"unotui-lan-{uuid.uuid4().hex[:8]}" for _ in range(2)]
+    try:
+        _read_until(host, "join with: unotui join 127.0.0.1:")
+        for session, name in zip(sessions, ("Ann", "Bob"), strict=True):
+            status = tmp_path / f"{name}.status"
+            command = f"{EXE} join 127.0.0.1:{port} --name {name}; echo $? > {status}; sleep 30"
+            _tmux("new-session", "-d", "-s", session, "-x", "80", "-y", "24", command)
+            if name == "Ann":
+                _wait_for(session, "Waiting for the host to start")
+        lines = _read_until(host, "match started")
+        assert any("Ann joined seat 1" in line for line in lines)
+        ann = _wait_for(sessions[0], "playable")
+        bob = _wait_for(sessions[1], "playable")
+        assert "Ann" in ann and "Bob" in ann and "Ann" in bob and "Bob" in bob
+        assert "Round 1" in ann and "Round 1" in bob
+        _tmux("send-keys", "-t", sessions[0], "/")
+        _wait_for(sessions[0], "Say to the table")
+        _tmux("send-keys", "-t", sessions[0], "-l", "hi [b]Bob[/b]")
+        _tmux("send-keys", "-t", sessions[0], "Enter")
+        _wait_for(sessions[1], "Ann: hi [b]Bob[/b]")
+        host.send_signal(signal.SIGINT)
+        out, err = host.communicate(timeout=20)
+        assert host.returncode == 0 and "Traceback" not in err
+        assert "stopping" in out
+        for session in sessions:
+            _wait_for(session, "Game closed")
+            assert "Traceback" not in _tmux("capture-pane", "-p", "-t", session)
+    finally:
+        for session in sessions:
+            subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)
+        if host.poll() is None:
+            host.kill()
+            host.wait()
