@@ -56,7 +56,9 @@ async def _serve_host(tables: int, seats: int) -> None:
     from unotui.protocol.session import HostSession, Rates
 
     rules = Rules.preset("classic").with_(target_score=100_000)
-    config = RoomConfig(seats=seats, autostart=True, rules=rules, bot_delay=0.0, catch_grace=0.0)
+    config = RoomConfig(
+        seats=seats, autostart=True, rules=rules, bot_delay=0.0, catch_grace=0.0, auto_keep=0.0
+    )
     rooms = {f"t{k}": Room(f"t{k}", config, on_event=lambda _t: None) for k in range(tables)}
     rates = Rates(per_s=1000, burst=1000)
     limits = HostLimits(

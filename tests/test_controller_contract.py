@@ -54,7 +54,7 @@ async def seat(request: pytest.FixtureRequest) -> AsyncIterator[Recorder]:
         recorder = Recorder(controller)
         await controller.start()
     else:
-        config = RoomConfig(seats=3, rules=RULES, level="random", bot_delay=0.0, catch_grace=0.0)
+        config = RoomConfig(seats=3, rules=RULES, level="random", bot_delay=0.0, catch_grace=0.0, auto_keep=0.0)
         rates = Rates(per_s=10_000, burst=10_000)  # the script acts as fast as the loop turns
         controller = HostedGame(config, "Me", bind="127.0.0.1", port=0, rates=rates)
         recorder = Recorder(controller)
@@ -90,7 +90,7 @@ async def test_the_first_update_is_a_view_of_the_viewers_seat(seat: Recorder) ->
     first = next(u for u in seat.updates if isinstance(u, ViewChanged))
     assert first.view.seat == seat.controller.seat == 0
     assert seat.controller.view.names[0] == "Me"
-    assert len(first.view.hand) == 7
+    assert len(first.view.hand) == first.view.counts[0] > 0
 
 
 async def test_a_refused_intent_echoes_its_number_and_changes_nothing(seat: Recorder) -> None:

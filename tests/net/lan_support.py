@@ -62,7 +62,7 @@ class Player:
             game.send(self.rng.choice(options))
 
 
-FAST = dict(bot_delay=0.0, catch_grace=0.0)
+FAST = dict(bot_delay=0.0, catch_grace=0.0, auto_keep=0.0)
 
 
 @contextlib.asynccontextmanager

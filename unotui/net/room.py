@@ -55,6 +55,7 @@ class RoomConfig:
     hold: float = 120.0
     bot_delay: float = 0.8
     catch_grace: float = 1.0
+    auto_keep: float = 0.8
     autostart: bool = False
 
 
@@ -211,6 +212,7 @@ class Room:
         pacing = Pacing(
             bot_delay=self.config.bot_delay,
             catch_grace=self.config.catch_grace,
+            auto_keep=self.config.auto_keep,
             turn_timer=self.config.turn_timer,
             hold=self.config.hold,
         )
