@@ -480,21 +480,60 @@ async def test_menu_follows_the_settings_saved_on_the_house_rules_screen() -> No
         assert "Play solo against two computer players (medium)" in full_text(app)
 
 
-async def test_coming_soon_is_a_menu_line_that_does_not_follow_to_the_next_screen() -> None:
+async def test_menu_host_opens_the_waiting_room_and_starts_with_computer_players() -> None:
     from unotui.client.config import Config
     from unotui.client.options import GameOptions
-    from unotui.ui.screens.help import HelpScreen
+    from unotui.ui.screens.waiting import WaitingScreen
 
+    app = UnoApp(Config(), GameOptions(delay=0), menu=True, save_settings=False)
+    app.host_bind, app.host_port = "127.0.0.1", 0
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("down", "enter")  # Host a game on your network
+        for _ in range(100):
+            await pilot.pause(0.02)
+            if isinstance(app.screen, WaitingScreen) and app.screen.room is not None:
+                break
+        assert isinstance(app.screen, WaitingScreen)
+        await pilot.pause(0.1)
+        assert "Others join with:" in words(app) and "unotui join 127.0.0.1:" in words(app)
+        await pilot.press("s")
+        for _ in range(200):
+            await pilot.pause(0.02)
+            if app.view is not None:
+                break
+        assert app.view is not None and app.view.seat == 0
+        await pilot.pause(0.1)
+        assert "Players" in full_text(app)
+
+
+async def test_menu_join_says_why_when_the_address_is_wrong_or_nobody_answers() -> None:
+    import socket
+
+    from unotui.client.config import Config
+    from unotui.client.options import GameOptions
+    from unotui.ui.screens.menu import MenuScreen
+
+    with socket.socket() as s:  # a port nobody listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
     app = UnoApp(Config(), GameOptions(delay=0), menu=True, save_settings=False)
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
         await pilot.pause()
-        await pilot.press("down", "enter")  # Host a game on your network
+        await pilot.press("down", "down", "enter")  # Join a game
         await pilot.pause()
-        assert "Coming soon: Hosting a LAN game is not in this version yet." in words(app)
-        await pilot.press("question_mark")
+        await pilot.press(*"nohost:99999", "enter")
         await pilot.pause()
-        assert isinstance(app.screen, HelpScreen)
-        assert "Coming soon" not in full_text(app)
+        assert isinstance(app.screen, MenuScreen) and "not a port number" in words(app)
+        await pilot.press("enter")  # Join again (still highlighted)
+        await pilot.pause()
+        await pilot.press(*f"127.0.0.1:{port}", "enter")
+        for _ in range(100):
+            await pilot.pause(0.02)
+            if "cannot reach" in words(app):
+                break
+        assert "cannot reach 127.0.0.1" in words(app)
+        assert isinstance(app.screen, MenuScreen)
 
 
 @pytest.mark.parametrize("menu", [True, False])

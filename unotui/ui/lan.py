@@ -49,6 +49,9 @@ class LanApp(App[int]):
     _table: TableScreen | None
     exit_message: str
     factory: Callable[[GameOptions], Controller]
+    #: where the menu's Host entry listens (tests use loopback and any free port)
+    host_bind = "0.0.0.0"
+    host_port = 7777
 
     def start_game(self, options: GameOptions | None = None) -> None:  # pragma: no cover - UnoApp's
         raise NotImplementedError

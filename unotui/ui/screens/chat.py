@@ -17,7 +17,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
-__all__ = ["CHAT_MAX", "ChatScreen"]
+__all__ = ["CHAT_MAX", "AddressScreen", "ChatScreen"]
 
 #: the longest chat line (the protocol's limit)
 CHAT_MAX = 280
@@ -43,4 +43,27 @@ class ChatScreen(ModalScreen[str | None]):
 
     def action_close(self) -> None:
         """Close without sending."""
+        self.dismiss(None)
+
+
+class AddressScreen(ModalScreen[str | None]):
+    """Ask for the host's address (the menu's Join entry); dismissed with it, or ``None``."""
+
+    CSS_PATH = "dialogs.tcss"
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "close", "Close")]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Static(Text("Join a game: the host's address", Style(bold=True)))
+            yield Static(Text("e.g. 192.168.1.20 or 192.168.1.20:7777 (Enter: join, Escape: back)"))
+            yield Input(placeholder="HOST[:PORT]", max_length=100, id="address")
+
+    def on_mount(self) -> None:
+        self.query_one(Input).focus()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        self.dismiss(event.value.strip() or None)
+
+    def action_close(self) -> None:
+        """Back to the menu."""
         self.dismiss(None)

@@ -115,10 +115,31 @@ class MenuScreen(Screen[None]):
         assert isinstance(app, UnoApp)
         if key == "solo":
             app.start_game()
-        elif key in ("host", "join"):
-            # On the menu's own line, not a toast: a toast would linger over the next screen.
-            what = "Hosting" if key == "host" else "Joining"
-            self.say(f"Coming soon: {what} a LAN game is not in this version yet.")
+        elif key == "host":
+            from ...net.room import RoomConfig
+
+            config = app.config
+            room = RoomConfig(
+                name=config.name, seats=config.players, rules=config.rules, level=config.bots,
+                bot_delay=config.delay,
+            )
+            app.host_game(room, config.name, app.host_bind, app.host_port)
+        elif key == "join":
+            from .chat import AddressScreen
+
+            def joined(address: str | None) -> None:
+                if not address:
+                    return
+                from ...net.addresses import split_address
+
+                try:
+                    host, port = split_address(address)
+                except ValueError as exc:
+                    self.say(str(exc), warn=True)
+                    return
+                app.join_game(host, port, name=app.config.name)
+
+            app.push_screen(AddressScreen(), joined)
         elif key == "rules":
             from .house_rules import HouseRulesScreen
 
