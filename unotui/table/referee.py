@@ -37,7 +37,6 @@ restart when something unrelated happens):
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from random import Random
@@ -62,11 +61,26 @@ from .outcome import (
     SEAT_LOST,
     TOO_EARLY,
     Accepted,
-    Deadlines,
     Outcome,
     Pacing,
     PresenceChange,
     Refusal,
+)
+from .schedule import (
+    DRAWN,
+    ENDED,
+    KEEP_DUE,
+    MATCH_OVER,
+    NO_DEADLINES,
+    PLAY,
+    REACT,
+    ROUND_OVER,
+    TIMEOUT,
+    TURN,
+    UNREADY,
+    Item,
+    Schedule,
+    only_keep,
 )
 from .seats import TIMEOUTS_TO_BOT, HumanSeat
 
@@ -74,17 +88,6 @@ __all__ = ["STANDIN_LEVEL", "Decision", "Referee"]
 
 STANDIN_LEVEL = "medium"
 """The level of the computer player that stands in for a person who is away or timed out."""
-
-# Kinds of scheduled item; at equal deadlines the lower kind goes first.
-_REACT, _TURN, _KEEP, _TIMEOUT, _UNREADY, _HOLD = range(6)
-# (deadline, kind, order among equals, seat)
-_Item = tuple[float, int, int, int]
-
-_PLAY, _DRAWN, _ROUND_OVER, _MATCH_OVER = "play", "drawn", "round_over", "match_over"
-_NOT_PLAIN = frozenset({_DRAWN, _ROUND_OVER, _MATCH_OVER})
-_NO_DEADLINES = Deadlines()
-_ENDED = (_ROUND_OVER, _MATCH_OVER)
-
 
 @dataclass(frozen=True, slots=True)
 class Decision:
@@ -104,7 +107,7 @@ class Decision:
     version: int
 
 
-class Referee:
+class Referee(Schedule):
     """One table's timing rules around one game.  See the module docstring.
 
     Args:
@@ -122,36 +125,7 @@ class Referee:
             the referee carries on with the engine's ``timeout_action`` instead.
     """
 
-    __slots__ = (
-        "_acc",
-        "_asked",
-        "_asked_version",
-        "_away",
-        "_bots",
-        "_brains",
-        "_cands",
-        "_cands_key",
-        "_catch",
-        "_ended_at",
-        "_humans",
-        "_jump_in",
-        "_pres",
-        "_ready_at",
-        "_ref",
-        "_reported",
-        "_rng",
-        "_since",
-        "_stamp",
-        "_started",
-        "_think",
-        "_uses_log",
-        "_win_opened",
-        "_win_seat",
-        "bot_errors",
-        "game",
-        "inline_bots",
-        "pacing",
-    )
+    __slots__ = ()  # the fields are declared (as slots) in Schedule
 
     def __init__(
         self,
@@ -193,10 +167,10 @@ class Referee:
         self._asked: set[int] = set()  # bots asked to react in this state
         self._asked_version = -1
         self._stamp = 0  # bumps when who decides for a seat changes
-        self._cands: list[_Item] = []  # reaction candidates of (version, stamp)
+        self._cands: list[Item] = []  # reaction candidates of (version, stamp)
         self._cands_key = (-1, -1)
         self._away: list[HumanSeat] = []
-        self._reported = _NO_DEADLINES
+        self._reported = NO_DEADLINES
         self._acc: list[Accepted] = []
         self._ref: list[Refusal] = []
         self._pres: list[PresenceChange] = []
@@ -257,7 +231,7 @@ class Referee:
             if h.standin is not None:
                 self._set_brain(h, None, now)
                 self._pres.append(PresenceChange(seat, "back"))
-            if self.game.phase == _ROUND_OVER:
+            if self.game.phase == ROUND_OVER:
                 h.ready = True
         return self._finish(now)
 
@@ -298,36 +272,6 @@ class Referee:
         self._run(now)
         return self._finish(now)
 
-    def next_deadline(self) -> float | None:
-        """When :meth:`tick` must next be called (``None``: only after some other call).
-
-        Before the first call of any method the clocks have not started: ``None``.
-        """
-        if not self._started:
-            return None
-        item = self._next_item()
-        if item is None or item[0] == math.inf:
-            return None
-        return item[0]
-
-    def deadlines(self) -> Deadlines:
-        """The public clocks now: turn timer, end of the catch grace, held seats."""
-        g = self.game
-        pacing = self.pacing
-        timer = pacing.turn_timer
-        if timer is None and g.uno_open < 0 and not self._away:
-            return _NO_DEADLINES
-        turn = None
-        actor = g.actor
-        if timer is not None and actor >= 0 and self._brains[actor] is None and g.phase != _MATCH_OVER:
-            if g.phase != _ROUND_OVER:
-                turn = (actor, self._since + timer)
-            elif self._ready_at is not None:
-                turn = (actor, self._ready_at + timer)
-        catch = (g.uno_open, self._win_opened + pacing.catch_grace) if g.uno_open >= 0 else None
-        holds = tuple((h.seat, (h.away_since or 0.0) + pacing.hold) for h in self._away)
-        return Deadlines(turn, catch, holds)
-
     # ----- deciding elsewhere (inline_bots=False) ---------------------------------------------
 
     def due_decision(self, now: float) -> Decision | None:
@@ -338,7 +282,7 @@ class Referee:
         """
         self._start(now)
         item = self._next_item()
-        if item is None or item[0] > now or item[1] != _TURN:
+        if item is None or item[0] > now or item[1] != TURN:
             return None
         seat = item[3]
         bot = self._brains[seat]
@@ -374,15 +318,15 @@ class Referee:
         auto_keep = self.pacing.auto_keep
         while True:
             phase = g.phase
-            if phase == _PLAY:
+            if phase == PLAY:
                 plain = not jump_in or g.pending > 0  # else others may jump in
             else:
-                plain = phase != _ROUND_OVER and phase != _MATCH_OVER
+                plain = phase != ROUND_OVER and phase != MATCH_OVER
             if plain and inline and g.uno_open < 0 and not self._away and brains[g.actor] is not None:
                 # The hot path (the simulator's every move): a computer player's turn and
                 # nothing else that could be due.  Same as the general path below, inlined.
                 actor = g.actor
-                if phase == _DRAWN and _only_keep(g.legal_actions(actor)):
+                if phase == DRAWN and only_keep(g.legal_actions(actor)):
                     if self._since + auto_keep > now:
                         return
                     action: Action = KEEP
@@ -401,14 +345,14 @@ class Referee:
                 self._since = now
                 if g.uno_open >= 0:
                     self._win_seat, self._win_opened = g.uno_open, now
-                if g.phase in _ENDED:
+                if g.phase in ENDED:
                     self._round_ended(now)
                 continue
             item = self._next_item()
             if item is None or item[0] > now:
                 return
             kind, seat = item[1], item[3]
-            if kind == _TURN:
+            if kind == TURN:
                 if not inline:
                     return
                 bot = brains[seat]
@@ -419,13 +363,13 @@ class Referee:
                     self.bot_errors.append(f"{seat}: {exc!r}")
                     turn = None
                 self._apply_bot(seat, turn, now)
-            elif kind == _REACT:
+            elif kind == REACT:
                 self._react(seat, now)
-            elif kind == _KEEP:
+            elif kind == KEEP_DUE:
                 self._apply_own(seat, KEEP, now)
-            elif kind == _TIMEOUT:
+            elif kind == TIMEOUT:
                 self._timeout(now)
-            elif kind == _UNREADY:
+            elif kind == UNREADY:
                 for h in self._humans.values():
                     h.ready = True  # the turn timer also bounds reading the result
                 self._check_ready(now)
@@ -440,101 +384,6 @@ class Referee:
             self.bot_errors.append(f"{seat}: {exc!r}")
         self._apply_bot(seat, None, now)
 
-    def _next_item(self) -> _Item | None:
-        """The earliest thing the referee must do, with its deadline."""
-        g = self.game
-        phase = g.phase
-        best: _Item | None = None
-        if self._away:
-            hold = self.pacing.hold
-            for h in self._away:
-                hold_item = ((h.away_since or 0.0) + hold, _HOLD, 0, h.seat)
-                if best is None or hold_item < best:
-                    best = hold_item
-        if phase == _MATCH_OVER:
-            return best
-        actor = g.actor
-        pacing = self.pacing
-        last_react = -math.inf
-        offender = g.uno_open
-        if phase != _ROUND_OVER and (offender >= 0 or (self._jump_in and phase == _PLAY and not g.pending)):
-            for react_item in self._reactions():
-                if react_item[3] not in self._asked:
-                    if best is None or react_item < best:
-                        best = react_item
-                    if react_item[0] > last_react:
-                        last_react = react_item[0]
-        brain = self._brains[actor]
-        item: _Item | None
-        if phase == _ROUND_OVER:
-            item = self._deal_item(actor, brain is None)
-        elif phase == _DRAWN and _only_keep(g.legal_actions(actor)):
-            item = (self._since + pacing.auto_keep, _KEEP, 0, actor)
-        elif brain is not None:
-            think = self._think[actor]
-            when = self._since + think
-            if offender >= 0:
-                opened = self._win_opened
-                when = max(when, opened + pacing.catch_grace + think, opened + self._catch[actor], last_react)
-            elif last_react > when:
-                when = last_react
-            item = (when, _TURN, 0, actor)
-        elif pacing.turn_timer is not None:
-            item = (self._since + pacing.turn_timer, _TIMEOUT, 0, actor)
-        else:
-            return best
-        if item is not None and (best is None or item < best):
-            best = item
-        return best
-
-    def _reactions(self) -> list[_Item]:
-        """The computer players that may act out of turn now, with their deadlines (cached
-        for the state: they depend on nothing else)."""
-        g = self.game
-        version = g.version
-        if self._asked_version != version:
-            self._asked_version = version
-            self._asked.clear()
-        key = (version, self._stamp)
-        if self._cands_key == key:
-            return self._cands
-        n, actor, offender = g.n, g.actor, g.uno_open
-        order = [*range(actor + 1, n), *range(actor)]
-        if offender >= 0:
-            if offender != actor:
-                order.remove(offender)
-                order.insert(0, offender)
-            order.append(actor)  # the actor may catch (or call) too, before its turn
-        grace = self.pacing.catch_grace
-        cands: list[_Item] = []
-        for rank, seat in enumerate(order):
-            if self._brains[seat] is None or not g.legal_actions(seat):
-                continue
-            if offender >= 0:
-                when = self._win_opened + max(grace, self._catch[seat])
-            else:
-                when = self._since + self._think[seat]
-            cands.append((when, _REACT, rank, seat))
-        self._cands, self._cands_key = cands, key
-        return cands
-
-    def _deal_item(self, dealer: int, person: bool) -> _Item | None:
-        """Between rounds: the dealer's deal once everyone needed is ready."""
-        pacing = self.pacing
-        ready_at = self._ready_at
-        if ready_at is None:
-            if pacing.turn_timer is None:
-                return None
-            return (self._ended_at + pacing.turn_timer, _UNREADY, 0, -1)
-        if person:
-            if pacing.turn_timer is None:
-                return None
-            return (ready_at + pacing.turn_timer, _TIMEOUT, 0, dealer)
-        if pacing.between_rounds is None:
-            return None
-        when = max(ready_at + self._think[dealer], self._ended_at + pacing.between_rounds)
-        return (when, _TURN, 0, dealer)
-
     # ----- applying ---------------------------------------------------------------------------
 
     def _judge(self, seat: int, action: Action, seq: int, now: float) -> Refusal | None:
@@ -548,7 +397,7 @@ class Referee:
                     seat, seq, TOO_EARLY,
                     f"too early: wait {allowed - now:.1f} s more; {name} may still call UNO",
                 )
-        if type(action) is Deal and g.phase == _ROUND_OVER and g.dealer == seat and self._ready_at is None:
+        if type(action) is Deal and g.phase == ROUND_OVER and g.dealer == seat and self._ready_at is None:
             waiting = [g.names[h.seat] for h in self._needed() if not h.ready]
             return Refusal(seat, seq, NOT_READY, f"wait: {', '.join(waiting)} still reading the results")
         return None
@@ -634,7 +483,7 @@ class Referee:
         if g.uno_open != self._win_seat:
             self._win_seat = g.uno_open
             self._win_opened = now
-        if g.phase != phase and (g.phase == _ROUND_OVER or g.phase == _MATCH_OVER):
+        if g.phase != phase and (g.phase == ROUND_OVER or g.phase == MATCH_OVER):
             self._round_ended(now)
 
     def _round_ended(self, now: float) -> None:
@@ -646,16 +495,6 @@ class Referee:
         self._check_ready(now)
 
     # ----- seats ------------------------------------------------------------------------------
-
-    def _needed(self) -> list[HumanSeat]:
-        """People whose readiness the next deal waits for (connected, in control, not the
-        dealer: a person who deals says so by dealing)."""
-        dealer = self.game.dealer if self.game.phase == _ROUND_OVER else -1
-        return [h for h in self._humans.values() if h.in_control and h.seat != dealer]
-
-    def _check_ready(self, now: float) -> None:
-        if self.game.phase == _ROUND_OVER and self._ready_at is None and all(h.ready for h in self._needed()):
-            self._ready_at = now
 
     def _set_brain(self, h: HumanSeat, bot: Bot | None, now: float) -> None:
         """Give the seat to ``bot`` (a stand-in) or back to its person (``None``)."""
@@ -673,22 +512,6 @@ class Referee:
             self._rng = Random()
         return make_bot(STANDIN_LEVEL, Random(self._rng.getrandbits(64)))
 
-    def _learn(self, seat: int) -> None:
-        """Cache the delays of whoever decides for ``seat`` (read on every scheduling)."""
-        bot = self._brains[seat]
-        pacing = self.pacing
-        think, catch = pacing.bot_delay, pacing.catch_grace
-        if bot is not None and pacing.bot_delays:
-            think = max(think, _seconds(bot, "think_delay"))
-            catch = max(catch, _seconds(bot, "catch_delay"))
-        self._think[seat], self._catch[seat] = think, catch
-        self._uses_log[seat] = bool(getattr(bot, "uses_log", True))
-
-    def _view(self, seat: int) -> SeatView:
-        """What a computer player sees: this round's log at most (none if it reads none)."""
-        g = self.game
-        return seat_view(g, seat, g.round_log_start if self._uses_log[seat] else len(g.log))
-
     def _finish(self, now: float) -> Outcome:
         """Collect what this call did into an :class:`Outcome`."""
         self._check_ready(now)
@@ -704,14 +527,3 @@ class Referee:
         self._pres.clear()
         return out
 
-
-def _only_keep(legal: Iterable[Action]) -> bool:
-    """Whether keeping the drawn card is the only choice."""
-    it = iter(legal)
-    first = next(it, None)
-    return first == KEEP and next(it, None) is None
-
-
-def _seconds(bot: object, name: str) -> float:
-    value = getattr(bot, name, 0.0)
-    return float(value) if isinstance(value, (int, float)) else 0.0
