@@ -19,8 +19,8 @@ from dataclasses import dataclass, field, replace
 from random import Random
 from typing import Any
 
-from ..bots import BaseBot, make_bot, react
-from ..engine import Action, Game, Rules, SeatView
+from ..bots import make_bot
+from ..engine import Game, Rules
 from ..table import Pacing, Referee
 from .stats import seating
 
@@ -110,14 +110,16 @@ def play_game(cfg: Config, index: int, tally: Tally) -> None:
     if cfg.target is not None:
         options.setdefault("objective", "points")
     times = tally.times_ns
-    bots = {}
-    for s in range(n):
-        bot = make_bot(cfg.bots[entry_at[s]], Random(_seed(cfg.seed, index, s)), **options)
-        bots[s] = _Timed(bot, times[entry_at[s]])
+    bots = {
+        s: make_bot(cfg.bots[entry_at[s]], Random(_seed(cfg.seed, index, s)), **options) for s in range(n)
+    }
     game = Game(n, rules, rng=Random(_seed(cfg.seed, where.deal, 1 << 20)), dealer=where.dealer)
-    referee = Referee(game, bots=bots, humans=(), pacing=_HANDS if cfg.target is None else _MATCHES)
+    pacing = _HANDS if cfg.target is None else _MATCHES
+    referee = Referee(game, bots=bots, humans=(), pacing=pacing, clock=time.perf_counter_ns)
     tally.games += 1
     tally.moves += len(referee.tick(0.0).accepted)
+    for s in range(n):
+        times[entry_at[s]] += referee.decision_ns[s]
     winner = game.winner if cfg.target is not None else game.round_winner
     if winner >= 0:
         side = game.team_of(winner)
@@ -132,30 +134,6 @@ def play_game(cfg: Config, index: int, tally: Tally) -> None:
 _MATCHES = Pacing.instant()
 # Single hands: the table stops when the round ends.
 _HANDS = replace(_MATCHES, between_rounds=None)
-
-
-class _Timed:
-    """A bot whose ``choose`` calls are timed into ``times`` (nanoseconds per decision)."""
-
-    __slots__ = ("bot", "name", "times", "uses_log")
-
-    def __init__(self, bot: BaseBot, times: list[int]) -> None:
-        self.bot = bot
-        self.name = bot.name
-        self.times = times
-        self.uses_log = bot.uses_log
-
-    def choose(self, view: SeatView) -> Action:
-        t0 = _clock()
-        action = self.bot.choose(view)
-        self.times.append(_clock() - t0)
-        return action
-
-    def react(self, view: SeatView) -> Action | None:
-        return react(self.bot, view)
-
-
-_clock = time.perf_counter_ns
 
 
 def _chunk(args: tuple[Config, int, int]) -> Tally:

@@ -37,7 +37,7 @@ restart when something unrelated happens):
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from random import Random
 
@@ -72,6 +72,7 @@ from .schedule import (
     KEEP_DUE,
     MATCH_OVER,
     NO_DEADLINES,
+    PLAIN_PHASES,
     PLAY,
     REACT,
     ROUND_OVER,
@@ -119,10 +120,15 @@ class Referee(Schedule):
         inline_bots: make computer players' turn decisions inside :meth:`tick` (the
             default).  With False, :meth:`tick` stops at a due decision and the driver
             takes it with :meth:`due_decision` and answers with :meth:`decided`.
+        clock: a nanosecond clock (``time.perf_counter_ns``); when given, each computer
+            player's turn decision made in :meth:`tick` is timed into ``decision_ns``.
+            The referee has no clock of its own (it is time-free); the simulator and a
+            host that watches how long its bots think pass one in.
 
     Attributes:
         bot_errors: what went wrong with computer players (exceptions, illegal answers);
             the referee carries on with the engine's ``timeout_action`` instead.
+        decision_ns: per seat, the duration of each timed decision (with ``clock``).
     """
 
     __slots__ = ()  # the fields are declared (as slots) in Schedule
@@ -136,12 +142,15 @@ class Referee(Schedule):
         pacing: Pacing,
         rng: Random | None = None,
         inline_bots: bool = True,
+        clock: Callable[[], int] | None = None,
     ) -> None:
         n = game.n
         self.game = game
         self.pacing = pacing
         self.inline_bots = inline_bots
         self.bot_errors: list[str] = []
+        self.clock = clock
+        self.decision_ns: list[list[int]] = [[] for _ in range(n)]
         self._rng = rng  # made when first needed: seeding a Random costs as much as a hand
         self._humans: dict[int, HumanSeat] = {s: HumanSeat(s) for s in humans}
         self._bots = dict(bots)
@@ -313,19 +322,26 @@ class Referee(Schedule):
     def _run(self, now: float) -> None:
         g = self.game
         brains, think, uses_log = self._brains, self._think, self._uses_log
-        acc = self._acc
+        acc, record = self._acc, tuple.__new__
         jump_in, inline = self._jump_in, self.inline_bots
         auto_keep = self.pacing.auto_keep
+        clock, times = self.clock, self.decision_ns
+        plain = PLAIN_PHASES
+        fast = inline and not self._away
         while True:
             phase = g.phase
-            if phase == PLAY:
-                plain = not jump_in or g.pending > 0  # else others may jump in
-            else:
-                plain = phase != ROUND_OVER and phase != MATCH_OVER
-            if plain and inline and g.uno_open < 0 and not self._away and brains[g.actor] is not None:
+            actor = g.actor
+            bot = brains[actor]
+            if (
+                fast
+                and bot is not None
+                and phase in plain
+                and g.uno_open < 0
+                and not (jump_in and phase == PLAY and not g.pending)
+            ):
                 # The hot path (the simulator's every move): a computer player's turn and
-                # nothing else that could be due.  Same as the general path below, inlined.
-                actor = g.actor
+                # nothing else that could be due (no catch window, no jump-in, no dropped
+                # seat).  The same as the general path below, inlined for speed.
                 if phase == DRAWN and only_keep(g.legal_actions(actor)):
                     if self._since + auto_keep > now:
                         return
@@ -336,12 +352,17 @@ class Referee(Schedule):
                         return
                     view = seat_view(g, actor, g.round_log_start if uses_log[actor] else len(g.log))
                     try:
-                        action = brains[actor].choose(view)  # type: ignore[union-attr]
+                        if clock is None:
+                            action = bot.choose(view)
+                        else:
+                            t0 = clock()
+                            action = bot.choose(view)
+                            times[actor].append(clock() - t0)
                         g.apply(actor, action)
                     except Exception as exc:  # a broken bot must not stop the table
                         self._bot_failed(actor, exc, now)
                         continue
-                acc.append(tuple.__new__(Accepted, (-1, actor, action)))
+                acc.append(record(Accepted, (-1, actor, action)))
                 self._since = now
                 if g.uno_open >= 0:
                     self._win_seat, self._win_opened = g.uno_open, now
@@ -357,8 +378,12 @@ class Referee(Schedule):
                     return
                 bot = brains[seat]
                 assert bot is not None
+                view = self._view(seat)
+                t0 = clock() if clock is not None else 0
                 try:
-                    turn: Action | None = bot.choose(self._view(seat))
+                    turn: Action | None = bot.choose(view)
+                    if clock is not None:
+                        times[seat].append(clock() - t0)
                 except Exception as exc:  # a broken bot must not stop the table
                     self.bot_errors.append(f"{seat}: {exc!r}")
                     turn = None
@@ -375,6 +400,7 @@ class Referee(Schedule):
                 self._check_ready(now)
             else:
                 self._expire_hold(self._humans[seat], now)
+            fast = inline and not self._away
 
     def _bot_failed(self, seat: int, exc: Exception, now: float) -> None:
         """A computer player's turn raised (in ``choose`` or as an illegal action)."""

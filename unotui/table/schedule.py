@@ -13,7 +13,7 @@ decision became due, a catch window opened, the round ended, a seat dropped), ne
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from random import Random
 
 from ..bots import Bot
@@ -22,8 +22,23 @@ from .outcome import Accepted, Deadlines, Pacing, PresenceChange, Refusal
 from .seats import HumanSeat
 
 __all__ = [
-    "DRAWN", "ENDED", "HOLD", "KEEP_DUE", "MATCH_OVER", "NO_DEADLINES", "PLAY", "REACT", "ROUND_OVER",
-    "TIMEOUT", "TURN", "UNREADY", "Item", "Schedule", "only_keep", "seconds_of",
+    "DRAWN",
+    "ENDED",
+    "HOLD",
+    "KEEP_DUE",
+    "MATCH_OVER",
+    "NO_DEADLINES",
+    "PLAIN_PHASES",
+    "PLAY",
+    "REACT",
+    "ROUND_OVER",
+    "TIMEOUT",
+    "TURN",
+    "UNREADY",
+    "Item",
+    "Schedule",
+    "only_keep",
+    "seconds_of",
 ]
 
 # Kinds of scheduled item; at equal deadlines the lower kind goes first.
@@ -33,6 +48,8 @@ Item = tuple[float, int, int, int]
 
 PLAY, DRAWN, ROUND_OVER, MATCH_OVER = "play", "drawn", "round_over", "match_over"
 ENDED = (ROUND_OVER, MATCH_OVER)
+# Phases in which the actor decides and nobody else may be due (unless jump-in or a catch).
+PLAIN_PHASES = frozenset({PLAY, DRAWN, "colour", "target", "discard", "challenge"})
 NO_DEADLINES = Deadlines()
 
 
@@ -65,6 +82,8 @@ class Schedule:
         "_win_opened",
         "_win_seat",
         "bot_errors",
+        "clock",
+        "decision_ns",
         "game",
         "inline_bots",
         "pacing",
@@ -74,6 +93,8 @@ class Schedule:
     pacing: Pacing
     inline_bots: bool
     bot_errors: list[str]
+    clock: Callable[[], int] | None
+    decision_ns: list[list[int]]
     _rng: Random | None
     _humans: dict[int, HumanSeat]
     _bots: dict[int, Bot]
