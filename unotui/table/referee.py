@@ -81,7 +81,6 @@ from .schedule import (
     UNREADY,
     Item,
     Schedule,
-    only_keep,
 )
 from .seats import TIMEOUTS_TO_BOT, HumanSeat
 
@@ -172,6 +171,7 @@ class Referee(Schedule):
         self._win_seat = game.uno_open  # the seat that can be caught now, and since when
         self._win_opened = 0.0
         self._ended_at = 0.0  # when the round ended
+        self._ended_round = (-1, "")  # (round, phase) that _round_ended last saw
         self._ready_at: float | None = None  # when every person needed had read the result
         self._asked: set[int] = set()  # bots asked to react in this state
         self._asked_version = -1
@@ -342,7 +342,7 @@ class Referee(Schedule):
                 # The hot path (the simulator's every move): a computer player's turn and
                 # nothing else that could be due (no catch window, no jump-in, no dropped
                 # seat).  The same as the general path below, inlined for speed.
-                if phase == DRAWN and only_keep(g.legal_actions(actor)):
+                if phase == DRAWN and len(legal := g.legal_actions(actor)) == 1 and legal[0] == KEEP:
                     if self._since + auto_keep > now:
                         return
                     action: Action = KEEP
@@ -364,11 +364,8 @@ class Referee(Schedule):
                         continue
                 acc.append(record(Accepted, (-1, actor, action)))
                 self._since = now
-                if g.uno_open >= 0:
-                    self._win_seat, self._win_opened = g.uno_open, now
-                if g.phase in ENDED:
-                    self._round_ended(now)
-                continue
+                continue  # a catch window or the round's end: _sync does the books next
+            self._sync(now)
             item = self._next_item()
             if item is None or item[0] > now:
                 return
@@ -501,6 +498,16 @@ class Referee(Schedule):
             self._pres.append(PresenceChange(h.seat, "bot"))
         self._check_ready(now)
 
+    def _sync(self, now: float) -> None:
+        """Books the hot path of :meth:`_run` leaves to its next, general, iteration: a
+        catch window opened, the round ended (it ends its turn-loop either way)."""
+        g = self.game
+        if g.uno_open != self._win_seat:
+            self._win_seat = g.uno_open
+            self._win_opened = now
+        if g.phase in ENDED and self._ended_round != (g.round_no, g.phase):
+            self._round_ended(now)
+
     def _after(self, seat: int, actor: int, phase: str, now: float) -> None:
         """Bookkeeping after ``seat``'s action was applied (``actor``/``phase`` from before)."""
         g = self.game
@@ -514,6 +521,7 @@ class Referee(Schedule):
 
     def _round_ended(self, now: float) -> None:
         """The round (or match) just ended: everyone has a result to read."""
+        self._ended_round = (self.game.round_no, self.game.phase)
         self._ended_at = now
         self._ready_at = None
         for h in self._humans.values():

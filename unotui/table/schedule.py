@@ -67,6 +67,7 @@ class Schedule:
         "_cands_key",
         "_catch",
         "_ended_at",
+        "_ended_round",
         "_humans",
         "_jump_in",
         "_pres",
@@ -108,6 +109,7 @@ class Schedule:
     _win_seat: int  # the seat that can be caught now, and since when
     _win_opened: float
     _ended_at: float  # when the round ended
+    _ended_round: tuple[int, str]  # (round, phase) that _round_ended last saw
     _ready_at: float | None  # when every person needed had read the result
     _asked: set[int]  # bots asked to react in this state
     _asked_version: int
