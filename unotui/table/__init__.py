@@ -1,0 +1,32 @@
+"""The table referee: one time-free, sans-I/O owner of every timing rule of a table.
+
+``LocalGame``, the simulator and a network host all drive the same :class:`Referee`;
+tests drive it with a fake clock.  This package imports no asyncio, Textual or msgpack.
+See ``docs/architecture.md`` ("The referee").
+"""
+
+from .outcome import (
+    AWAY,
+    BAD_SEQ,
+    BOT_SEAT,
+    MIN_CATCH_GRACE,
+    NOT_READY,
+    SEAT_LOST,
+    STALE_SEQ,
+    TOO_EARLY,
+    Accepted,
+    Deadlines,
+    Outcome,
+    Pacing,
+    PresenceChange,
+    PresenceState,
+    Refusal,
+)
+from .referee import STANDIN_LEVEL, Decision, Referee
+from .seats import ANSWERS_KEPT, TIMEOUTS_TO_BOT
+
+__all__ = [
+    "ANSWERS_KEPT", "AWAY", "BAD_SEQ", "BOT_SEAT", "MIN_CATCH_GRACE", "NOT_READY", "SEAT_LOST",
+    "STALE_SEQ", "STANDIN_LEVEL", "TIMEOUTS_TO_BOT", "TOO_EARLY", "Accepted", "Deadlines",
+    "Decision", "Outcome", "Pacing", "PresenceChange", "PresenceState", "Referee", "Refusal",
+]

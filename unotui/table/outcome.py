@@ -1,0 +1,172 @@
+"""What the referee is told and what it answers: pacing, and the records of an outcome.
+
+Everything here is a plain value (frozen dataclasses and named tuples of ints, floats,
+strings and engine actions), so that a host can journal :attr:`Outcome.accepted` before it
+acknowledges or broadcasts anything, and a test can compare outcomes with ``==``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal, NamedTuple
+
+from ..bots import MIN_CATCH_DELAY
+from ..engine import Action
+
+__all__ = [
+    "AWAY",
+    "BAD_SEQ",
+    "BOT_SEAT",
+    "MIN_CATCH_GRACE",
+    "NOT_READY",
+    "SEAT_LOST",
+    "STALE_SEQ",
+    "TOO_EARLY",
+    "Accepted",
+    "Deadlines",
+    "Outcome",
+    "Pacing",
+    "PresenceChange",
+    "PresenceState",
+    "Refusal",
+]
+
+MIN_CATCH_GRACE: float = MIN_CATCH_DELAY
+"""The shortest catch grace a real table may use (rules.md, item 18).
+
+One definition: it *is* the bots' :data:`~unotui.bots.MIN_CATCH_DELAY` (bots cannot import
+this layer, which imports them), re-exported under the name a table uses."""
+
+# Refusal codes of the referee itself; the engine's codes (``not_your_turn``, ``unplayable``,
+# ...) are passed through unchanged.  Like the engine's, these are part of the protocol.
+TOO_EARLY = "too_early"
+"""A catch before the grace period after the card landed is over."""
+NOT_READY = "not_ready"
+"""The dealer dealt while another connected person is still reading the round's result."""
+BOT_SEAT = "bot_seat"
+"""An intent for a seat that a computer player holds (for good)."""
+AWAY = "away"
+"""An intent for a seat whose connection was dropped and not resumed."""
+SEAT_LOST = "seat_lost"
+"""A resume after the seat's hold expired: a computer player has the seat for good."""
+STALE_SEQ = "stale_seq"
+"""An old sequence number whose answer is no longer remembered."""
+BAD_SEQ = "bad_seq"
+"""A negative sequence number (they start at 0 and increase)."""
+
+PresenceState = Literal["joined", "away", "back", "bot"]
+
+
+@dataclass(frozen=True, slots=True)
+class Pacing:
+    """The table's timing rules, in seconds.
+
+    Attributes:
+        bot_delay: how long a computer player waits before it acts, so that people can
+            follow the table (0 in simulations and tests).
+        catch_grace: after a card leaves someone on one card without an UNO call, nobody
+            may catch them for this long; the player may still call UNO meanwhile.  Real
+            tables use at least :data:`MIN_CATCH_GRACE` (the referee does not clamp: tests
+            and simulations use 0).
+        auto_keep: when a person's only choice is to keep the card just drawn, the referee
+            keeps it for them after this pause (long enough to see what was drawn).
+        turn_timer: seconds a person has for each decision; on expiry the referee plays the
+            engine's :meth:`~unotui.engine.Game.timeout_action` for them.  ``None`` (the
+            default, and the LAN default) means no timer.
+        hold: seconds a dropped person's seat is held for them; then a computer player
+            takes it for good.
+        between_rounds: least seconds between the end of a round and a computer dealer's
+            deal (after every connected person is ready).  ``None``: the table stops at the
+            end of each round (the simulator plays single hands this way).
+        bot_delays: honour each bot's own ``think_delay`` and ``catch_delay`` on top of
+            ``bot_delay`` and ``catch_grace``.  The simulator turns it off: it does not
+            simulate time, and out-of-turn actions then come in seat order.
+    """
+
+    bot_delay: float = 0.6
+    catch_grace: float = 1.0
+    auto_keep: float = 0.8
+    turn_timer: float | None = None
+    hold: float = 120.0
+    between_rounds: float | None = 0.0
+    bot_delays: bool = True
+
+    @staticmethod
+    def instant() -> Pacing:
+        """No waiting at all: every deadline is due at once (simulations, tests)."""
+        return Pacing(bot_delay=0.0, catch_grace=0.0, auto_keep=0.0, bot_delays=False)
+
+
+class Accepted(NamedTuple):
+    """One applied action, in the order applied: what a journal appends.
+
+    ``seq`` is the intent's sequence number, or -1 for the referee's own actions (computer
+    players, automatic keeps, turn timeouts).
+    """
+
+    seq: int
+    seat: int
+    action: Action
+
+
+class Refusal(NamedTuple):
+    """An intent that changed nothing; sent to ``seat`` only."""
+
+    seat: int
+    seq: int
+    code: str
+    message: str
+
+
+class PresenceChange(NamedTuple):
+    """A seat's presence as everyone should see it.
+
+    ``away``: the person's connection dropped (the seat is held); ``back``: they control the
+    seat again; ``bot``: a computer player plays the seat (after three timeouts in a row,
+    until the person acts again, or for good once the hold expired).  ``joined`` is for a
+    host's waiting room; the referee itself never reports it.
+    """
+
+    seat: int
+    state: PresenceState
+
+
+class Deadlines(NamedTuple):
+    """The public clocks of the table (absolute times on the referee's clock).
+
+    Attributes:
+        turn: (seat, time) when the turn timer of the person due to act runs out.
+        catch: (seat, time) from when the seat that forgot UNO may be caught.
+        holds: (seat, time) for each dropped seat: when its hold expires.
+    """
+
+    turn: tuple[int, float] | None = None
+    catch: tuple[int, float] | None = None
+    holds: tuple[tuple[int, float], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What one call to the referee means for the table.
+
+    A host journals ``accepted`` first, then acknowledges and broadcasts: ``refusals`` to
+    their seat only; when ``changed``, every seat's (and spectator's) view is rebuilt;
+    ``presence`` and a new ``deadlines`` (``None`` when they did not change) to everyone.
+
+    Attributes:
+        accepted: actions applied, in order.
+        refusals: intents refused, each for its seat alone.
+        changed: whether the game changed (some action was applied).
+        presence: presence changes, in order.
+        deadlines: the public deadlines, when they changed.
+    """
+
+    accepted: tuple[Accepted, ...] = ()
+    refusals: tuple[Refusal, ...] = ()
+    changed: bool = False
+    presence: tuple[PresenceChange, ...] = ()
+    deadlines: Deadlines | None = None
+
+    def __bool__(self) -> bool:
+        """True if there is anything to send."""
+        return bool(self.accepted or self.refusals or self.presence or self.deadlines is not None)
