@@ -347,7 +347,7 @@ def test_the_turn_timer_plays_the_timeout_action_and_a_bot_stands_in_after_three
     assert ref.deadlines().turn == (0, 10.0)
     t = 0.0
     for n in range(1, 4):
-        while ref.game.actor != 0:  # the bot's turn (and any automatic keep)
+        while ref.game.actor != 0 or ref.game.phase != "play":  # the bot's turn, automatic keeps
             t = ref.next_deadline()  # type: ignore[assignment]
             ref.tick(t)
         turn = ref.deadlines().turn
