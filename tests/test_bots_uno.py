@@ -65,7 +65,7 @@ async def test_catching_a_forgetful_computer_player_in_solo_play() -> None:
     rules = CLASSIC.with_(hand_size=2, target_score=1000)
     deck = deal_order(["R9 B2", "R5 G5"], "R1", dealer=0)
     ada = make_bot("easy", random.Random(4), forget_uno=1.0)
-    app = scripted_app(["Me", "Ada"], rules, {1: ada}, dealer=0, deck=deck, catch_grace=5)
+    app = scripted_app(["Me", "Ada"], rules, {1: ada}, dealer=0, deck=deck, catch_grace=0)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         assert app.view is not None and app.view.uno_open == 1

@@ -267,3 +267,29 @@ async def test_an_internal_error_closes_the_game_with_a_reason() -> None:
         await asyncio.sleep(0)
     assert isinstance(updates[-1], Closed) and "engine bug" in updates[-1].reason
     await game.close()
+
+
+async def test_the_person_is_held_to_the_catch_grace_too() -> None:
+    # Ada plays her next-to-last card without calling UNO; the person may not catch her
+    # before the grace ends (a script could otherwise snipe at t=0).
+    deck = deal_order(["R9 B2 B3", "R5 G5 G6"], "R1", dealer=0)
+    rules = CLASSIC.with_(hand_size=3)
+    game = LocalGame(
+        ["Me", "Ada"], rules, bots={1: ScriptedBot(["R5", "G5"])}, delay=0, catch_grace=0.3, dealer=0,
+        deck=deck,
+    )
+    updates: list[object] = []
+    game.listen(updates.append)
+    await game.start()
+    await game.settled()
+    game.send(DRAW)
+    await game.settled()
+    while game.view.uno_open != 1:  # Ada plays down to one card (she draws first if she must)
+        game.send(DRAW if DRAW in game.view.legal else game.view.legal[0])
+        await game.settled()
+    game.send(Action.parse("catch 1"))
+    assert isinstance(updates[-1], Refused) and updates[-1].code == "too_early"
+    await asyncio.sleep(0.35)
+    game.send(Action.parse("catch 1"))
+    assert isinstance(updates[-1], ViewChanged) and game.view.counts[1] == 3
+    await game.close()

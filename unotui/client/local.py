@@ -1,43 +1,41 @@
-"""A game played in this process: the engine, the computer players and their pacing.
+"""A game played in this process: the engine, the computer players, and the table's referee.
 
-:class:`LocalGame` implements :class:`~unotui.client.controller.Controller`.  It owns the
-:class:`~unotui.engine.Game`; all changes to it happen on the event loop, one at a time.
-A computer player is handed only a frozen :class:`~unotui.engine.SeatView` and decides in
-a worker thread (``asyncio.to_thread``), so a slow bot never stalls the screen.
+:class:`LocalGame` implements :class:`~unotui.client.controller.Controller`.  It is a thin
+asyncio shell around a :class:`~unotui.table.Referee`, which owns every timing rule (bot
+pacing, the UNO catch grace, round readiness, who wins a race for an out-of-turn action):
+one task waits until the referee's next deadline (or a wake-up when the person acts),
+calls ``tick`` with the loop's clock, and turns the outcome into updates.  All changes to
+the game happen on the event loop, one at a time.
+
+Computer players decide on a frozen :class:`~unotui.engine.SeatView` in a worker thread
+(``asyncio.to_thread``): the hard level takes about 10 ms a decision, which the loop could
+afford, but a decision off the loop also lets the person act while a bot thinks (jump in,
+catch).  The referee then drops the bot's answer, made for a state that no longer exists.
 
 Pacing, so that a person can follow:
 
 * ``delay``: seconds a computer player waits before acting (0 in tests).
 * ``catch_grace``: seconds after someone goes down to one card without calling UNO before
-  any computer player may catch them (never less than 0.75 in play; 0 in tests).  The
-  person may call UNO, or catch a computer player, meanwhile.
+  anyone may catch them, the person included (never less than
+  :data:`MIN_CATCH_GRACE` in play; 0 in tests).  The player who forgot may call UNO
+  meanwhile.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from collections.abc import Sequence
 from random import Random
 
 from ..bots import Bot
-from ..engine import (
-    DEAL,
-    Action,
-    Card,
-    Game,
-    IllegalActionError,
-    Rules,
-    SeatView,
-    seat_view,
-)
+from ..engine import DEAL, Action, Card, Game, Rules, SeatView, seat_view
+from ..table import MIN_CATCH_GRACE, Outcome, Pacing, Referee
 from .controller import Answered, Closed, Controller, Refused, ViewChanged
-from .players import catch_delay, make_bot, react
+from .players import make_bot
 
 __all__ = ["MIN_CATCH_GRACE", "LocalGame"]
-
-#: the shortest grace period a person gets before a computer player catches them
-MIN_CATCH_GRACE = 0.75
 
 
 class LocalGame(Controller):
@@ -51,7 +49,10 @@ class LocalGame(Controller):
         bots: explicit computer players by seat (tests); others come from ``level``.
         seed: makes the whole game (deal and bots) repeatable.
         delay: seconds a computer player waits before acting.
-        catch_grace: seconds before a computer player catches a missed UNO call.
+        catch_grace: seconds before anyone may catch a missed UNO call.
+        auto_keep: seconds before an unplayable drawn card is kept for the person
+            (default: ``delay``).
+        turn_timer: seconds the person has for each decision (default: no timer).
         dealer / deck: passed to the engine (tests arrange situations with them).
     """
 
@@ -66,6 +67,8 @@ class LocalGame(Controller):
         seed: int | None = None,
         delay: float = 0.6,
         catch_grace: float = 1.0,
+        auto_keep: float | None = None,
+        turn_timer: float | None = None,
         dealer: int | None = None,
         deck: Sequence[Card] | None = None,
     ) -> None:
@@ -81,15 +84,26 @@ class LocalGame(Controller):
             for s in range(self.game.n)
             if s != seat
         }
+        pacing = Pacing(
+            bot_delay=self.delay,
+            catch_grace=self.catch_grace,
+            auto_keep=self.delay if auto_keep is None else max(0.0, auto_keep),
+            turn_timer=turn_timer,
+        )
+        self.referee = Referee(
+            self.game,
+            bots=self.bots,
+            humans=(seat,),
+            pacing=pacing,
+            rng=Random(base.getrandbits(64)),
+            inline_bots=False,
+        )
+        self.bot_errors: list[str] = self.referee.bot_errors
         self._view = seat_view(self.game, seat)
         self._wake = asyncio.Event()
         self._idle = asyncio.Event()
-        self._ready = False
         self._task: asyncio.Task[None] | None = None
         self._closed = False
-        self._window: tuple[int, int] = (-1, -1)  # (seat that forgot UNO, version then)
-        self._plan: tuple[float, int, Action] | None = None  # a bot's answer to that window
-        self.bot_errors: list[str] = []
 
     # ----- Controller -----------------------------------------------------------------------
 
@@ -98,7 +112,9 @@ class LocalGame(Controller):
         return self._view
 
     async def start(self) -> None:
-        self._changed()
+        self._view = seat_view(self.game, self.seat)
+        self._emit(ViewChanged(self._view))
+        self._poke()
         if self._task is None:
             self._task = asyncio.create_task(self._drive(), name="unotui-bots")
 
@@ -106,13 +122,8 @@ class LocalGame(Controller):
         seq = self._next_seq()
         if self._closed:
             return seq
-        try:
-            self.game.apply(self.seat, action)
-        except IllegalActionError as exc:
-            self._emit(Refused(str(action), exc.code, str(exc), seq))
-            return seq
-        self._changed()
-        self._emit(Answered(seq))
+        self._deliver(self.referee.receive(self.seat, action, seq, _now()), action, seq)
+        self._poke()
         return seq
 
     def next_round(self) -> None:
@@ -122,7 +133,7 @@ class LocalGame(Controller):
         if game.dealer == self.seat:
             self.send(DEAL)
         else:
-            self._ready = True
+            self._deliver(self.referee.ready(self.seat, _now()))
             self._poke()
 
     async def hint(self) -> Action | None:
@@ -142,111 +153,68 @@ class LocalGame(Controller):
     # ----- for tests ------------------------------------------------------------------------
 
     async def settled(self) -> None:
-        """Wait until no computer player has anything left to do now."""
+        """Wait until no computer player (nor the referee) has anything left to do *now*;
+        later deadlines (a catch after the grace, a bot's pause) may still be pending."""
         while True:
             await self._idle.wait()
             await asyncio.sleep(0)
             if self._idle.is_set() and not self._wake.is_set():
                 return
 
-    # ----- the computer players' loop ----------------------------------------------------------
+    # ----- the referee's clock ------------------------------------------------------------------
 
-    def _changed(self) -> None:
-        if self.game.uno_open != self._window[0]:
-            self._window, self._plan = (-1, -1), None  # the window closed (or another opened)
-        self._view = seat_view(self.game, self.seat)
-        self._emit(ViewChanged(self._view))
-        self._poke()
+    def _deliver(self, outcome: Outcome, action: Action | None = None, seq: int = -1) -> None:
+        """Turn the referee's answer into updates for the one listener: refusals (echoing
+        the intent's number), the new view, then the answer to the intent."""
+        for refusal in outcome.refusals:
+            if refusal.seat == self.seat:
+                text = str(action) if action is not None else ""
+                self._emit(Refused(text, refusal.code, refusal.message, refusal.seq))
+        if outcome.changed:
+            self._view = seat_view(self.game, self.seat)
+            self._emit(ViewChanged(self._view))
+        if seq >= 0 and any(a.seq == seq and a.seat == self.seat for a in outcome.accepted):
+            self._emit(Answered(seq))
 
     def _poke(self) -> None:
         self._idle.clear()
         self._wake.set()
 
-    def _next_step(self) -> tuple[float, int, Action | None] | None:
-        """What a computer player does next: (wait, seat, action or None to choose)."""
-        g = self.game
-        if g.over:
-            return None
-        offender = g.uno_open
-        if offender >= 0:
-            plan = self._catch_plan(offender)
-            if plan is not None:
-                return plan
-        if g.phase == "round_over":
-            if self._ready and g.dealer in self.bots:
-                return (self.delay, g.dealer, DEAL)
-            return None
-        if g.actor in self.bots:
-            return (self.delay, g.actor, None)
-        return None
-
-    def _catch_plan(self, offender: int) -> tuple[float, int, Action] | None:
-        """Ask the bots once per missed UNO call what they do about it (never sooner than
-        ``catch_grace``): the quickest catch wins; the offender may call late."""
-        g = self.game
-        if self._window[0] != offender:
-            self._window = (offender, g.version)
-            options: list[tuple[float, int, int, Action]] = []
-            for seat, bot in self.bots.items():
-                if seat not in g.active:
-                    continue
-                action = react(bot, seat_view(g, seat, g.round_log_start))
-                if action is None or action not in g.legal_actions(seat):
-                    continue
-                wait = max(self.catch_grace, catch_delay(bot))
-                if seat == g.actor:
-                    wait = max(wait, self.delay)
-                options.append((wait, (seat - offender) % g.n, seat, action))
-            options.sort(key=lambda o: (o[0], o[1]))
-            self._plan = (options[0][0], options[0][2], options[0][3]) if options else None
-        return self._plan
-
-    async def _pause(self, seconds: float) -> None:
-        if seconds <= 0:
-            await asyncio.sleep(0)
-            return
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self._wake.wait(), seconds)
-
     async def _drive(self) -> None:
         try:
-            await self._run_bots()
+            await self._run()
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # never leave the person waiting on a dead game
             self.bot_errors.append(f"driver: {exc!r}")
             self._emit(Closed(f"the game stopped: {exc}"))
 
-    async def _run_bots(self) -> None:
+    async def _run(self) -> None:
+        referee = self.referee
         while not self._closed:
-            step = self._next_step()
-            if step is None:
-                self._wake.clear()
-                self._idle.set()
-                await self._wake.wait()
-                continue
             self._wake.clear()
-            wait, seat, action = step
-            version = self.game.version
-            await self._pause(wait)
-            if self._closed or self.game.version != version or self._next_step() != step:
-                continue  # something happened meanwhile: think again
-            if action is None:
-                # Bots read at most this round's log: a view of the whole match's log
-                # would grow with every round.
-                view = seat_view(self.game, seat, self.game.round_log_start)
+            self._deliver(referee.tick(_now()))
+            decision = referee.due_decision(_now())
+            if decision is not None:
                 try:
-                    action = await asyncio.to_thread(self.bots[seat].choose, view)
+                    action: Action | None = await asyncio.to_thread(decision.bot.choose, decision.view)
                 except Exception as exc:  # a broken bot must not stop the game
-                    self.bot_errors.append(f"{seat}: {exc!r}")
-                    action = view.legal[0]
-                if self._closed or self.game.version != version:
-                    continue
-            if action == DEAL:
-                self._ready = False
-            try:
-                self.game.apply(seat, action)
-            except IllegalActionError as exc:
-                self.bot_errors.append(f"{seat}: {action} refused: {exc}")
-                self.game.apply(seat, self.game.legal_actions(seat)[0])
-            self._changed()
+                    self.bot_errors.append(f"{decision.seat}: {exc!r}")
+                    action = None
+                if not self._closed:
+                    self._deliver(referee.decided(decision, action, _now()))
+                continue
+            due = referee.next_deadline()
+            wait = None if due is None else due - _now()
+            if wait is not None and wait <= 0:
+                await asyncio.sleep(0)
+                continue
+            self._idle.set()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), wait)
+            self._idle.clear()
+
+
+def _now() -> float:
+    """The referee's clock: the event loop's own (``loop.time()`` is ``time.monotonic()``)."""
+    return time.monotonic()

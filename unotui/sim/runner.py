@@ -15,12 +15,13 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from random import Random
 from typing import Any
 
-from ..bots import make_bot, react
-from ..engine import Game, Rules, seat_view
+from ..bots import make_bot
+from ..engine import Game, Rules
+from ..table import Pacing, Referee
 from .stats import seating
 
 __all__ = ["Config", "Tally", "play_game", "run"]
@@ -94,7 +95,11 @@ def _seed(*parts: int) -> int:
 
 
 def play_game(cfg: Config, index: int, tally: Tally) -> None:
-    """Play game number ``index`` of ``cfg`` and add it to ``tally``."""
+    """Play game number ``index`` of ``cfg`` and add it to ``tally``.
+
+    The table's :class:`~unotui.table.Referee` runs the game, as it runs every table, with
+    no waiting: one ``tick`` plays the hand (or the match) to its end.
+    """
     n = cfg.players
     where = seating(index, n, cfg.duplicate)
     entry_at = [0] * n
@@ -104,36 +109,17 @@ def play_game(cfg: Config, index: int, tally: Tally) -> None:
     options = dict(cfg.options)
     if cfg.target is not None:
         options.setdefault("objective", "points")
-    bots = [
-        make_bot(cfg.bots[entry_at[s]], Random(_seed(cfg.seed, index, s)), **options) for s in range(n)
-    ]
-    game = Game(n, rules, rng=Random(_seed(cfg.seed, where.deal, 1 << 20)), dealer=where.dealer)
-    log = game.log
-    uses_log = [getattr(b, "uses_log", True) for b in bots]
     times = tally.times_ns
-    hand_mode = cfg.target is None
-    jump_in = rules.jump_in
-    moves = 0
-    clock = time.perf_counter_ns
-    while True:
-        phase = game.phase
-        if phase == "match_over" or (hand_mode and phase == "round_over"):
-            break
-        if moves > 100_000:  # pragma: no cover - a stuck game is an engine bug
-            raise RuntimeError(f"game {index} did not end after {moves} moves")
-        out_of_turn = game.uno_open >= 0 or (jump_in and phase == "play" and not game.pending)
-        if out_of_turn and _out_of_turn(game, bots, uses_log):
-            moves += 1
-            continue
-        seat = game.actor
-        view = seat_view(game, seat, game.round_log_start if uses_log[seat] else len(log))
-        t0 = clock()
-        action = bots[seat].choose(view)
-        times[entry_at[seat]].append(clock() - t0)
-        game.apply(seat, action)
-        moves += 1
+    bots = {
+        s: make_bot(cfg.bots[entry_at[s]], Random(_seed(cfg.seed, index, s)), **options) for s in range(n)
+    }
+    game = Game(n, rules, rng=Random(_seed(cfg.seed, where.deal, 1 << 20)), dealer=where.dealer)
+    pacing = _HANDS if cfg.target is None else _MATCHES
+    referee = Referee(game, bots=bots, humans=(), pacing=pacing, clock=time.perf_counter_ns)
     tally.games += 1
-    tally.moves += moves
+    tally.moves += len(referee.tick(0.0).accepted)
+    for s in range(n):
+        times[entry_at[s]] += referee.decision_ns[s]
     winner = game.winner if cfg.target is not None else game.round_winner
     if winner >= 0:
         side = game.team_of(winner)
@@ -144,23 +130,10 @@ def play_game(cfg: Config, index: int, tally: Tally) -> None:
         tally.points[entry_at[s]] += game.scores[s]
 
 
-def _out_of_turn(game: Game, bots: list[Any], uses_log: list[bool]) -> bool:
-    """Offer out-of-turn actions (UNO call first, then catches and jump-ins in seat order)."""
-    n = game.n
-    actor = game.actor
-    order = list(range(actor + 1, n)) + list(range(actor))
-    if game.uno_open >= 0 and game.uno_open != actor:
-        order.remove(game.uno_open)
-        order.insert(0, game.uno_open)
-    for seat in order:
-        if not game.legal_actions(seat):
-            continue
-        view = seat_view(game, seat, game.round_log_start if uses_log[seat] else len(game.log))
-        action = react(bots[seat], view)
-        if action is not None:
-            game.apply(seat, action)
-            return True
-    return False
+# No waiting: every deadline is due at once, and out-of-turn actions come in seat order.
+_MATCHES = Pacing.instant()
+# Single hands: the table stops when the round ends.
+_HANDS = replace(_MATCHES, between_rounds=None)
 
 
 def _chunk(args: tuple[Config, int, int]) -> Tally:
