@@ -12,6 +12,7 @@ import pytest
 from unotui.cli import main
 from unotui.client import (
     LocalGame,
+    Answered,
     Refused,
     ViewChanged,
     clean,
@@ -86,7 +87,7 @@ async def test_local_game_refuses_with_code_and_keeps_state() -> None:
     assert isinstance(updates[-1], Refused) and updates[-1].code == "unplayable"
     assert game.game.version == version
     game.send(DRAW)
-    assert isinstance(updates[-1], ViewChanged)
+    assert isinstance(updates[-2], ViewChanged) and isinstance(updates[-1], Answered)
     await game.close()
 
 
@@ -291,5 +292,5 @@ async def test_the_person_is_held_to_the_catch_grace_too() -> None:
     assert isinstance(updates[-1], Refused) and updates[-1].code == "too_early"
     await asyncio.sleep(0.35)
     game.send(Action.parse("catch 1"))
-    assert isinstance(updates[-1], ViewChanged) and game.view.counts[1] == 3
+    assert isinstance(updates[-2], ViewChanged) and game.view.counts[1] == 3
     await game.close()

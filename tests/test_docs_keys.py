@@ -20,6 +20,7 @@ NAMES = {
     "enter": "Enter",
     "space": "Space",
     "f1": "F1",
+    "slash": "/",
 }
 
 

@@ -4,7 +4,18 @@ Nothing here imports Textual, so a network client, the tests and the benchmark c
 it without a screen.  See ``docs/ui.md``.
 """
 
-from .controller import Closed, Controller, Listener, Refused, Update, ViewChanged
+from .controller import (
+    Answered,
+    Chat,
+    Closed,
+    Controller,
+    Deadline,
+    Listener,
+    Presence,
+    Refused,
+    Update,
+    ViewChanged,
+)
 from .local import MIN_CATCH_GRACE, LocalGame
 from .players import BOT_LEVELS, BOT_NAMES, make_bot, suggest
 from .text import card_name, clean, clean_name, describe, describe_card
@@ -13,10 +24,14 @@ __all__ = [
     "BOT_LEVELS",
     "BOT_NAMES",
     "MIN_CATCH_GRACE",
+    "Answered",
+    "Chat",
     "Closed",
     "Controller",
+    "Deadline",
     "Listener",
     "LocalGame",
+    "Presence",
     "Refused",
     "Update",
     "ViewChanged",

@@ -56,6 +56,9 @@ class LocalGame(Controller):
         dealer / deck: passed to the engine (tests arrange situations with them).
     """
 
+    #: the person's seat (a local game always has one)
+    seat: int
+
     def __init__(
         self,
         names: Sequence[str],

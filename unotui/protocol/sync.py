@@ -161,7 +161,6 @@ FIELD_CODECS: dict[str, Codec] = {
     "active": (_plain_ints, _ints(0, _SEAT)),
     "legal": (lambda v: [action_out(a) for a in v], lambda v: list_in(v, "legal", action_in, 512)),
     "version": (int, _int(0, 2**62)),
-    # Coming SeatView fields: add their names to VIEW_FIELDS when the engine has them.
     "history": (_history_out, _history_in),
     "challenge_colour": (
         lambda c: None if c is None else colour_out(c),
@@ -202,6 +201,8 @@ VIEW_FIELDS: tuple[str, ...] = (
     "active",
     "legal",
     "version",
+    "history",
+    "challenge_colour",
 )
 _SETTABLE = frozenset(VIEW_FIELDS) - {"seat"}
 _PER_SEAT = ("names", "counts", "uno_called", "scores", "round_points", "eliminated", "teams")

@@ -101,7 +101,7 @@ EVENT_KINDS: frozenset[str] = frozenset(
     }
 )
 #: kinds whose cards are private, and which field names the seat that may see them
-PRIVATE_KINDS: dict[str, str] = {"draw": "seat", "reveal": "target"}
+PRIVATE_KINDS: dict[str, str] = {"draw": "seat", "keep": "seat", "reveal": "target"}
 
 
 def _phase_values() -> dict[str, Any]:

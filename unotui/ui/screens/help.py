@@ -30,6 +30,7 @@ KEYS: tuple[tuple[str, str], ...] = (
     ("r y g b", "name a colour (in the colour picker)"),
     ("0-9", "choose a player by seat number (swap hands)"),
     ("s", "sort your hand: by colour or by rank"),
+    ("/", "chat with the table (LAN games)"),
     ("n", "hint: what a computer player would do"),
     ("t", "switch colour theme: default, colourblind, mono"),
     ("? or F1", "this help"),
