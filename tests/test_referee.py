@@ -357,10 +357,26 @@ def test_the_turn_timer_plays_the_timeout_action_and_a_bot_stands_in_after_three
         assert out.accepted[0] == Accepted(-1, 0, DRAW)
         assert out.presence == ((PresenceChange(0, "bot"),) if n == 3 else ())
     assert ref.deadlines().turn is None  # a computer player has no timer
-    later = [*ref.tick(t + 1.0).accepted, *ref.tick(t + 2.0).accepted]
-    assert [a.seat for a in later] == [1, 0]  # the stand-in plays the seat
-    back = ref.receive(0, DRAW, 0, t + 5.2)
-    assert back.presence == (PresenceChange(0, "back"),)
+    # The timeout's draw (Y6) is unplayable: kept automatically; then the bot's turn.
+    later: list[tuple[float, int, Action]] = []
+    while len(later) < 3:
+        t = ref.next_deadline()  # type: ignore[assignment]
+        later += [(t, a.seat, a.action) for a in ref.tick(t).accepted]
+    assert [(seat, action) for _, seat, action in later] == [(0, KEEP), (1, DRAW), (1, KEEP)]
+    # The stand-in plays the seat at a computer player's pace, not the turn timer's
+    # (nothing in its hand matches G1: it draws Y8).
+    assert ref.next_deadline() == later[-1][0] + SLOW.bot_delay
+    t = later[-1][0] + SLOW.bot_delay
+    assert ref.tick(t).accepted == (Accepted(-1, 0, DRAW),)
+    assert ref.game.phase == "drawn" and list(ref.game.legal_actions(0)) == [KEEP]
+    # The person acts before the automatic keep: the seat is theirs again, timer and all.
+    back = ref.receive(0, KEEP, 0, t + 0.1)
+    assert back.presence == (PresenceChange(0, "back"),) and accepted(back) == [(0, 0, "keep")]
+    t = ref.next_deadline()  # type: ignore[assignment]
+    ref.tick(t)  # the bot draws Y9 ...
+    t = ref.next_deadline()  # type: ignore[assignment]
+    ref.tick(t)  # ... and keeps it
+    assert ref.game.actor == 0 and ref.deadlines().turn == (0, t + 10.0)
 
 
 def test_a_timeout_never_gives_a_second_turn() -> None:

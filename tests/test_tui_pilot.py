@@ -139,10 +139,11 @@ async def test_refused_intent_is_shown_and_changes_nothing() -> None:
 async def test_jump_in_while_a_bot_is_thinking() -> None:
     rules = CLASSIC.with_(hand_size=3, jump_in=True, target_score=1000)
     deck = deal_order(["G4 R5 Y1", "R5 B2 B3", "G7 G8 G9"], "R1", dealer=2)
-    gate = threading.Event()
+    gate, thinking = threading.Event(), threading.Event()
 
     class SlowBot(ScriptedBot):
         def choose(self, view: SeatView) -> object:  # type: ignore[override]
+            thinking.set()
             gate.wait(5)
             return super().choose(view)
 
@@ -151,13 +152,16 @@ async def test_jump_in_while_a_bot_is_thinking() -> None:
     )
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
-        await pilot.press("d")  # draw G5 (unplayable) ...
-        await settle(pilot)
-        await pilot.press("k")  # ... and keep it: Ada plays R5, then Blaise thinks (held by the gate)
+        # Draw G5 (unplayable): it is kept for us at once (no settle here: it would wait for
+        # Blaise's whole decision).  Ada plays R5, then Blaise thinks, held by the gate.
+        await pilot.press("d")
         for _ in range(250):
             await pilot.pause(0.02)
             if app.view is not None and app.view.actor == 2 and app.view.top.text == "R5":
                 break
+        assert app.view is not None and app.view.actor == 2
+        assert thinking.is_set() and not gate.is_set()  # Blaise thinks in a worker thread
+        assert "G5" in [c.text for c in app.view.hand]  # kept without a key press
         assert "Jump in with R5 (j)" in screen_text(app)
         await pilot.press("j")
         gate.set()
@@ -438,23 +442,26 @@ async def test_match_summary_back_to_the_menu() -> None:
 async def test_acting_out_of_turn_is_refused_with_whose_turn_it_is() -> None:
     rules = CLASSIC.with_(hand_size=3, target_score=1000)
     deck = deal_order(["G4 R5 Y1", "R5 B2 B3", "G7 G8 G9"], "R1", dealer=2)
-    gate = threading.Event()
+    gate, thinking = threading.Event(), threading.Event()
 
     class SlowBot(ScriptedBot):
         def choose(self, view: SeatView) -> object:  # type: ignore[override]
+            thinking.set()
             gate.wait(5)
             return super().choose(view)
 
     app = scripted_app(["Me", "Ada", "Blaise"], rules, {1: SlowBot(), 2: ScriptedBot()}, dealer=2, deck=deck)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
-        await pilot.press("d")  # draw G5 (unplayable) ...
-        await settle(pilot)
-        await pilot.press("k")  # ... and keep it: our turn ends; Ada thinks (held by the gate)
+        # Draw G5 (unplayable): it is kept for us at once and our turn ends (no settle here:
+        # it would wait for Ada's whole decision).  Ada thinks, held by the gate.
+        await pilot.press("d")
         for _ in range(250):
             await pilot.pause(0.02)
             if app.view is not None and app.view.actor == 1:
                 break
+        assert app.view is not None and app.view.actor == 1
+        assert thinking.is_set() and not gate.is_set()  # Ada thinks in a worker thread
         await pilot.press("enter")
         await pilot.pause()
         assert "It's not your turn: wait for Ada." in screen_text(app)
