@@ -11,8 +11,8 @@ import pytest
 
 from unotui.cli import main
 from unotui.client import (
-    LocalGame,
     Answered,
+    LocalGame,
     Refused,
     ViewChanged,
     clean,

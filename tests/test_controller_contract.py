@@ -54,7 +54,9 @@ async def seat(request: pytest.FixtureRequest) -> AsyncIterator[Recorder]:
         recorder = Recorder(controller)
         await controller.start()
     else:
-        config = RoomConfig(seats=3, rules=RULES, level="random", bot_delay=0.0, catch_grace=0.0, auto_keep=0.0)
+        config = RoomConfig(
+            seats=3, rules=RULES, level="random", bot_delay=0.0, catch_grace=0.0, auto_keep=0.0
+        )
         rates = Rates(per_s=10_000, burst=10_000)  # the script acts as fast as the loop turns
         controller = HostedGame(config, "Me", bind="127.0.0.1", port=0, rates=rates)
         recorder = Recorder(controller)

@@ -83,11 +83,13 @@ def test_headless_host_and_two_joins_in_terminals(tmp_path: Path) -> None:
         bob = _wait_for(sessions[1], "playable")
         assert "Ann" in ann and "Bob" in ann and "Ann" in bob and "Bob" in bob
         assert "Round 1" in ann and "Round 1" in bob
-        _tmux("send-keys", "-t", sessions[0], "/")
-        _wait_for(sessions[0], "Say to the table")
-        _tmux("send-keys", "-t", sessions[0], "-l", "hi [b]Bob[/b]")
-        _tmux("send-keys", "-t", sessions[0], "Enter")
-        _wait_for(sessions[1], "Ann: hi [b]Bob[/b]")
+        # Chat from a player with no dialog open (a first-card Wild asks seat 1 for a colour).
+        speaker, listener, name = (0, 1, "Ann") if "Name a colour" not in ann else (1, 0, "Bob")
+        _tmux("send-keys", "-t", sessions[speaker], "/")
+        _wait_for(sessions[speaker], "Say to the table")
+        _tmux("send-keys", "-t", sessions[speaker], "-l", "hi [b]you[/b]")
+        _tmux("send-keys", "-t", sessions[speaker], "Enter")
+        _wait_for(sessions[listener], f"{name}: hi [b]you[/b]")
         host.send_signal(signal.SIGINT)
         out, err = host.communicate(timeout=20)
         assert host.returncode == 0 and "Traceback" not in err

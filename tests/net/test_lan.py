@@ -176,7 +176,7 @@ async def test_a_spectator_watches_without_a_hand_and_cannot_act() -> None:
     from unotui.engine import DRAW
 
     config = RoomConfig(seats=2, autostart=True, rules=Rules.preset("classic"), **FAST)
-    async with hosted(config) as (_host, room, port):
+    async with hosted(config) as (_host, _room, port):
         a = Player(RemoteGame("127.0.0.1", port, name="A"), Random(1))
         b = Player(RemoteGame("127.0.0.1", port, name="B"), Random(2))
         await a.game.start()
