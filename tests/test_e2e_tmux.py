@@ -13,22 +13,10 @@ from pathlib import Path
 
 import pytest
 
+from .tmux_support import tmux as _tmux
+from .tmux_support import wait_for
+
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux")
-
-
-def _tmux(*args: str) -> str:
-    return subprocess.run(["tmux", *args], check=True, capture_output=True, text=True).stdout
-
-
-def _wait_for(session: str, needle: str, timeout: float = 15) -> str:
-    deadline = time.monotonic() + timeout
-    screen = ""
-    while time.monotonic() < deadline:
-        screen = _tmux("capture-pane", "-p", "-t", session)
-        if needle in screen:
-            return screen
-        time.sleep(0.1)
-    raise AssertionError(f"{needle!r} never appeared; screen was:\n{screen}")
 
 
 def test_play_a_few_moves_and_quit_with_ctrl_q(tmp_path: Path) -> None:
@@ -44,8 +32,8 @@ def test_play_a_few_moves_and_quit_with_ctrl_q(tmp_path: Path) -> None:
         ["tmux", "new-session", "-d", "-s", session, "-x", "100", "-y", "30", command], check=True, env=env
     )
     try:
-        _wait_for(session, "Your turn")
-        screen = _wait_for(session, "playable")  # the hand is drawn last
+        wait_for(session, "Your turn")
+        screen = wait_for(session, "playable")  # the hand is drawn last
         assert "Players" in screen and "Log" in screen and "Tester" in screen
         assert "Round 1" in screen
         before = screen
@@ -53,13 +41,13 @@ def test_play_a_few_moves_and_quit_with_ctrl_q(tmp_path: Path) -> None:
         _tmux("send-keys", "-t", session, "d")
         time.sleep(0.5)
         _tmux("send-keys", "-t", session, "k")  # keep it if it was playable (ignored otherwise)
-        _wait_for(session, "Your turn")
-        screen = _wait_for(session, "You drew")
+        wait_for(session, "Your turn")
+        screen = wait_for(session, "You drew")
         assert screen != before
         _tmux("send-keys", "-t", session, "Right", "Right", "n")
-        screen = _wait_for(session, "Hint:")
+        screen = wait_for(session, "Hint:")
         _tmux("send-keys", "-t", session, "C-q")  # a match is running: asked first
-        _wait_for(session, "abandon this match?")
+        wait_for(session, "abandon this match?")
         _tmux("send-keys", "-t", session, "y")
         deadline = time.monotonic() + 10
         while not status.exists() and time.monotonic() < deadline:
@@ -81,13 +69,13 @@ def test_no_arguments_opens_the_menu_and_enter_starts_a_solo_game(tmp_path: Path
         ["tmux", "new-session", "-d", "-s", session, "-x", "80", "-y", "24", command], check=True, env=env
     )
     try:
-        _wait_for(session, "Play solo against three computer players")
+        wait_for(session, "Play solo against three computer players")
         _tmux("send-keys", "-t", session, "Enter")
-        _wait_for(session, "Players")
+        wait_for(session, "Players")
         for name in ("Ada", "Blaise", "Grace"):
-            _wait_for(session, name)  # the frame may still be arriving
+            wait_for(session, name)  # the frame may still be arriving
         _tmux("send-keys", "-t", session, "C-q")
-        _wait_for(session, "abandon this match?")
+        wait_for(session, "abandon this match?")
         _tmux("send-keys", "-t", session, "C-q")  # Ctrl+Q twice quits
         deadline = time.monotonic() + 10
         while not status.exists() and time.monotonic() < deadline:
@@ -108,7 +96,7 @@ def test_a_broken_settings_file_is_reported_inside_the_app_not_on_stderr(tmp_pat
         ["tmux", "new-session", "-d", "-s", session, "-x", "80", "-y", "24", command], check=True, env=env
     )
     try:
-        screen = _wait_for(session, "Settings file problem (defaults used)")
+        screen = wait_for(session, "Settings file problem (defaults used)")
         assert "hand_size" in screen
         _tmux("send-keys", "-t", session, "C-q")  # no match running: quits at once
         deadline = time.monotonic() + 10

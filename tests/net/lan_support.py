@@ -81,6 +81,25 @@ async def hosted(
         await host.close()
 
 
+async def join_two(port: int, *, auto: bool = False) -> tuple[Player, Player]:
+    """Seats A and B (seeded players) joined to the table on ``port``, each with a view."""
+    a = Player(RemoteGame("127.0.0.1", port, name="A"), Random(1), auto=auto)
+    b = Player(RemoteGame("127.0.0.1", port, name="B"), Random(2), auto=auto)
+    await a.game.start()
+    await b.game.start()
+    await until(lambda: has_view(a) and has_view(b))
+    return a, b
+
+
+def has_view(p: Player) -> bool:
+    """Whether ``p`` has been sent a view of the game yet."""
+    try:
+        _ = p.game.view
+    except LookupError:
+        return False
+    return True
+
+
 async def until(predicate: object, timeout: float = 10.0) -> None:
     """Wait (polling the loop) until ``predicate()`` is true; fail after ``timeout``."""
     assert callable(predicate)

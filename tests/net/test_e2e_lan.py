@@ -17,27 +17,15 @@ from pathlib import Path
 
 import pytest
 
+from ..tmux_support import tmux as _tmux
+from ..tmux_support import wait_for
+
 pytestmark = [
     pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux"),
     pytest.mark.timeout(90),
 ]
 
 EXE = Path(sys.executable).with_name("unotui")
-
-
-def _tmux(*args: str) -> str:
-    return subprocess.run(["tmux", *args], check=True, capture_output=True, text=True).stdout
-
-
-def _wait_for(session: str, needle: str, timeout: float = 20) -> str:
-    deadline = time.monotonic() + timeout
-    screen = ""
-    while time.monotonic() < deadline:
-        screen = _tmux("capture-pane", "-p", "-t", session)
-        if needle in screen:
-            return screen
-        time.sleep(0.1)
-    raise AssertionError(f"{needle!r} never appeared; screen was:\n{screen}")
 
 
 def _free_port() -> int:
@@ -76,26 +64,26 @@ def test_headless_host_and_two_joins_in_terminals(tmp_path: Path) -> None:
             command = f"{EXE} join 127.0.0.1:{port} --name {name}; echo $? > {status}; sleep 30"
             _tmux("new-session", "-d", "-s", session, "-x", "80", "-y", "24", command)
             if name == "Ann":
-                _wait_for(session, "Waiting for the host to start")
+                wait_for(session, "Waiting for the host to start", 20)
         lines = _read_until(host, "match started")
         assert any("Ann joined seat 1" in line for line in lines)
-        ann = _wait_for(sessions[0], "playable")
-        bob = _wait_for(sessions[1], "playable")
+        ann = wait_for(sessions[0], "playable", 20)
+        bob = wait_for(sessions[1], "playable", 20)
         assert "Ann" in ann and "Bob" in ann and "Ann" in bob and "Bob" in bob
         assert "Round 1" in ann and "Round 1" in bob
         # Chat from a player with no dialog open (a first-card Wild asks seat 1 for a colour).
         speaker, listener, name = (0, 1, "Ann") if "Name a colour" not in ann else (1, 0, "Bob")
         _tmux("send-keys", "-t", sessions[speaker], "/")
-        _wait_for(sessions[speaker], "Say to the table")
+        wait_for(sessions[speaker], "Say to the table", 20)
         _tmux("send-keys", "-t", sessions[speaker], "-l", "hi [b]you[/b]")
         _tmux("send-keys", "-t", sessions[speaker], "Enter")
-        _wait_for(sessions[listener], f"{name}: hi [b]you[/b]")
+        wait_for(sessions[listener], f"{name}: hi [b]you[/b]", 20)
         host.send_signal(signal.SIGINT)
         out, err = host.communicate(timeout=20)
         assert host.returncode == 0 and "Traceback" not in err
         assert "stopping" in out
         for session in sessions:
-            _wait_for(session, "Game closed")
+            wait_for(session, "Game closed", 20)
             assert "Traceback" not in _tmux("capture-pane", "-p", "-t", session)
     finally:
         for session in sessions:

@@ -10,7 +10,7 @@ from unotui.engine import Phase, Rules
 from unotui.net.remote import JoinError, RemoteGame
 from unotui.net.room import RoomConfig
 
-from .lan_support import FAST, Player, hosted, until
+from .lan_support import FAST, Player, has_view, hosted, join_two, until
 
 pytestmark = pytest.mark.timeout(30)
 
@@ -72,11 +72,8 @@ async def test_names_are_made_unique_and_clean() -> None:
 async def test_an_illegal_intent_is_refused_with_its_seq_and_the_game_goes_on() -> None:
     config = RoomConfig(seats=2, autostart=True, rules=Rules.preset("classic"), **FAST)
     async with hosted(config) as (_host, room, port):
-        a = Player(RemoteGame("127.0.0.1", port, name="A"), Random(1), auto=False)
-        b = Player(RemoteGame("127.0.0.1", port, name="B"), Random(2), auto=False)
-        await a.game.start()
-        await b.game.start()
-        await until(lambda: room.game is not None and _has_view(a) and _has_view(b))
+        a, b = await join_two(port)
+        await until(lambda: room.game is not None and has_view(a) and has_view(b))
         game = room.game
         assert game is not None
         waiting = a if game.actor != 0 else b
@@ -91,22 +88,11 @@ async def test_an_illegal_intent_is_refused_with_its_seq_and_the_game_goes_on() 
             await p.game.close()
 
 
-def _has_view(p: Player) -> bool:
-    try:
-        _ = p.game.view
-    except LookupError:
-        return False
-    return True
-
-
 async def test_a_dropped_peer_resumes_its_seat_with_a_rotated_token() -> None:
     config = RoomConfig(seats=2, autostart=True, rules=Rules.preset("classic"), **FAST)
     async with hosted(config) as (_host, room, port):
-        a = Player(RemoteGame("127.0.0.1", port, name="A"), Random(1), auto=False)
-        b = Player(RemoteGame("127.0.0.1", port, name="B"), Random(2), auto=False)
-        await a.game.start()
-        await b.game.start()
-        await until(lambda: _has_view(a) and _has_view(b))
+        a, b = await join_two(port)
+        await until(lambda: has_view(a) and has_view(b))
         old = a.game.token
         link = a.game._link
         assert link is not None
@@ -136,7 +122,7 @@ async def test_the_hosts_own_seat_starts_the_match_and_its_leaving_closes_it_for
     assert hosted_game.hosted_room is not None and hosted_game.hosted_room.status == "waiting"
     await until(lambda: hosted_game.room is not None and hosted_game.room.owner)
     hosted_game.start_match()
-    await until(lambda: _has_view(guest) and _has_view(host_player))
+    await until(lambda: has_view(guest) and has_view(host_player))
     assert guest.game.view.names[2] not in ("", "Hostess", "Guest")  # a computer player filled it
     await hosted_game.close()
     await until(lambda: guest.closed)
@@ -150,11 +136,8 @@ async def test_a_retried_intent_is_applied_once_and_answered_again() -> None:
 
     config = RoomConfig(seats=2, autostart=True, rules=Rules.preset("classic"), **FAST)
     async with hosted(config) as (_host, room, port):
-        a = Player(RemoteGame("127.0.0.1", port, name="A"), Random(1), auto=False)
-        b = Player(RemoteGame("127.0.0.1", port, name="B"), Random(2), auto=False)
-        await a.game.start()
-        await b.game.start()
-        await until(lambda: _has_view(a) and _has_view(b) and room.game is not None)
+        a, b = await join_two(port)
+        await until(lambda: has_view(a) and has_view(b) and room.game is not None)
         game = room.game
         assert game is not None
         mover = a if game.actor == 0 else b
@@ -187,7 +170,7 @@ async def test_a_spectator_watches_without_a_hand_and_cannot_act() -> None:
         assert info.value.code == "table_full"
         watcher = Player(RemoteGame("127.0.0.1", port, name="W", spectate=True), Random(3), auto=False)
         await watcher.game.start()
-        await until(lambda: _has_view(watcher))
+        await until(lambda: has_view(watcher))
         view = watcher.game.view
         assert watcher.game.seat is None and view.seat is None
         assert view.hand == () and len(view.counts) == 2 and sum(view.counts) > 0

@@ -96,7 +96,7 @@ class WaitingScreen(Screen[None]):
 
     CSS_PATH = "waiting.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("s", "start", "Start match"),
+        Binding("s", "start", "Start (host)"),
         Binding("escape", "leave", "Leave"),
         Binding("question_mark", "help", "Rules"),
     ]
