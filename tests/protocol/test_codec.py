@@ -39,7 +39,16 @@ from unotui.protocol import (
 )
 from unotui.protocol.codec import SCHEMAS
 from unotui.protocol.framing import pack_body
-from unotui.protocol.messages import CLIENT_MESSAGES, HOST_MESSAGES
+from unotui.protocol.messages import (
+    CLIENT_MESSAGES,
+    HOST_MESSAGES,
+    Create,
+    Created,
+    LeaderRow,
+    LobbyState,
+    LobbyTable,
+    Quick,
+)
 from unotui.protocol.values import ACTION_BY_TEXT, action_in
 
 VIEW = seat_view(Game(3, Rules.preset("classic"), rng=random.Random(3), dealer=0), 1)
@@ -56,6 +65,10 @@ CLIENT_SAMPLES = [
     Bye(),
     Start(),
     Hello(1, 1, "Cy", table="ROOM42"),
+    Hello(1, 1, "Di", lobby=True, identity="SHA256:abcdefgh:0123456789abcdef"),
+    Create("Kitchen", 4, 2, Rules.preset("classic"), "hard", 30_000, True),
+    Create("Open", 2, 0, Rules(), "easy", None, False),
+    Quick(),
 ]
 HOST_SAMPLES = [
     Welcome(1, 2, "B" * 43, "t1", "Kitchen", 4, Rules.preset("modern")),
@@ -76,6 +89,10 @@ HOST_SAMPLES = [
     Pong(1),
     TableState("waiting", (SeatState("Ann", "human"), SeatState("", "open")), 0, True, 0, None, 0),
     TableState("over", (SeatState("Ann", "human", True), SeatState("B", "bot")), None, False, 1, 30_000, 3),
+    LobbyState("Ann", "welcome!", 3, (LobbyTable("K7QMX", "Kitchen", 4, 1, 2, "waiting", "classic", 30_000),),
+               (LeaderRow("Bob", 12, 7, 215),), None),
+    LobbyState("Ann", "", 0, (), (), "K7QMX"),
+    Created("K7QMX"),
 ]
 
 
@@ -102,7 +119,8 @@ def test_every_message_type_has_a_sample_and_a_schema() -> None:
 def test_type_comes_first_then_the_fields_in_order() -> None:
     wire = msgpack.unpackb(encode(Hello(1, 1, "Ann")))
     assert list(wire) == [
-        "t", "min_version", "max_version", "name", "password", "token", "spectate", "client", "table"
+        "t", "min_version", "max_version", "name", "password", "token", "spectate", "client", "table",
+        "lobby", "identity",
     ]
     assert wire["password"] is None
 

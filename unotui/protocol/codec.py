@@ -30,16 +30,22 @@ from .messages import (
     ChatLine,
     ClientMessage,
     Closed,
+    Create,
+    Created,
     Deadline,
     Delta,
     Error,
     Hello,
     HostMessage,
     Intent,
+    LeaderRow,
+    LobbyState,
+    LobbyTable,
     Message,
     Ping,
     Pong,
     Presence,
+    Quick,
     Ready,
     Refused,
     SeatState,
@@ -80,6 +86,10 @@ TABLE_STATUSES = ("waiting", "playing", "over")
 SEAT_KINDS = ("open", "human", "bot")
 DEADLINE_KINDS = ("turn", "catch")
 _CODE = re.compile(r"[a-z][a-z0-9_]{0,31}")
+_TABLE_CODE = re.compile(r"[A-Za-z0-9]{1,12}")
+_IDENTITY = re.compile(r"[A-Za-z0-9+/=:._-]{8,200}")
+#: bot levels a ``create`` may ask for (the same names as ``unotui.bots.LEVELS``)
+LEVELS = ("random", "greedy", "easy", "medium", "hard")
 _TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")
 _U32 = 2**32 - 1
 _SEQ = 2**62
@@ -149,6 +159,69 @@ _message = _str("message", 512)
 _token = _opt(_match("token", _TOKEN))
 _name = _str("name", 64, 1)
 
+def _row(what: str, read: Callable[[list[object]], Any], size: int) -> Callable[[object], Any]:
+    """A reader of a fixed-size array (a row of a list), refusing any other shape."""
+
+    def reader(v: object) -> Any:
+        if type(v) is not list or len(v) != size:
+            raise bad(what, v)
+        return read(v)
+
+    return reader
+
+
+def _local(read: Callable[[object], Any], value: object) -> None:
+    """Check an outgoing value with the incoming reader (errors are the sender's bug)."""
+    try:
+        read(value)
+    except RemoteProtocolError as exc:
+        raise LocalProtocolError(exc.code, exc.message) from None
+
+
+_table_code = _match("table code", _TABLE_CODE)
+_timer = _opt(_int("turn_timer_ms", 0, 3_600_000))
+_lobby_table = _row(
+    "lobby table",
+    lambda v: LobbyTable(
+        _table_code(v[0]),
+        str_in(v[1], "table name", 64, 1),
+        int_in(v[2], "seats", 2, MAX_SEATS),
+        int_in(v[3], "humans", 0, MAX_SEATS),
+        int_in(v[4], "bots", 0, MAX_SEATS),
+        _one_of("status", TABLE_STATUSES)(v[5]),
+        str_in(v[6], "rules", 200),
+        _timer(v[7]),
+    ),
+    8,
+)
+_leader = _row(
+    "leader",
+    lambda v: LeaderRow(
+        str_in(v[0], "name", 64, 1),
+        int_in(v[1], "games", 0, _U32),
+        int_in(v[2], "wins", 0, _U32),
+        int_in(v[3], "rating", -(10**7), 10**7),
+    ),
+    4,
+)
+MAX_LOBBY_TABLES = 200
+MAX_LEADERS = 50
+
+
+def _tables_out(tables: tuple[LobbyTable, ...]) -> list[object]:
+    out: list[object] = [
+        [t.code, t.name, t.seats, t.humans, t.bots, t.status, t.rules, t.turn_timer_ms] for t in tables
+    ]
+    _local(lambda v: list_in(v, "tables", _lobby_table, MAX_LOBBY_TABLES), out)
+    return out
+
+
+def _leaders_out(leaders: tuple[LeaderRow, ...]) -> list[object]:
+    out: list[object] = [[r.name, r.games, r.wins, r.rating_tenths] for r in leaders]
+    _local(lambda v: list_in(v, "leaders", _leader, MAX_LEADERS), out)
+    return out
+
+
 def _seat_in(v: object) -> SeatState:
     if type(v) is not list or len(v) != 3:
         raise bad("seat", v)
@@ -192,12 +265,24 @@ SCHEMAS: dict[type[Any], tuple[Field, ...]] = {
         _f("spectate", lambda v: bool_in(v, "spectate")),
         _f("client", _str("client", 64)),
         _f("table", _str("table", 64)),
+        _f("lobby", lambda v: bool_in(v, "lobby")),
+        _f("identity", _opt(_match("identity", _IDENTITY))),
     ),
     Intent: (_f("seq", _seq), _f("action", action_in, action_out)),
     Ready: (),
     Chat: (_f("text", _str("text", CHAT_MAX, 1)),),
     Bye: (),
     Start: (),
+    Create: (
+        _f("name", _str("name", 32, 1)),
+        _f("seats", _int("seats", 2, MAX_SEATS)),
+        _f("bots", _int("bots", 0, MAX_SEATS - 1)),
+        _f("rules", rules_in, rules_out),
+        _f("level", _one_of("level", LEVELS)),
+        _f("turn_timer_ms", _timer),
+        _f("private", lambda v: bool_in(v, "private")),
+    ),
+    Quick: (),
     Welcome: (
         _f("version", _int("version", 1, 65535)),
         _f("seat", _seat),
@@ -235,6 +320,15 @@ SCHEMAS: dict[type[Any], tuple[Field, ...]] = {
         _f("turn_timer_ms", _opt(_int("turn_timer_ms", 0, 3_600_000))),
         _f("spectators", _int("spectators", 0, 1_000_000)),
     ),
+    LobbyState: (
+        _f("you", _name),
+        _f("motd", _str("motd", 512)),
+        _f("online", _int("online", 0, 1_000_000)),
+        _f("tables", lambda v: list_in(v, "tables", _lobby_table, MAX_LOBBY_TABLES), _tables_out),
+        _f("leaders", lambda v: list_in(v, "leaders", _leader, MAX_LEADERS), _leaders_out),
+        _f("seat_at", _opt(_table_code)),
+    ),
+    Created: (_f("code", _table_code),),
 }
 # The dataclass attribute behind a wire key, where they differ.
 _ATTR: dict[tuple[type[Any], str], str] = {(Delta, "set"): "changes"}
@@ -254,6 +348,8 @@ def encode(message: Message) -> bytes:
         wire[f.key] = f.out(getattr(message, _ATTR.get((type(message), f.key), f.key)))
     if isinstance(message, Hello) and message.min_version > message.max_version:
         raise LocalProtocolError("bad_message", "hello: min_version is above max_version")
+    if isinstance(message, Create) and message.bots >= message.seats:
+        raise LocalProtocolError("bad_message", "create: a table needs a seat for its creator")
     return pack_body(wire)
 
 
@@ -277,6 +373,8 @@ def _decode(body: bytes, limits: Limits, table: dict[str, type[Any]]) -> Any:
     message = cls(**values)
     if isinstance(message, Hello) and message.min_version > message.max_version:
         raise RemoteProtocolError("bad_message", "hello: min_version is above max_version")
+    if isinstance(message, Create) and message.bots >= message.seats:
+        raise RemoteProtocolError("bad_message", "create: a table needs a seat for its creator")
     return message
 
 

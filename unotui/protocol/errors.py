@@ -50,6 +50,9 @@ CODES: dict[str, str] = {
     "replaced": "the same seat resumed on another connection",
     "match_over": "the match is over and the table is closing",
     "eof": "the connection ended without a goodbye",
+    "no_such_table": "hello.table names no table on this host",
+    "not_in_lobby": "create or quick on a connection that is not the lobby's",
+    "too_many_tables": "the host already has as many tables as it allows",
 }
 
 #: The engine's stable refusal codes (``unotui.engine.errors``), echoed in ``refused``.

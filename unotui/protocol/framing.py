@@ -60,7 +60,7 @@ class Limits:
 
 
 #: what a host accepts from a client (4 KiB frames: intents, chat, hello)
-CLIENT_LIMITS = Limits(frame=4 * 1024, str_len=2048, array_len=64, map_len=16)
+CLIENT_LIMITS = Limits(frame=4 * 1024, str_len=2048, array_len=64, map_len=32)  # a create carries rules
 #: what a host sends (64 KiB frames: views and deltas)
 HOST_LIMITS = Limits(frame=64 * 1024, str_len=4 * 1024, array_len=4096, map_len=64)
 #: what a client accepts from a host: hosts are untrusted too, but given some slack

@@ -26,16 +26,22 @@ __all__ = [
     "ChatLine",
     "ClientMessage",
     "Closed",
+    "Create",
+    "Created",
     "Deadline",
     "Delta",
     "Error",
     "Hello",
     "HostMessage",
     "Intent",
+    "LeaderRow",
+    "LobbyState",
+    "LobbyTable",
     "Message",
     "Ping",
     "Pong",
     "Presence",
+    "Quick",
     "Ready",
     "Refused",
     "SeatState",
@@ -79,6 +85,9 @@ class Hello:
         spectate: watch without a seat.
         client: the program and version, e.g. ``"unotui/0.1.0"`` (for logs).
         table: the table's code on a host with several tables (``""``: its only one).
+        lobby: enter the host's lobby (a list of tables) instead of a table.
+        identity: a credential the lobby issued to one of its own SSH sessions (the
+            player's key); other clients leave it ``None``.
     """
 
     TYPE: ClassVar[str] = "hello"
@@ -90,6 +99,8 @@ class Hello:
     spectate: bool = False
     client: str = ""
     table: str = ""
+    lobby: bool = False
+    identity: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,6 +132,36 @@ class Start:
     """The host's own seat asks for the match to start now (others are refused)."""
 
     TYPE: ClassVar[str] = "start"
+
+
+@dataclass(frozen=True, slots=True)
+class Create:
+    """In the lobby: open a new table; the host answers :class:`Created` with its code.
+
+    Attributes:
+        name: the table's name for people.
+        seats / bots: seats at the table, and how many of them computer players take.
+        rules: the table's rules; ``level``: the computer players' level.
+        turn_timer_ms: the turn timer (``None``: none; public lobby tables default to 30 s).
+        private: left out of the lobby's list (joined by its code only).
+    """
+
+    TYPE: ClassVar[str] = "create"
+    name: str
+    seats: int
+    bots: int
+    rules: Rules
+    level: str
+    turn_timer_ms: int | None
+    private: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Quick:
+    """In the lobby: a seat at once, at a waiting public table or a new one that
+    computer players fill; the host answers :class:`Created` with the table's code."""
+
+    TYPE: ClassVar[str] = "quick"
 
 
 @dataclass(frozen=True, slots=True)
@@ -290,22 +331,78 @@ class TableState:
     spectators: int
 
 
-ClientMessage = Hello | Intent | Ready | Chat | Ping | Pong | Bye | Start
+@dataclass(frozen=True, slots=True)
+class LobbyTable:
+    """One table in a :class:`LobbyState` (``humans`` counts seats people hold)."""
+
+    code: str
+    name: str
+    seats: int
+    humans: int
+    bots: int
+    status: str
+    rules: str
+    turn_timer_ms: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderRow:
+    """One line of the leaderboard: ``rating_tenths`` is the conservative skill estimate
+    (mu - 3 sigma) in tenths, so that it travels as an integer (the packer sends no floats)."""
+
+    name: str
+    games: int
+    wins: int
+    rating_tenths: int
+
+
+@dataclass(frozen=True, slots=True)
+class LobbyState:
+    """What a player in the lobby sees, sent on entry and whenever it changes.
+
+    Attributes:
+        you: the player's name in the lobby (unique among people online).
+        motd: the operator's message of the day.
+        online: people connected to the lobby or sitting at its tables.
+        tables: the public tables (private ones are joined by code only).
+        leaders: the leaderboard, best first.
+        seat_at: the code of a table where a seat is held for this player's key (the
+            client goes back to it), or ``None``.
+    """
+
+    TYPE: ClassVar[str] = "lobby"
+    you: str
+    motd: str
+    online: int
+    tables: tuple[LobbyTable, ...]
+    leaders: tuple[LeaderRow, ...]
+    seat_at: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Created:
+    """The answer to :class:`Create` or :class:`Quick`: join table ``code`` now."""
+
+    TYPE: ClassVar[str] = "created"
+    code: str
+
+
+ClientMessage = Hello | Intent | Ready | Chat | Ping | Pong | Bye | Start | Create | Quick
 HostMessage = (
     Welcome | Error | Closed | Snapshot | Delta | Accepted | Refused | Presence | Deadline | ChatLine
-    | Ping | Pong | TableState
+    | Ping | Pong | TableState | LobbyState | Created
 )
 Message = ClientMessage | HostMessage
 
 #: wire type -> class, for messages a client sends
 CLIENT_MESSAGES: dict[str, type[Any]] = {
-    c.TYPE: c for c in (Hello, Intent, Ready, Chat, Ping, Pong, Bye, Start)
+    c.TYPE: c for c in (Hello, Intent, Ready, Chat, Ping, Pong, Bye, Start, Create, Quick)
 }
 #: wire type -> class, for messages a host sends
 HOST_MESSAGES: dict[str, type[Any]] = {
     c.TYPE: c
     for c in (
         *(Welcome, Error, Closed, Snapshot, Delta, Accepted),
-        *(Refused, Presence, Deadline, ChatLine, Ping, Pong, TableState),
+        *(Refused, Presence, Deadline, ChatLine, Ping, Pong, TableState, LobbyState, Created),
     )
 }

@@ -39,15 +39,19 @@ from .messages import (
     Chat,
     ChatLine,
     Closed,
+    Create,
+    Created,
     Deadline,
     Delta,
     Error,
     Hello,
     Intent,
+    LobbyState,
     Message,
     Ping,
     Pong,
     Presence,
+    Quick,
     Ready,
     Refused,
     Snapshot,
@@ -126,7 +130,10 @@ class ViewUpdated:
     view: SeatView
 
 
-HostEvent = HelloReceived | Intent | Ready | Chat | Start | ConnectionClosed
+#: what a host sends with :meth:`HostSession.send` (welcome, error and views have their own)
+_SENDABLE = (Accepted, Refused, Presence, Deadline, ChatLine, Ping, TableState, LobbyState, Created)
+
+HostEvent = HelloReceived | Intent | Ready | Chat | Start | Create | Quick | ConnectionClosed
 PeerEvent = (
     Welcome | ViewUpdated | Accepted | Refused | Presence | Deadline | ChatLine | TableState
     | ConnectionClosed
@@ -376,7 +383,7 @@ class HostSession(_Session):
         :meth:`accept`, :meth:`reject`; views go through :meth:`send_view`)."""
         if self.state not in (State.ACTIVE, State.SPECTATING):
             raise LocalProtocolError("bad_message", f"cannot send {message.TYPE} in state {self.state}")
-        if not isinstance(message, Accepted | Refused | Presence | Deadline | ChatLine | Ping | TableState):
+        if not isinstance(message, _SENDABLE):
             raise LocalProtocolError("bad_message", f"{type(message).__name__} is not sent with send()")
         self._queue(message)
 
@@ -434,6 +441,8 @@ class HostSession(_Session):
                 return []
             text = clean_chat(message.text)
             return [Chat(text)] if text else []
+        if isinstance(message, Create | Quick):
+            return [message]  # lobby requests: the host knows whether this is a lobby seat
         if state is State.SPECTATING:
             seq = message.seq if isinstance(message, Intent) else None
             self._queue(Refused(seq, "spectator", "spectators have no seat to act for"))
@@ -514,7 +523,7 @@ class PeerSession(_Session):
         """Queue an intent, ready, chat, ping or bye (``bye`` closes the session)."""
         if self.state not in (State.ACTIVE, State.SPECTATING):
             raise LocalProtocolError("bad_message", f"cannot send {message.TYPE} in state {self.state}")
-        if not isinstance(message, Intent | Ready | Chat | Ping | Bye | Start):
+        if not isinstance(message, Intent | Ready | Chat | Ping | Bye | Start | Create | Quick):
             raise LocalProtocolError("bad_message", f"a client does not send {type(message).__name__}")
         if self.state is State.SPECTATING and isinstance(message, Intent | Ready | Start):
             raise LocalProtocolError("spectator", "a spectator has no seat to act for")
