@@ -428,6 +428,7 @@ def test_text_over_the_limit_is_refused_with_a_clear_error(store: SqliteStore) -
         lambda: store.stats(long),
         lambda: store.put_table(table(long)),
         lambda: seat(long, 1),
+        lambda: store.set_motd("z" * 10_000),
     ]
     for call in calls:
         with pytest.raises(ValueError, match=f"at most {MAX_TEXT}"):
