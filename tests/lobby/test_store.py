@@ -9,6 +9,7 @@ import itertools
 import sqlite3
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -340,6 +341,41 @@ def test_two_stores_on_one_file_see_each_others_writes(path: Path) -> None:
         assert a is not None and a.games == 2
         assert one.bans() == []
         assert {s.identity for s in one.leaderboard()} == {"k:a", "k:b"}
+
+
+WRITER = """
+import os, sys, time
+from unotui.lobby.sqlite_store import SqliteStore
+from unotui.lobby.store import Placing
+with SqliteStore(sys.argv[1]) as s:
+    while not os.path.exists(sys.argv[3]):
+        time.sleep(0.002)
+    for i in range(int(sys.argv[2])):
+        ada, bot = Placing("Ada", 1 + i % 2, 1, "k:ada"), Placing("bot", 2 - i % 2, 0, None, "easy")
+        s.record_result("T", [ada, bot])
+"""
+
+
+def test_two_processes_writing_at_once_lose_no_update(path: Path) -> None:
+    """Each result is a read-modify-write of Ada's row; immediate transactions and the busy
+    timeout serialise them across processes."""
+    SqliteStore(path).close()
+    go = path.with_name("go")
+    procs = [subprocess.Popen([sys.executable, "-c", WRITER, str(path), "60", str(go)]) for _ in range(2)]
+    time.sleep(0.3)  # both have imported and opened the store (they wait for "go" either way)
+    go.touch()
+    assert [p.wait(timeout=60) for p in procs] == [0, 0]
+    with SqliteStore(path) as store:
+        ada = store.stats("k:ada")
+        assert ada is not None and (ada.games, ada.points) == (120, 120)
+        assert len(store.recent_matches(limit=200)) == 120
+
+
+def test_backup_is_a_complete_copy(store: SqliteStore, tmp_path: Path) -> None:
+    fill(store)
+    store.backup(tmp_path / "backup.sqlite3")
+    with SqliteStore(tmp_path / "backup.sqlite3") as copy:
+        assert snapshot(copy) == snapshot(store)
 
 
 def test_pragmas_are_set(store: SqliteStore, path: Path) -> None:

@@ -91,6 +91,15 @@ class SqliteStore:
     def close(self) -> None:
         self._conn.close()
 
+    def backup(self, target: Path) -> None:
+        """Copy the whole store to ``target``, consistently, while it is in use (SQLite's
+        online backup: safe under WAL, unlike copying the file)."""
+        dest = sqlite3.connect(str(target))
+        try:
+            self._conn.backup(dest)
+        finally:
+            dest.close()
+
     def __enter__(self) -> SqliteStore:
         return self
 
