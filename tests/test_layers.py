@@ -18,6 +18,8 @@ FORBIDDEN = {
     "unotui.protocol": {"textual", "rich", "asyncssh", "asyncio", "unotui.ui", "unotui.client", "unotui.net"},
     "unotui.net.host": {"textual", "rich", "asyncssh", "unotui.ui"},
     "unotui.net.remote": {"textual", "rich", "asyncssh", "unotui.ui"},
+    "unotui.lobby.sqlite_store": {"textual", "rich", "asyncssh", "asyncio", "msgpack", "unotui.ui",
+                                  "unotui.net"},
 }
 
 

@@ -1,0 +1,492 @@
+"""The lobby's SQLite store: every method round-trips, ratings are openskill's, the file
+is durable and shared, and hostile text is only ever data."""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import itertools
+import sqlite3
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from openskill.models import PlackettLuce
+
+from unotui.lobby import schema, sqlite_store
+from unotui.lobby.ratings import BOT_RATINGS, DEFAULT_RATING
+from unotui.lobby.schema import SCHEMA_VERSION
+from unotui.lobby.sqlite_store import STORE_FILE, SqliteStore, open_store
+from unotui.lobby.store import MAX_TEXT, LobbyStore, Placing, StoreError, TableRow
+
+
+class Clock:
+    """A clock that ticks one second per reading."""
+
+    def __init__(self) -> None:
+        self.now = 1_000_000.0
+
+    def __call__(self) -> float:
+        self.now += 1
+        return self.now
+
+
+@pytest.fixture
+def path(tmp_path: Path) -> Path:
+    return tmp_path / STORE_FILE
+
+
+@pytest.fixture
+def store(path: Path) -> Iterator[SqliteStore]:
+    with SqliteStore(path, clock=Clock()) as s:
+        yield s
+
+
+def table(code: str, status: str = "waiting", created: float = 1.0, private: bool = False) -> TableRow:
+    return TableRow(code, f"table {code}", 4, 1, 1, "classic, to 500", status, private, 30.0, created)
+
+
+def seat(name: str, rank: int, ident: str | None = None, bot: str | None = None, points: int = 0) -> Placing:
+    return Placing(name, rank, points, ident, bot)
+
+
+def test_is_a_lobby_store(store: SqliteStore) -> None:
+    checked: LobbyStore = store
+    assert isinstance(checked, LobbyStore)
+    with SqliteStore(":memory:") as memory:
+        assert isinstance(memory, LobbyStore)
+        memory.set_motd("hi")
+        assert memory.motd() == "hi"
+
+
+# ----- tables -------------------------------------------------------------------------------
+
+
+def test_tables_round_trip_replace_and_drop(store: SqliteStore) -> None:
+    row = TableRow("ABCD", "Ada's", 6, 2, 3, "modern", "waiting", False, None, 5.5)
+    store.put_table(row)
+    assert store.tables() == [row]
+    playing = TableRow("ABCD", "Ada's", 6, 3, 3, "modern", "playing", False, 12.5, 5.5)
+    store.put_table(playing)
+    assert store.tables() == [playing]
+    store.drop_table("ABCD")
+    store.drop_table("ABCD")
+    assert store.tables() == []
+
+
+def test_tables_order_waiting_first_then_oldest_and_private_hidden(store: SqliteStore) -> None:
+    for row in [
+        table("P1", "playing", 1),
+        table("W2", "waiting", 4),
+        table("O1", "over", 0),
+        table("W1", "waiting", 3),
+        table("X1", "waiting", 2, private=True),
+    ]:
+        store.put_table(row)
+    assert [t.code for t in store.tables()] == ["W1", "W2", "O1", "P1"]
+    assert [t.code for t in store.tables(include_private=True)] == ["X1", "W1", "W2", "O1", "P1"]
+    assert store.tables(include_private=True)[0].private is True
+
+
+@pytest.mark.parametrize(
+    ("status", "humans", "bots"), [("started", 1, 1), ("waiting", 4, 1), ("waiting", -1, 0)]
+)
+def test_bad_table_rows_are_refused(status: str, humans: int, bots: int) -> None:
+    with pytest.raises(ValueError):
+        TableRow("C", "n", 4, humans, bots, "r", status, False, None, 0.0)
+
+
+# ----- presence -----------------------------------------------------------------------------
+
+
+def test_presence_round_trip(store: SqliteStore) -> None:
+    store.set_presence("SHA256:a", "zed", "lobby")
+    store.set_presence("guest:1", "Bob", "ABCD")
+    store.set_presence("SHA256:c", "alice", "lobby")
+    assert store.online() == [("alice", "lobby"), ("Bob", "ABCD"), ("zed", "lobby")]
+    store.set_presence("SHA256:a", "zed", "WXYZ")
+    assert ("zed", "WXYZ") in store.online() and len(store.online()) == 3
+    store.clear_presence("guest:1")
+    store.clear_presence("nobody")
+    assert store.online() == [("alice", "lobby"), ("zed", "WXYZ")]
+    assert store.clear_all_presence() == 2
+    assert store.online() == []
+
+
+def test_presence_survives_a_crash_until_cleared(path: Path) -> None:
+    """A lobby process that dies without closing leaves its presence rows; the next
+    start-up clears them."""
+    code = (
+        "import os, sys\n"
+        "from unotui.lobby.sqlite_store import SqliteStore\n"
+        "from unotui.lobby.store import TableRow\n"
+        "s = SqliteStore(sys.argv[1])\n"
+        "s.set_presence('SHA256:x', 'ghost', 'lobby')\n"
+        "s.put_table(TableRow('T', 't', 2, 1, 0, 'r', 'playing', False, None, 1.0))\n"
+        "os._exit(9)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code, str(path)], check=False)
+    assert done.returncode == 9
+    with SqliteStore(path) as store:
+        assert store.online() == [("ghost", "lobby")]
+        assert [t.code for t in store.tables()] == ["T"]
+        assert store.clear_all_presence() == 1
+        assert store.online() == []
+
+
+# ----- identities, stats, ratings ---------------------------------------------------------
+
+
+def test_unknown_identity_has_no_stats_and_remembered_one_has_zero_games(store: SqliteStore) -> None:
+    assert store.stats("SHA256:new") is None
+    store.remember_name("SHA256:new", "Ada")
+    store.remember_name("SHA256:new", "Ada L")
+    stats = store.stats("SHA256:new")
+    assert stats is not None
+    assert (stats.name, stats.games, stats.wins, stats.points) == ("Ada L", 0, 0, 0)
+    assert (stats.mu, stats.sigma) == (DEFAULT_RATING.mu, DEFAULT_RATING.sigma)
+    assert stats.rating == pytest.approx(0.0, abs=1e-9)
+    assert store.leaderboard() == []
+
+
+def test_record_result_counts_games_wins_points_and_returns_stats(store: SqliteStore) -> None:
+    after = store.record_result(
+        "T1", [seat("Ada", 1, "k:ada", points=120), seat("Bob", 2, "k:bob"), seat("bot", 3, bot="easy")]
+    )
+    assert [s.identity for s in after] == ["k:ada", "k:bob"]
+    ada = store.stats("k:ada")
+    bob = store.stats("k:bob")
+    assert ada is not None and bob is not None
+    assert (ada.name, ada.games, ada.wins, ada.points) == ("Ada", 1, 1, 120)
+    assert (bob.games, bob.wins, bob.points) == (1, 0, 0)
+    assert after == [ada, bob]
+    store.record_result("T2", [seat("Ada", 2, "k:ada", points=5), seat("Bobby", 1, "k:bob", points=50)])
+    ada, bob = store.stats("k:ada"), store.stats("k:bob")
+    assert ada is not None and bob is not None
+    assert (ada.games, ada.wins, ada.points) == (2, 1, 125)
+    assert (bob.name, bob.games, bob.wins, bob.points) == ("Bobby", 2, 1, 50)
+
+
+def test_ratings_are_what_openskill_computes(store: SqliteStore) -> None:
+    """Guests enter as newcomers and bots at their level's anchor; only keys keep theirs."""
+    model = PlackettLuce()
+    hard = BOT_RATINGS["hard"]
+    a, b = model.rating(), model.rating()
+    match1 = [seat("A", 2, "k:a"), seat("guest", 1), seat("bot", 4, bot="hard"), seat("B", 3, "k:b")]
+    teams = [[a], [model.rating()], [model.rating(mu=hard.mu, sigma=hard.sigma)], [b]]
+    [[a], _, _, [b]] = model.rate(teams, ranks=[2, 1, 4, 3])
+    store.record_result("T", match1)
+    match2 = [seat("B", 1, "k:b"), seat("A", 1, "k:a"), seat("guest 2", 3)]
+    [[b], [a], _] = model.rate([[b], [a], [model.rating()]], ranks=[1, 1, 3])
+    store.record_result("T", match2)
+    for ident, want in (("k:a", a), ("k:b", b)):
+        got = store.stats(ident)
+        assert got is not None
+        assert got.mu == pytest.approx(want.mu, abs=1e-9)
+        assert got.sigma == pytest.approx(want.sigma, abs=1e-9)
+        assert got.rating == pytest.approx(want.ordinal(), abs=1e-9)
+
+
+def test_leaderboard_order_after_several_matches(store: SqliteStore) -> None:
+    for i in range(6):
+        store.record_result(
+            f"T{i}",
+            [
+                seat("Winner", 1, "k:w"),
+                seat("Middle", 2, "k:m"),
+                seat("guest", 3),
+                seat("Loser", 4, "k:l"),
+            ],
+        )
+    store.record_result("once", [seat("Lucky", 1, "k:once"), seat("bot", 2, bot="medium")])
+    store.remember_name("k:idle", "Idle")  # no game: not on the board
+    board = store.leaderboard()
+    assert [s.name for s in board] == ["Winner", "Middle", "Lucky", "Loser"]
+    assert all(x.rating >= y.rating for x, y in itertools.pairwise(board))
+    assert [s.name for s in store.leaderboard(limit=2)] == ["Winner", "Middle"]
+    assert "guest" not in {s.name for s in board} and "bot" not in {s.name for s in board}
+
+
+def test_leaderboard_ties_break_by_name(store: SqliteStore) -> None:
+    """Two players with the same history have the same rating: shown by name."""
+    for name in ("Zoe", "Amy"):
+        store.record_result("T", [seat(name, 1, f"k:{name}"), seat("bot", 2, bot="easy")])
+    board = store.leaderboard()
+    assert board[0].rating == board[1].rating
+    assert [s.name for s in board] == ["Amy", "Zoe"]
+
+
+def test_one_key_at_two_seats_counts_once_at_its_best_seat(store: SqliteStore) -> None:
+    store.record_result("T", [seat("me", 3, "k:me"), seat("you", 2, "k:you"), seat("me 2", 1, "k:me")])
+    me = store.stats("k:me")
+    assert me is not None and (me.games, me.wins, me.name) == (1, 1, "me 2")
+    [match] = store.recent_matches()
+    assert [p.identity for p in match.placings] == [None, "k:you", "k:me"]
+
+
+def test_recent_matches_round_trip(store: SqliteStore) -> None:
+    first = (seat("Ada", 1, "k:a", points=80), seat("easy bot", 2, bot="easy", points=0))
+    second = (seat("guest", 1), seat("Ada", 2, "k:a", points=3))
+    store.record_result("T1", first)
+    store.record_result("T2", second)
+    newest, oldest = store.recent_matches()
+    assert (newest.table, newest.placings) == ("T2", second)
+    assert (oldest.table, oldest.placings) == ("T1", first)
+    assert newest.finished > oldest.finished
+    assert len(store.recent_matches(limit=1)) == 1
+
+
+@pytest.mark.parametrize(
+    "placings",
+    [[seat("solo", 1, "k:a")], []],
+)
+def test_bad_results_are_refused_and_change_nothing(store: SqliteStore, placings: list[Placing]) -> None:
+    with pytest.raises(ValueError):
+        store.record_result("T", placings)
+    assert store.stats("k:a") is None and store.recent_matches() == []
+
+
+def test_a_placing_is_not_both_a_bot_and_a_key_and_ranks_start_at_one() -> None:
+    with pytest.raises(ValueError, match="not both"):
+        Placing("x", 1, 0, "k:a", "easy")
+    with pytest.raises(ValueError, match="rank 0"):
+        Placing("x", 0)
+
+
+# ----- moderation, motd, events -------------------------------------------------------------
+
+
+def test_bans_round_trip(store: SqliteStore) -> None:
+    assert store.banned("SHA256:bad") is None
+    store.ban("SHA256:bad", "spam", "op")
+    store.ban("SHA256:worse", "abuse", "op2")
+    assert store.banned("SHA256:bad") == "spam"
+    store.ban("SHA256:bad", "spam, again", "op")
+    assert store.banned("SHA256:bad") == "spam, again"
+    assert [(b.fingerprint, b.reason, b.by) for b in store.bans()] == [
+        ("SHA256:worse", "abuse", "op2"),
+        ("SHA256:bad", "spam, again", "op"),
+    ]
+    assert store.unban("SHA256:bad") is True
+    assert store.unban("SHA256:bad") is False
+    assert store.banned("SHA256:bad") is None and len(store.bans()) == 1
+
+
+def test_motd_round_trip(store: SqliteStore) -> None:
+    assert store.motd() == ""
+    store.set_motd("Welcome!\nBe kind.")
+    assert store.motd() == "Welcome!\nBe kind."
+    store.set_motd("")
+    assert store.motd() == ""
+
+
+def test_events_append_and_read_oldest_first(store: SqliteStore) -> None:
+    for i in range(5):
+        store.log_event("join", f"player {i}")
+    store.log_event("kick", "player 2")
+    events = store.recent_events(3)
+    assert [(e.kind, e.text) for e in events] == [
+        ("join", "player 3"),
+        ("join", "player 4"),
+        ("kick", "player 2"),
+    ]
+    assert events[0].id < events[1].id < events[2].id and events[0].when < events[2].when
+    assert len(store.recent_events()) == 6 and store.recent_events(0) == []
+
+
+# ----- the file ---------------------------------------------------------------------------
+
+
+def fill(store: SqliteStore) -> None:
+    store.put_table(table("T"))
+    store.set_presence("k:a", "Ada", "T")
+    store.record_result("T", [seat("Ada", 1, "k:a", points=9), seat("bot", 2, bot="hard")])
+    store.ban("k:z", "why", "op")
+    store.set_motd("hello")
+    store.log_event("result", "Ada won")
+
+
+def snapshot(store: SqliteStore) -> tuple[object, ...]:
+    return (
+        store.tables(True),
+        store.online(),
+        store.stats("k:a"),
+        store.leaderboard(),
+        store.recent_matches(),
+        store.bans(),
+        store.motd(),
+        store.recent_events(),
+    )
+
+
+def test_everything_persists_across_reopening(path: Path) -> None:
+    with SqliteStore(path) as first:
+        fill(first)
+        before = snapshot(first)
+    with SqliteStore(path) as again:
+        assert snapshot(again) == before
+        assert again.stats("k:a") is not None
+
+
+def test_two_stores_on_one_file_see_each_others_writes(path: Path) -> None:
+    with SqliteStore(path) as one, SqliteStore(path) as two:
+        fill(one)
+        assert snapshot(two) == snapshot(one)
+        two.record_result("U", [seat("Bob", 1, "k:b"), seat("Ada", 2, "k:a")])
+        two.unban("k:z")
+        a = one.stats("k:a")
+        assert a is not None and a.games == 2
+        assert one.bans() == []
+        assert {s.identity for s in one.leaderboard()} == {"k:a", "k:b"}
+
+
+WRITER = """
+import os, sys, time
+from unotui.lobby.sqlite_store import SqliteStore
+from unotui.lobby.store import Placing
+with SqliteStore(sys.argv[1]) as s:
+    while not os.path.exists(sys.argv[3]):
+        time.sleep(0.002)
+    for i in range(int(sys.argv[2])):
+        ada, bot = Placing("Ada", 1 + i % 2, 1, "k:ada"), Placing("bot", 2 - i % 2, 0, None, "easy")
+        s.record_result("T", [ada, bot])
+"""
+
+
+def test_two_processes_writing_at_once_lose_no_update(path: Path) -> None:
+    """Each result is a read-modify-write of Ada's row; immediate transactions and the busy
+    timeout serialise them across processes."""
+    SqliteStore(path).close()
+    go = path.with_name("go")
+    procs = [subprocess.Popen([sys.executable, "-c", WRITER, str(path), "60", str(go)]) for _ in range(2)]
+    time.sleep(0.3)  # both have imported and opened the store (they wait for "go" either way)
+    go.touch()
+    assert [p.wait(timeout=60) for p in procs] == [0, 0]
+    with SqliteStore(path) as store:
+        ada = store.stats("k:ada")
+        assert ada is not None and (ada.games, ada.points) == (120, 120)
+        assert len(store.recent_matches(limit=200)) == 120
+
+
+def test_backup_is_a_complete_copy(store: SqliteStore, tmp_path: Path) -> None:
+    fill(store)
+    store.backup(tmp_path / "backup.sqlite3")
+    with SqliteStore(tmp_path / "backup.sqlite3") as copy:
+        assert snapshot(copy) == snapshot(store)
+
+
+def test_pragmas_are_set(store: SqliteStore, path: Path) -> None:
+    conn = store._conn
+    assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert conn.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+    assert conn.execute("PRAGMA foreign_keys").fetchone()[0] == 1
+    assert conn.execute("PRAGMA busy_timeout").fetchone()[0] == sqlite_store.BUSY_TIMEOUT_MS
+    other = sqlite3.connect(path)
+    try:
+        assert other.execute("PRAGMA journal_mode").fetchone()[0] == "wal"  # kept in the file
+        assert other.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 1
+    finally:
+        other.close()
+
+
+def test_migrates_an_empty_file_and_refuses_newer_or_foreign_ones(tmp_path: Path) -> None:
+    empty = tmp_path / "empty.sqlite3"
+    empty.touch()
+    with SqliteStore(empty) as store:
+        store.set_motd("ok")
+    with SqliteStore(empty) as store:  # a second open does not migrate again
+        assert store.motd() == "ok"
+    newer = tmp_path / "newer.sqlite3"
+    conn = sqlite3.connect(newer)
+    conn.execute("PRAGMA user_version = 99")
+    conn.close()
+    with pytest.raises(StoreError, match="99"):
+        SqliteStore(newer)
+    junk = tmp_path / "junk.sqlite3"
+    junk.write_bytes(b"this is not a database, just some bytes " * 100)
+    with pytest.raises(StoreError):
+        SqliteStore(junk)
+
+
+def test_open_store_makes_the_data_directory(tmp_path: Path) -> None:
+    with open_store(tmp_path / "deep" / "data") as store:
+        store.set_motd("x")
+    assert (tmp_path / "deep" / "data" / STORE_FILE).is_file()
+
+
+# ----- hostile text -----------------------------------------------------------------------
+
+HOSTILE = [
+    "'); DROP TABLE players; --",
+    "Robert'); DROP TABLE lobby_tables;--",
+    '" OR 1=1 --',
+    "\x1b[2J\x1b[31mred\x1b]0;title\x07",
+    "nul\x00inside",
+    "ünïcødé ✓ 🂡 \u202eevil",
+    "%s %d {0} ?",
+    "x" * MAX_TEXT,
+]
+
+
+@pytest.mark.parametrize("text", HOSTILE)
+def test_hostile_text_is_stored_and_read_back_literally(store: SqliteStore, text: str) -> None:
+    store.put_table(TableRow(text, text, 4, 0, 0, text, "waiting", False, None, 1.0))
+    assert [(t.code, t.name, t.rules) for t in store.tables()] == [(text, text, text)]
+    store.set_presence(text, text, text)
+    assert store.online() == [(text, text)]
+    store.record_result(text, [seat(text, 1, text), seat(text, 2, bot=text)])
+    stats = store.stats(text)
+    assert stats is not None and (stats.identity, stats.name) == (text, text)
+    assert store.recent_matches()[0].table == text
+    assert store.recent_matches()[0].placings[1].bot_level == text
+    store.ban(text, text, text)
+    assert store.banned(text) == text
+    store.set_motd(text)
+    assert store.motd() == text
+    store.log_event(text, text)
+    assert (store.recent_events(1)[0].kind, store.recent_events(1)[0].text) == (text, text)
+    names = {r[0] for r in store._conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    assert {"players", "lobby_tables", "bans", "events", "presence"} <= names
+
+
+def test_text_over_the_limit_is_refused_with_a_clear_error(store: SqliteStore) -> None:
+    long = "y" * (MAX_TEXT + 1)
+    calls = [
+        lambda: store.set_presence("k", long, "lobby"),
+        lambda: store.remember_name(long, "n"),
+        lambda: store.record_result(long, [seat("a", 1), seat("b", 2)]),
+        lambda: store.ban("k", long, "op"),
+        lambda: store.set_motd(long * 5),
+        lambda: store.log_event("kind", long),
+        lambda: store.stats(long),
+        lambda: store.put_table(table(long)),
+        lambda: seat(long, 1),
+        lambda: store.set_motd("z" * 10_000),
+    ]
+    for call in calls:
+        with pytest.raises(ValueError, match=f"at most {MAX_TEXT}"):
+            call()
+    assert store.online() == [] and store.motd() == "" and store.recent_events() == []
+
+
+def test_sql_is_never_built_from_values() -> None:
+    """Every statement the store runs is one literal string: values only ever travel as
+    bound parameters."""
+    seen = 0
+    for module in (sqlite_store, schema):
+        for node in ast.walk(ast.parse(inspect.getsource(module))):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr in {"execute", "executemany", "executescript"}
+            ):
+                seen += 1
+                sql = node.args[0]
+                # The one exception: the schema's migration steps, themselves literal strings.
+                literal = isinstance(sql, ast.Constant) and isinstance(sql.value, str)
+                assert literal or (module is schema and ast.unparse(sql) == "statement"), ast.unparse(node)
+    assert seen > 20
+    assert all(isinstance(s, str) for step in schema._STEPS for s in step)

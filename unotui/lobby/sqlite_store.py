@@ -1,0 +1,312 @@
+"""The lobby's store in one SQLite file, ``DATA_DIR/lobby.sqlite3``.
+
+Chosen for durability more than speed (a lobby writes a few rows a second at most):
+
+* **WAL** journal, so readers never block the writer and a second process (an operator's
+  ``unotui serve --ban``, a backup) can open the live file;
+* ``synchronous=FULL``: a write that returned survives a power cut;
+* every write is one ``BEGIN IMMEDIATE`` transaction, taken before anything is read, so
+  a read-modify-write (a match's ratings) cannot interleave with another process's;
+  ``busy_timeout`` makes the other process wait for it rather than fail;
+* foreign keys on, and the schema versioned in the file (:mod:`unotui.lobby.schema`);
+* every value is a bound parameter: text is data, never SQL.
+
+Contract: a :class:`SqliteStore` is used from the thread that opened it (sqlite3's own
+check enforces this) - the lobby's event loop thread.  Its calls are short and
+synchronous; nothing here knows about asyncio.  ``SqliteStore(":memory:")`` is the
+in-memory store for tests.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from types import TracebackType
+
+from . import ratings
+from .schema import migrate
+from .store import Ban, Event, MatchRecord, Placing, PlayerStats, StoreError, TableRow, check_text
+
+__all__ = ["DATA_DIR_ENV", "STORE_FILE", "SqliteStore", "default_data_dir", "open_store"]
+
+STORE_FILE = "lobby.sqlite3"
+DATA_DIR_ENV = "UNOTUI_DATA_DIR"
+BUSY_TIMEOUT_MS = 5000
+
+
+def default_data_dir() -> Path:
+    """``$UNOTUI_DATA_DIR``, or the platform's data directory for unotui."""
+    env = os.environ.get(DATA_DIR_ENV)
+    if env:
+        return Path(env)
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("unotui", appauthor=False))
+
+
+def open_store(data_dir: Path | None = None) -> SqliteStore:
+    """The lobby's store in ``data_dir`` (default :func:`default_data_dir`), created if new."""
+    directory = data_dir or default_data_dir()
+    directory.mkdir(parents=True, exist_ok=True)
+    return SqliteStore(directory / STORE_FILE)
+
+
+class SqliteStore:
+    """:class:`~unotui.lobby.store.LobbyStore` on one SQLite file (or ``":memory:"``)."""
+
+    def __init__(self, path: Path | str, *, clock: Callable[[], float] = time.time) -> None:
+        self.path = path
+        self._clock = clock
+        try:
+            # ``timeout`` is sqlite's busy_timeout: wait this long for another writer.
+            self._conn = sqlite3.connect(str(path), isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000)
+            self._conn.execute("PRAGMA journal_mode = WAL")
+            self._conn.execute("PRAGMA synchronous = FULL")
+            self._conn.execute("PRAGMA foreign_keys = ON")
+            migrate(self._conn)
+        except sqlite3.DatabaseError as exc:
+            self._conn.close()
+            raise StoreError(f"{path}: {exc}") from exc
+        except BaseException:
+            self._conn.close()
+            raise
+
+    # ----- plumbing -------------------------------------------------------------------------
+
+    @contextmanager
+    def _write(self) -> Iterator[sqlite3.Connection]:
+        """One immediate transaction: committed if the block returns, rolled back if not."""
+        self._conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield self._conn
+        except BaseException:
+            self._conn.execute("ROLLBACK")
+            raise
+        self._conn.execute("COMMIT")
+
+    def close(self) -> None:
+        self._conn.close()
+
+    def backup(self, target: Path) -> None:
+        """Copy the whole store to ``target``, consistently, while it is in use (SQLite's
+        online backup: safe under WAL, unlike copying the file)."""
+        dest = sqlite3.connect(str(target))
+        try:
+            self._conn.backup(dest)
+        finally:
+            dest.close()
+
+    def __enter__(self) -> SqliteStore:
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close()
+
+    # ----- tables ---------------------------------------------------------------------------
+
+    def put_table(self, row: TableRow) -> None:
+        values = (
+            row.code,
+            row.name,
+            row.seats,
+            row.humans,
+            row.bots,
+            row.rules,
+            row.status,
+            int(row.private),
+            row.turn_timer,
+            row.created,
+        )
+        with self._write() as db:
+            db.execute(
+                "INSERT OR REPLACE INTO lobby_tables (code, name, seats, humans, bots, rules, status, "
+                "private, turn_timer, created) VALUES (?,?,?,?,?,?,?,?,?,?)",
+                values,
+            )
+
+    def drop_table(self, code: str) -> None:
+        with self._write() as db:
+            db.execute("DELETE FROM lobby_tables WHERE code = ?", (check_text("code", code),))
+
+    def tables(self, include_private: bool = False) -> list[TableRow]:
+        rows = self._conn.execute(
+            "SELECT code, name, seats, humans, bots, rules, status, private, turn_timer, created "
+            "FROM lobby_tables WHERE private = 0 OR ? "
+            "ORDER BY status != 'waiting', created, code",
+            (int(include_private),),
+        ).fetchall()
+        return [TableRow(c, n, s, h, b, r, st, bool(p), t, cr) for c, n, s, h, b, r, st, p, t, cr in rows]
+
+    # ----- presence -------------------------------------------------------------------------
+
+    def set_presence(self, identity: str, name: str, where: str) -> None:
+        values = (check_text("identity", identity), check_text("name", name), check_text("where", where))
+        with self._write() as db:
+            db.execute(
+                "INSERT OR REPLACE INTO presence (identity, name, place, since) VALUES (?,?,?,?)",
+                (*values, self._clock()),
+            )
+
+    def clear_presence(self, identity: str) -> None:
+        with self._write() as db:
+            db.execute("DELETE FROM presence WHERE identity = ?", (check_text("identity", identity),))
+
+    def online(self) -> list[tuple[str, str]]:
+        rows = self._conn.execute("SELECT name, place FROM presence").fetchall()
+        return sorted(((str(n), str(w)) for n, w in rows), key=lambda nw: (nw[0].casefold(), nw))
+
+    def clear_all_presence(self) -> int:
+        with self._write() as db:
+            return db.execute("DELETE FROM presence").rowcount
+
+    # ----- identities, stats and ratings ---------------------------------------------------
+
+    def remember_name(self, identity: str, name: str) -> None:
+        check_text("identity", identity)
+        check_text("name", name)
+        new = ratings.DEFAULT_RATING
+        with self._write() as db:
+            db.execute(
+                "INSERT INTO players (identity, name, mu, sigma, rating, seen) VALUES (?,?,?,?,?,?) "
+                "ON CONFLICT (identity) DO UPDATE SET name = excluded.name, seen = excluded.seen",
+                (identity, name, new.mu, new.sigma, new.ordinal, self._clock()),
+            )
+
+    def record_result(self, table: str, placings: Sequence[Placing]) -> list[PlayerStats]:
+        """See :meth:`LobbyStore.record_result`.  Guests and bots are rated as
+        :mod:`unotui.lobby.ratings` says; if one key holds several seats, its best seat
+        counts for it and the others are rated as guests."""
+        check_text("table", table)
+        if len(placings) < 2:
+            raise ValueError("a match needs at least two placings")
+        mine: dict[str, int] = {}  # identity -> the seat that counts for it
+        for seat in sorted(range(len(placings)), key=lambda i: placings[i].rank):
+            ident = placings[seat].identity
+            if ident is not None and ident not in mine:
+                mine[ident] = seat
+        counted = {seat: ident for ident, seat in mine.items()}
+        now = self._clock()
+        with self._write() as db:
+            before: list[ratings.Rating] = []
+            for seat, p in enumerate(placings):
+                if seat in counted:
+                    before.append(self._rating(db, counted[seat]))
+                elif p.bot_level is not None:
+                    before.append(ratings.bot_rating(p.bot_level))
+                else:
+                    before.append(ratings.DEFAULT_RATING)
+            after = ratings.rate(before, [p.rank for p in placings])
+            for seat, ident in counted.items():
+                p, new = placings[seat], after[seat]
+                db.execute(
+                    "INSERT INTO players (identity, name, games, wins, points, mu, sigma, rating, seen) "
+                    "VALUES (?,?,1,?,?,?,?,?,?) ON CONFLICT (identity) DO UPDATE SET "
+                    "name = excluded.name, games = games + 1, wins = wins + excluded.wins, "
+                    "points = points + excluded.points, mu = excluded.mu, sigma = excluded.sigma, "
+                    "rating = excluded.rating, seen = excluded.seen",
+                    (ident, p.name, int(p.rank == 1), p.points, new.mu, new.sigma, new.ordinal, now),
+                )
+            match_id = db.execute(
+                "INSERT INTO matches (table_code, finished) VALUES (?, ?)", (table, now)
+            ).lastrowid
+            db.executemany(
+                "INSERT INTO placings (match_id, seat, name, rank, points, identity, bot_level) "
+                "VALUES (?,?,?,?,?,?,?)",
+                [
+                    (match_id, seat, p.name, p.rank, p.points, counted.get(seat), p.bot_level)
+                    for seat, p in enumerate(placings)
+                ],
+            )
+        return [s for ident in counted.values() if (s := self.stats(ident)) is not None]
+
+    @staticmethod
+    def _rating(db: sqlite3.Connection, identity: str) -> ratings.Rating:
+        row = db.execute("SELECT mu, sigma FROM players WHERE identity = ?", (identity,)).fetchone()
+        return ratings.DEFAULT_RATING if row is None else ratings.Rating(float(row[0]), float(row[1]))
+
+    def stats(self, identity: str) -> PlayerStats | None:
+        row = self._conn.execute(
+            "SELECT identity, name, games, wins, points, mu, sigma, rating FROM players WHERE identity = ?",
+            (check_text("identity", identity),),
+        ).fetchone()
+        return None if row is None else PlayerStats(*row)
+
+    def leaderboard(self, limit: int = 20) -> list[PlayerStats]:
+        rows = self._conn.execute(
+            "SELECT identity, name, games, wins, points, mu, sigma, rating FROM players WHERE games >= 1 "
+            "ORDER BY rating DESC, wins DESC, games DESC, name, identity LIMIT ?",
+            (max(0, limit),),
+        ).fetchall()
+        return [PlayerStats(*row) for row in rows]
+
+    def recent_matches(self, limit: int = 10) -> list[MatchRecord]:
+        matches = self._conn.execute(
+            "SELECT id, table_code, finished FROM matches ORDER BY id DESC LIMIT ?", (max(0, limit),)
+        ).fetchall()
+        records = []
+        for match_id, table, finished in matches:
+            rows = self._conn.execute(
+                "SELECT name, rank, points, identity, bot_level FROM placings "
+                "WHERE match_id = ? ORDER BY seat",
+                (match_id,),
+            ).fetchall()
+            records.append(MatchRecord(match_id, table, finished, tuple(Placing(*row) for row in rows)))
+        return records
+
+    # ----- moderation -----------------------------------------------------------------------
+
+    def ban(self, fingerprint: str, reason: str, by: str) -> None:
+        values = (check_text("fingerprint", fingerprint), check_text("reason", reason), check_text("by", by))
+        with self._write() as db:
+            db.execute(
+                "INSERT OR REPLACE INTO bans (fingerprint, reason, by_whom, since) VALUES (?,?,?,?)",
+                (*values, self._clock()),
+            )
+
+    def unban(self, fingerprint: str) -> bool:
+        with self._write() as db:
+            gone = db.execute(
+                "DELETE FROM bans WHERE fingerprint = ?", (check_text("fingerprint", fingerprint),)
+            )
+            return gone.rowcount > 0
+
+    def banned(self, fingerprint: str) -> str | None:
+        row = self._conn.execute(
+            "SELECT reason FROM bans WHERE fingerprint = ?", (check_text("fingerprint", fingerprint),)
+        ).fetchone()
+        return None if row is None else str(row[0])
+
+    def bans(self) -> list[Ban]:
+        rows = self._conn.execute(
+            "SELECT fingerprint, reason, by_whom, since FROM bans ORDER BY since, fingerprint"
+        ).fetchall()
+        return [Ban(*row) for row in rows]
+
+    def set_motd(self, text: str) -> None:
+        with self._write() as db:
+            db.execute(
+                "INSERT OR REPLACE INTO settings (key, value) VALUES ('motd', ?)", (check_text("motd", text),)
+            )
+
+    def motd(self) -> str:
+        row = self._conn.execute("SELECT value FROM settings WHERE key = 'motd'").fetchone()
+        return "" if row is None else str(row[0])
+
+    # ----- events log -----------------------------------------------------------------------
+
+    def log_event(self, kind: str, text: str) -> None:
+        values = (self._clock(), check_text("kind", kind), check_text("text", text))
+        with self._write() as db:
+            db.execute("INSERT INTO events (at, kind, text) VALUES (?,?,?)", values)
+
+    def recent_events(self, limit: int = 50) -> list[Event]:
+        rows = self._conn.execute(
+            "SELECT id, at, kind, text FROM events ORDER BY id DESC LIMIT ?", (max(0, limit),)
+        ).fetchall()
+        return [Event(*row) for row in reversed(rows)]

@@ -1,0 +1,248 @@
+"""What the lobby remembers, behind one small interface.
+
+The lobby's screens and server read and write their shared state (tables, who is online
+and where, per-identity stats and ratings, bans, the message of the day, an events log)
+only through :class:`LobbyStore`.  Today it is one SQLite file
+(:class:`~unotui.lobby.sqlite_store.SqliteStore`); a later multi-machine lobby can put the
+same interface in front of a shared server without touching the screens.  So the
+interface speaks only plain values (the dataclasses below), never rows, cursors or
+connections.
+
+An *identity* is an SSH public-key fingerprint (``SHA256:...``).  Guests, who connect
+without a key, have none: they get no stats and no rating.  Presence is keyed by whatever
+per-connection string the lobby chooses (the fingerprint, or ``guest:N``).
+
+The store does not clean text (the lobby does, before storing) but never interprets it
+either: every value is a bound parameter, and a hostile name comes back byte for byte.  It
+does bound it: any text longer than :data:`MAX_TEXT` characters is refused with
+``ValueError``, so a bug upstream cannot fill the disk one name at a time.
+
+Contract: one store object is used from one thread (the lobby's event loop thread).  Its
+calls are short and synchronous.  Several processes may open the same file at once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Protocol, runtime_checkable
+
+__all__ = [
+    "MAX_TEXT",
+    "STATUSES",
+    "Ban",
+    "Event",
+    "LobbyStore",
+    "MatchRecord",
+    "Placing",
+    "PlayerStats",
+    "StoreError",
+    "TableRow",
+    "check_text",
+]
+
+MAX_TEXT = 2000
+"""The longest text (names, codes, reasons, the message of the day, events) the store
+accepts, in characters.  Cleaned names are 16 at most; this only stops runaway input."""
+
+STATUSES = ("waiting", "playing", "over")
+"""A table's life: people gather, the match runs, the result is shown."""
+
+
+class StoreError(Exception):
+    """The store's file cannot be used (not a database, or written by a newer unotui)."""
+
+
+def check_text(what: str, value: str) -> str:
+    """``value`` if it is text of at most :data:`MAX_TEXT` characters.
+
+    Raises:
+        ValueError: naming ``what``, for non-text or text that is too long.
+    """
+    if not isinstance(value, str):
+        raise ValueError(f"{what} must be text, not {type(value).__name__}")
+    if len(value) > MAX_TEXT:
+        raise ValueError(f"{what} is {len(value)} characters; the store keeps at most {MAX_TEXT}")
+    return value
+
+
+@dataclass(frozen=True)
+class TableRow:
+    """One table as the lobby lists it.  ``rules`` is a short summary for the list
+    (``"classic, to 500"``); ``created`` is a Unix time."""
+
+    code: str
+    name: str
+    seats: int
+    humans: int
+    bots: int
+    rules: str
+    status: str
+    private: bool
+    turn_timer: float | None
+    created: float
+
+    def __post_init__(self) -> None:
+        for what in ("code", "name", "rules"):
+            check_text(what, getattr(self, what))
+        if self.status not in STATUSES:
+            raise ValueError(f"status {self.status!r} is not one of {', '.join(STATUSES)}")
+        if not 0 <= self.humans + self.bots <= self.seats or min(self.humans, self.bots) < 0:
+            raise ValueError(f"{self.humans} humans and {self.bots} bots do not fit {self.seats} seats")
+
+
+@dataclass(frozen=True)
+class Placing:
+    """One seat's result in a finished match.
+
+    ``rank`` is where it finished (1 won; equal ranks tie); ``points`` what it scored.
+    ``identity`` is the player's key fingerprint, ``None`` for a guest or a bot;
+    ``bot_level`` is set for a computer player (see :mod:`unotui.lobby.ratings`).
+    """
+
+    name: str
+    rank: int
+    points: int = 0
+    identity: str | None = None
+    bot_level: str | None = None
+
+    def __post_init__(self) -> None:
+        check_text("name", self.name)
+        if self.identity is not None:
+            check_text("identity", self.identity)
+        if self.bot_level is not None:
+            check_text("bot level", self.bot_level)
+            if self.identity is not None:
+                raise ValueError("a placing is a bot or an identified player, not both")
+        if self.rank < 1:
+            raise ValueError(f"rank {self.rank} must be 1 or more")
+
+
+@dataclass(frozen=True)
+class PlayerStats:
+    """An identified player's record.  ``rating`` is the ordinal ``mu - 3 * sigma`` that
+    the leaderboard sorts on and shows."""
+
+    identity: str
+    name: str
+    games: int
+    wins: int
+    points: int
+    mu: float
+    sigma: float
+    rating: float
+
+
+@dataclass(frozen=True)
+class Ban:
+    """A banned key: why, by whom, and when (Unix time)."""
+
+    fingerprint: str
+    reason: str
+    by: str
+    when: float
+
+
+@dataclass(frozen=True)
+class Event:
+    """One line of the events log (joins, results, kicks...)."""
+
+    id: int
+    when: float
+    kind: str
+    text: str
+
+
+@dataclass(frozen=True)
+class MatchRecord:
+    """A recorded match: the table it was played at, when it ended, and its placings."""
+
+    id: int
+    table: str
+    finished: float
+    placings: tuple[Placing, ...] = field(default=())
+
+
+@runtime_checkable
+class LobbyStore(Protocol):
+    """Everything the lobby keeps.  Writes are atomic; reads see every write that
+    returned, from this object or from another process on the same store."""
+
+    # ----- tables ---------------------------------------------------------------------------
+
+    def put_table(self, row: TableRow) -> None:
+        """Add the table, or replace the row with the same code."""
+
+    def drop_table(self, code: str) -> None:
+        """Forget a table (no error if it is not there)."""
+
+    def tables(self, include_private: bool = False) -> list[TableRow]:
+        """The tables, waiting ones first, then oldest first."""
+
+    # ----- presence -------------------------------------------------------------------------
+
+    def set_presence(self, identity: str, name: str, where: str) -> None:
+        """``identity`` (a per-connection key) is ``name``, in ``where``: ``"lobby"`` or a
+        table code.  Replaces that identity's previous presence."""
+
+    def clear_presence(self, identity: str) -> None:
+        """``identity`` left (no error if it was not there)."""
+
+    def online(self) -> list[tuple[str, str]]:
+        """``(name, where)`` of everyone present, by name (case-folded)."""
+
+    def clear_all_presence(self) -> int:
+        """Forget everyone's presence (on start-up after a crash); returns how many."""
+
+    # ----- identities, stats and ratings ---------------------------------------------------
+
+    def remember_name(self, identity: str, name: str) -> None:
+        """The nickname ``identity`` uses now: the leaderboard shows the latest one."""
+
+    def record_result(self, table: str, placings: Sequence[Placing]) -> list[PlayerStats]:
+        """A match at ``table`` ended: count a game (and a win for rank 1) and the points
+        of every identified player, rate the match, and return their stats afterwards.
+
+        Raises:
+            ValueError: fewer than two placings.
+        """
+
+    def stats(self, identity: str) -> PlayerStats | None:
+        """An identity's record (``games`` may be 0), or ``None`` if it was never seen."""
+
+    def leaderboard(self, limit: int = 20) -> list[PlayerStats]:
+        """The best ``limit`` players with at least one game, by rating."""
+
+    def recent_matches(self, limit: int = 10) -> list[MatchRecord]:
+        """The last ``limit`` recorded matches, newest first."""
+
+    # ----- moderation -----------------------------------------------------------------------
+
+    def ban(self, fingerprint: str, reason: str, by: str) -> None:
+        """Refuse this key from now on (banning again replaces the reason)."""
+
+    def unban(self, fingerprint: str) -> bool:
+        """Lift a ban; ``False`` if the key was not banned."""
+
+    def banned(self, fingerprint: str) -> str | None:
+        """The reason ``fingerprint`` is banned, or ``None``."""
+
+    def bans(self) -> list[Ban]:
+        """Every ban, oldest first."""
+
+    def set_motd(self, text: str) -> None:
+        """The message of the day (``""`` for none)."""
+
+    def motd(self) -> str:
+        """The message of the day, ``""`` if none was set."""
+
+    # ----- events log -----------------------------------------------------------------------
+
+    def log_event(self, kind: str, text: str) -> None:
+        """Append one line to the events log."""
+
+    def recent_events(self, limit: int = 50) -> list[Event]:
+        """The last ``limit`` events, oldest first (as a log reads)."""
+
+    def close(self) -> None:
+        """Release the store; no call may follow."""
