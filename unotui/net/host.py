@@ -23,14 +23,14 @@ import logging
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from ..protocol import messages as m
 from ..protocol.session import HelloReceived, HostSession
 from .link import Link
 from .room import Room
 
-__all__ = ["Host", "HostLimits"]
+__all__ = ["Hall", "Host", "HostLimits"]
 
 log = logging.getLogger("unotui.host")
 
@@ -43,6 +43,19 @@ class HostLimits:
     unauthenticated_per_ip: int = 4
     new_per_ip_per_s: float = 5.0
     new_per_ip_burst: int = 5
+
+
+class Hall(Protocol):
+    """What a host with a lobby routes to it (see :class:`unotui.lobby.lobby.Lobby`)."""
+
+    members: Any
+
+    def identity_of(self, hello: m.Hello) -> str | None: ...
+    def admit(self, link: Link, event: HelloReceived, identity: str | None) -> None: ...
+    def gone(self, link: Link) -> None: ...
+    def create(self, link: Link, request: m.Create) -> None: ...
+    def quick(self, link: Link) -> None: ...
+    def chat(self, link: Link, text: str) -> None: ...
 
 
 class _Bucket:
@@ -62,6 +75,7 @@ class Host:
         limits: the door's limits.
         session_factory: builds the protocol session of a new connection (tests pass
             one with other limits).
+        lobby: the lobby behind ``hello.lobby`` on a host of many tables (``unotui serve``).
     """
 
     def __init__(
@@ -70,8 +84,10 @@ class Host:
         *,
         limits: HostLimits | None = None,
         session_factory: Callable[[float], HostSession] | None = None,
+        lobby: Hall | None = None,
     ) -> None:
         self.rooms = rooms
+        self.lobby = lobby
         self.limits = limits or HostLimits()
         self._session_factory = session_factory or (lambda now: HostSession(now=now))
         self.links: set[Link] = set()
@@ -136,6 +152,11 @@ class Host:
             room = self._room_of.get(link)
             if isinstance(event, HelloReceived):
                 self._authenticated(link)
+                lobby = self.lobby
+                identity = lobby.identity_of(event.hello) if lobby is not None else None
+                if lobby is not None and event.hello.lobby:
+                    lobby.admit(link, event, identity)
+                    continue
                 target = self.rooms.get(event.hello.table)
                 if target is None:
                     session = link.session
@@ -143,7 +164,19 @@ class Host:
                     session.reject("no_such_table", "There is no table with that code here.")
                     continue
                 self._room_of[link] = target
-                target.admit(link, event)
+                target.admit(link, event, identity)
+            elif self.lobby is not None and link in self.lobby.members:
+                if isinstance(event, m.Create):
+                    self.lobby.create(link, event)
+                elif isinstance(event, m.Quick):
+                    self.lobby.quick(link)
+                elif isinstance(event, m.Chat):
+                    self.lobby.chat(link, event.text)
+            elif isinstance(event, m.Create | m.Quick):
+                session = link.session
+                assert isinstance(session, HostSession)
+                session.send(m.Refused(None, "not_in_lobby", "Tables are created from a lobby."))
+                link.flush()
             elif room is None:
                 continue
             elif isinstance(event, m.Intent):
@@ -176,6 +209,8 @@ class Host:
         if room is not None:
             room.gone(link)
             room.flush()
+        if self.lobby is not None:
+            self.lobby.gone(link)
 
 
 class _Door(Link):

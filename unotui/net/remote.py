@@ -63,6 +63,7 @@ class RemoteGame(Controller):
         owner: the host's own secret (only the hosting process passes it): the seat
             that joins with it may start the match.
         table: the table's code on a host with several tables (``""``: the only one).
+        identity: a lobby's credential for the player's key (SSH sessions only).
         reconnect_for: seconds to keep trying to resume after the connection drops.
     """
 
@@ -76,6 +77,7 @@ class RemoteGame(Controller):
         spectate: bool = False,
         owner: str = "",
         table: str = "",
+        identity: str | None = None,
         reconnect_for: float = 120.0,
         connect_timeout: float = 5.0,
     ) -> None:
@@ -86,6 +88,7 @@ class RemoteGame(Controller):
         self.spectate = spectate
         self.owner = owner
         self.table = table
+        self.identity = identity
         self.reconnect_for = reconnect_for
         self.connect_timeout = connect_timeout
         self.seat: int | None = None
@@ -198,6 +201,7 @@ class RemoteGame(Controller):
             spectate=self.spectate,
             client=f"unotui/{__version__}",
             table=self.table,
+            identity=self.identity,
         )
         session = PeerSession(hello, loop.time())
         self._welcomed = loop.create_future()

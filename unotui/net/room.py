@@ -57,6 +57,8 @@ class RoomConfig:
     catch_grace: float = 1.0
     auto_keep: float = 0.8
     autostart: bool = False
+    first_is_owner: bool = False  # lobby tables: the first person seated may start early
+    private: bool = False  # lobby tables: left out of the list, joined by code
 
 
 def _session(link: Link) -> HostSession:
@@ -74,6 +76,7 @@ class Room:
         on_accepted: called with each outcome's accepted actions ``(seq, seat, action)``
             before anything is sent (the journal's hook).
         on_event: a line for the host's log (joins, starts, results).
+        on_change: called after the seats or the status changed (the lobby's list).
     """
 
     def __init__(
@@ -83,6 +86,7 @@ class Room:
         *,
         on_accepted: Callable[[Sequence[tuple[int, int, Action]]], None] | None = None,
         on_event: Callable[[str], None] | None = None,
+        on_change: Callable[[Room], None] | None = None,
     ) -> None:
         self.code = code
         self.config = config
@@ -93,6 +97,7 @@ class Room:
         self.status = "waiting"
         self._on_accepted = on_accepted
         self._on_event = on_event or (lambda text: log.info("%s", text))
+        self.on_change = on_change
         self._timer: asyncio.TimerHandle | None = None
         self._dirty: set[Link] = set()  # connections with queued messages, written once per call
         self.loop = asyncio.get_running_loop()
@@ -108,8 +113,11 @@ class Room:
         self.book.seats[seat].connected = False
         return token
 
-    def admit(self, link: Link, event: HelloReceived) -> None:
-        """A connection said hello to this table: resume, watch, take a seat, or refuse."""
+    def admit(self, link: Link, event: HelloReceived, identity: str | None = None) -> None:
+        """A connection said hello to this table: resume, watch, take a seat, or refuse.
+
+        ``identity`` is a lobby player's verified key: it takes back the seat held for
+        that key as a token would, and a new seat remembers it."""
         hello, session = event.hello, _session(link)
         if self.config.password and not hmac.compare_digest(
             self.config.password.encode(), (hello.password or "").encode()
@@ -117,8 +125,9 @@ class Room:
             session.reject("password", "Wrong or missing password for this table.")
             return
         now = self.loop.time()
-        if hello.token:
-            seat = self.book.find_token(hello.token)
+        held = self.book.find_identity(identity) if identity and not hello.spectate else None
+        if hello.token or held is not None:
+            seat = self.book.find_token(hello.token) if hello.token else held
             if seat is None:
                 session.reject("bad_token", "That seat token is not valid here (it may be old).")
                 return
@@ -141,7 +150,8 @@ class Room:
         if self.status != "waiting":
             session.reject("table_full", "The match has started; join with --spectate to watch.")
             return
-        taken = self.book.take(hello.name)
+        owner = self.config.first_is_owner and not any(e.owner for e in self.book.seats)
+        taken = self.book.take(hello.name, owner=owner, identity=identity)
         if taken is None:
             session.reject("table_full", "Every seat at this table is taken; join with --spectate to watch.")
             return
@@ -164,10 +174,13 @@ class Room:
         if seat in self.members.values():
             return  # a newer connection already holds the seat (resume raced the drop)
         entry = self.book.seats[seat]
-        if self.status == "waiting" and not entry.owner:
+        if self.status == "waiting" and (not entry.owner or self.config.first_is_owner):
             self._on_event(f"{entry.name} left")
             self._presence(seat, "left")
             self.book.leave(seat)
+            humans = self.book.humans()
+            if self.config.first_is_owner and humans and not any(e.owner for e in self.book.seats):
+                self.book.seats[humans[0]].owner = True  # the next person seated may start
             self._broadcast_table()
             return
         entry.connected, entry.away_since = False, self.loop.time()
@@ -363,6 +376,8 @@ class Room:
         for link, seat in list(self.members.items()):
             _session(link).send(self.table_state(seat))
             self._dirty.add(link)
+        if self.on_change is not None:
+            self.on_change(self)
 
     def table_state(self, viewer: int | None) -> m.TableState:
         """The table as ``viewer`` sees it (the waiting room's content)."""

@@ -33,6 +33,7 @@ class SeatEntry:
     away_since: float | None = None
     owner: bool = False
     level: str = ""
+    identity: str | None = None  # a lobby player's key: it takes the seat back like a token
 
 
 @dataclass
@@ -64,14 +65,15 @@ class SeatBook:
         """Seats nobody has taken, in order."""
         return [i for i, s in enumerate(self.seats) if s.kind == "open"]
 
-    def take(self, name: str, *, owner: bool = False) -> tuple[int, str] | None:
+    def take(self, name: str, *, owner: bool = False, identity: str | None = None) -> tuple[int, str] | None:
         """Seat a new person: (seat, token), or ``None`` if the table is full."""
         free = self.open_seats()
         if not free:
             return None
         seat = free[0]
         token = new_token()
-        self.seats[seat] = SeatEntry(self.unique_name(name), "human", token, True, None, owner)
+        entry = SeatEntry(self.unique_name(name), "human", token, True, None, owner, identity=identity)
+        self.seats[seat] = entry
         return seat, token
 
     def leave(self, seat: int) -> None:
@@ -97,6 +99,13 @@ class SeatBook:
             if s.kind == "human" and s.token and hmac.compare_digest(s.token.encode(), given):
                 found = i
         return found
+
+    def find_identity(self, identity: str) -> int | None:
+        """The seat a lobby player with this (verified) key holds, if any."""
+        for i, s in enumerate(self.seats):
+            if s.kind == "human" and s.identity is not None and s.identity == identity:
+                return i
+        return None
 
     def rotate(self, seat: int) -> str:
         """A new token for ``seat`` (the old one stops working)."""

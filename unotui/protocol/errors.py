@@ -53,6 +53,8 @@ CODES: dict[str, str] = {
     "no_such_table": "hello.table names no table on this host",
     "not_in_lobby": "create or quick on a connection that is not the lobby's",
     "too_many_tables": "the host already has as many tables as it allows",
+    "banned": "the lobby's operator banned this key",
+    "kicked": "the lobby's operator removed this player",
 }
 
 #: The engine's stable refusal codes (``unotui.engine.errors``), echoed in ``refused``.

@@ -88,10 +88,14 @@ class LanApp(App[int]):
             return False
         return True
 
-    def _failed(self, why: str) -> None:
+    def has_home(self) -> bool:
+        """Whether a screen to go back to (the main menu) is under the game."""
         from .screens.menu import MenuScreen
 
-        if any(isinstance(s, MenuScreen) for s in self.screen_stack):
+        return any(isinstance(s, MenuScreen) for s in self.screen_stack)
+
+    def _failed(self, why: str) -> None:
+        if self.has_home():
             self.notify(why, title="Could not join", severity="error", timeout=15, markup=False)
             return
         self.exit_message = why
@@ -170,9 +174,7 @@ class LanApp(App[int]):
 
     def on_waiting_screen_leave(self, _: WaitingScreen.Leave) -> None:
         """Leave the waiting room: back to the menu, or quit if there is none."""
-        from .screens.menu import MenuScreen
-
-        if any(isinstance(s, MenuScreen) for s in self.screen_stack):
+        if self.has_home():
             self.back_to_menu()
         else:
             self.exit(0)

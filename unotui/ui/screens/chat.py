@@ -17,7 +17,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
-__all__ = ["CHAT_MAX", "AddressScreen", "ChatScreen"]
+__all__ = ["CHAT_MAX", "AddressScreen", "ChatScreen", "CodeScreen"]
 
 #: the longest chat line (the protocol's limit)
 CHAT_MAX = 280
@@ -29,9 +29,13 @@ class ChatScreen(ModalScreen[str | None]):
     CSS_PATH = "dialogs.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "close", "Close")]
 
+    def __init__(self, prompt: str = "Say to the table") -> None:
+        super().__init__()
+        self.prompt = prompt
+
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Static(Text("Say to the table (Enter: send, Escape: close)", Style(bold=True)))
+            yield Static(Text(f"{self.prompt} (Enter: send, Escape: close)", Style(bold=True)))
             yield Input(placeholder="a line of chat", max_length=CHAT_MAX, id="chat-line")
 
     def on_mount(self) -> None:
@@ -66,4 +70,27 @@ class AddressScreen(ModalScreen[str | None]):
 
     def action_close(self) -> None:
         """Back to the menu."""
+        self.dismiss(None)
+
+
+class CodeScreen(ModalScreen[str | None]):
+    """Ask for a table's code (a private table is joined by code only)."""
+
+    CSS_PATH = "dialogs.tcss"
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "close", "Close")]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Static(Text("Join a table by its code", Style(bold=True)))
+            yield Static(Text("The code its creator sees, e.g. K7QMX (Enter: join, Escape: back)"))
+            yield Input(placeholder="CODE", max_length=12, restrict=r"[A-Za-z0-9]*", id="code")
+
+    def on_mount(self) -> None:
+        self.query_one(Input).focus()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        self.dismiss(event.value.strip() or None)
+
+    def action_close(self) -> None:
+        """Back to the lobby."""
         self.dismiss(None)

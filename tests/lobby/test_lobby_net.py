@@ -1,0 +1,182 @@
+"""The lobby over real loopback sockets: list, create, quick match, keys, results, limits."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+from pathlib import Path
+from random import Random
+
+import pytest
+
+from tests.net.lan_support import FAST_RATES, Player, has_view, until
+from unotui.engine import Rules
+from unotui.lobby.identity import Credentials
+from unotui.lobby.lobby import Lobby, LobbySettings
+from unotui.lobby.sqlite_store import SqliteStore
+from unotui.net.host import Host, HostLimits
+from unotui.net.lobby_client import LobbyClient, LobbyClosed, LobbyUpdate
+from unotui.net.remote import JoinError, RemoteGame
+from unotui.net.room import Room
+from unotui.protocol import messages as m
+from unotui.protocol.session import HostSession
+
+pytestmark = pytest.mark.timeout(60)
+
+FAST = LobbySettings(bot_delay=0.0, catch_grace=0.0, reap_every=0.2, over_grace=0.5, empty_grace=0.5,
+                     turn_timer=30.0, max_tables=4)
+
+
+@contextlib.asynccontextmanager
+async def lobby_host(tmp_path: Path, settings: LobbySettings = FAST) -> AsyncIterator[tuple[Lobby, int]]:
+    store = SqliteStore(tmp_path / "lobby.sqlite3")
+    rooms: dict[str, Room] = {}
+    lobby = Lobby(store, rooms, credentials=Credentials(b"k" * 32), settings=settings,
+                  on_event=lambda _t: None)
+    limits = HostLimits(new_per_ip_per_s=1000.0, new_per_ip_burst=100)
+    host = Host(rooms, lobby=lobby, limits=limits,
+                session_factory=lambda now: HostSession(now, rates=FAST_RATES))
+    port = (await host.listen("127.0.0.1", 0))[0][1]
+    try:
+        yield lobby, port
+    finally:
+        await host.close()
+        lobby.close()
+        store.close()
+
+
+class Visitor:
+    """A lobby connection that records what it hears."""
+
+    def __init__(self, port: int, name: str, identity: str | None = None) -> None:
+        self.client = LobbyClient("127.0.0.1", port, name=name, identity=identity)
+        self.heard: list[LobbyUpdate] = []
+        self.client.listen(self.heard.append)
+
+    def last(self) -> m.LobbyState:
+        states = [u for u in self.heard if isinstance(u, m.LobbyState)]
+        assert states, self.heard
+        return states[-1]
+
+    def created(self) -> list[str]:
+        return [u.code for u in self.heard if isinstance(u, m.Created)]
+
+
+async def visit(port: int, name: str, identity: str | None = None) -> Visitor:
+    v = Visitor(port, name, identity)
+    await v.client.start()
+    await until(lambda: any(isinstance(u, m.LobbyState) for u in v.heard))
+    return v
+
+
+async def test_create_lists_the_table_for_others_and_a_private_one_is_not_listed(tmp_path: Path) -> None:
+    async with lobby_host(tmp_path) as (_lobby, port):
+        ann, bob = await visit(port, "Ann"), await visit(port, "Ann")
+        assert ann.last().you == "Ann" and bob.last().you == "Ann 2"  # unique in the lobby
+        ann.client.create("Kitchen", 4, 2, Rules.preset("classic"), "easy", None, False)
+        await until(lambda: ann.created())
+        code = ann.created()[0]
+        await until(lambda: [t.code for t in bob.last().tables] == [code])
+        row = bob.last().tables[0]
+        assert (row.name, row.seats, row.bots, row.status) == ("Kitchen", 4, 2, "waiting")
+        assert row.turn_timer_ms == 30_000  # public tables always have a turn timer
+        bob.client.create("Secret", 2, 0, Rules(), "easy", None, True)
+        await until(lambda: bob.created())
+        await asyncio.sleep(0.3)
+        assert [t.code for t in ann.last().tables] == [code]
+        await ann.client.close()
+        await bob.client.close()
+
+
+async def test_quick_match_seats_you_with_bots_and_starts(tmp_path: Path) -> None:
+    async with lobby_host(tmp_path) as (_lobby, port):
+        ann = await visit(port, "Ann")
+        ann.client.quick()
+        await until(lambda: ann.created())
+        game = RemoteGame("127.0.0.1", port, name="Ann", table=ann.created()[0])
+        player = Player(game, Random(1), auto=False)
+        await game.start()
+        await until(lambda: has_view(player))
+        assert len(game.view.names) == 4 and game.seat == 0
+        await until(lambda: ann.last().tables and ann.last().tables[0].status == "playing")
+        await game.close()
+        await ann.client.close()
+
+
+async def test_a_key_takes_its_seat_back_and_a_forged_key_is_a_guest(tmp_path: Path) -> None:
+    async with lobby_host(tmp_path) as (lobby, port):
+        cred = lobby.credentials.issue("SHA256:annsKeyAAAAAAAA")
+        ann = await visit(port, "Ann", cred)
+        ann.client.create("Two", 3, 0, Rules.preset("classic"), "easy", None, True)
+        await until(lambda: ann.created())
+        code = ann.created()[0]
+        await ann.client.close()
+        first = RemoteGame("127.0.0.1", port, name="Ann", table=code, identity=cred, reconnect_for=0)
+        await first.start()
+        bob = RemoteGame("127.0.0.1", port, name="Bob", table=code)
+        await bob.start()
+        await RemoteGame("127.0.0.1", port, name="Cy", table=code).start()
+        await until(lambda: lobby.tables[code].room.status == "playing")
+        seat = first.seat
+        link = first._link
+        assert link is not None
+        link.abort("test: the SSH session died")  # no goodbye: the seat is held
+        await until(lambda: lobby.tables[code].room.book.seats[seat].away_since is not None)
+        again = await visit(port, "Ann", cred)
+        assert again.last().seat_at == code
+        forged = await visit(port, "Mallory", "SHA256:annsKeyAAAAAAAA." + "0" * 40)
+        assert forged.last().seat_at is None
+        back = RemoteGame("127.0.0.1", port, name="Ann", table=code, identity=cred)
+        await back.start()
+        assert back.seat == seat
+        with pytest.raises(JoinError):  # a guest cannot take the seat; the match has started
+            await RemoteGame("127.0.0.1", port, name="Mallory", table=code,
+                             identity="SHA256:annsKeyAAAAAAAA.00000000").start()
+        for c in (again.client, forged.client):
+            await c.close()
+        await back.close()
+        await bob.close()
+
+
+async def test_create_outside_the_lobby_and_too_many_tables_are_refused(tmp_path: Path) -> None:
+    async with lobby_host(tmp_path) as (_lobby, port):
+        ann = await visit(port, "Ann")
+        for _ in range(FAST.max_tables):
+            ann.client.create("T", 2, 1, Rules(), "easy", None, True)
+        await until(lambda: len(ann.created()) == FAST.max_tables)
+        ann.client.quick()
+        await until(lambda: any(isinstance(u, m.Refused) and u.code == "too_many_tables" for u in ann.heard))
+        table = RemoteGame("127.0.0.1", port, name="Bob", table=ann.created()[0])
+        await table.start()
+        seen: list[object] = []
+        table.listen(seen.append)
+        assert table._link is not None
+        session = table._link.session
+        session._queue(m.Quick())  # type: ignore[attr-defined]  # what a hostile client could send
+        table._link.flush()
+        await until(lambda: any(getattr(u, "code", "") == "not_in_lobby" for u in seen))
+        await table.close()
+        await ann.client.close()
+
+
+async def test_a_finished_match_is_recorded_and_the_table_closes(tmp_path: Path) -> None:
+    settings = LobbySettings(bot_delay=0.0, catch_grace=0.0, reap_every=0.2, over_grace=0.3, empty_grace=0.3)
+    async with lobby_host(tmp_path, settings) as (lobby, port):
+        cred = lobby.credentials.issue("SHA256:annsKeyAAAAAAAA")
+        ann = await visit(port, "Ann", cred)
+        ann.client.create("Short", 2, 1, Rules.preset("classic").with_(target_score=1), "random", 30.0, False)
+        await until(lambda: ann.created())
+        code = ann.created()[0]
+        game = RemoteGame("127.0.0.1", port, name="Ann", table=code, identity=cred)
+        player = Player(game, Random(3))
+        await game.start()
+        await until(lambda: has_view(player) and game.view.phase == "match_over", timeout=40)
+        await until(lambda: code not in lobby.tables or lobby.tables[code].recorded)
+        stats = lobby.store.stats("SHA256:annsKeyAAAAAAAA")
+        assert stats is not None and stats.games == 1
+        await until(lambda: any(r.name == "Ann" for r in ann.last().leaders))
+        await game.close()
+        await until(lambda: code not in lobby.tables)
+        assert any(isinstance(u, LobbyClosed) for u in ann.heard) is False
+        await ann.client.close()

@@ -1,0 +1,91 @@
+"""``unotui serve``: run the public lobby, or change its data (ban, unban, motd) and exit.
+
+The operator's one-off commands (``--ban``, ``--unban``, ``--kick``, ``--motd``) write
+to the data directory's store and exit at once; a running lobby picks them up within a
+few seconds (a banned or kicked key's connections are closed).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+__all__ = ["add_arguments", "default_data_dir", "run"]
+
+
+def default_data_dir() -> Path:
+    """Where the lobby keeps its host key and database unless told otherwise."""
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir("unotui")) / "lobby"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The ``serve`` subcommand's options."""
+    parser.add_argument("--bind", default="0.0.0.0", metavar="ADDR",
+                        help="address to listen on (default all IPv4)")
+    parser.add_argument("--ssh-port", type=int, default=2222, help="SSH port (default 2222)")
+    parser.add_argument("--port", type=int, default=7777, help="TCP port for unotui join (default 7777)")
+    parser.add_argument("--data-dir", type=Path, metavar="DIR",
+                        help="host key and database (default: the user data directory)")
+    parser.add_argument("--max-tables", type=int, default=50, metavar="N", help="tables at once (default 50)")
+    parser.add_argument("--max-sessions", type=int, default=200, metavar="N",
+                        help="SSH sessions at once (default 200)")
+    parser.add_argument("--turn-timer", type=float, default=30.0, metavar="S",
+                        help="public tables' turn timer in seconds (default 30)")
+    ops = parser.add_argument_group("operator commands (change the data directory, then exit)")
+    ops.add_argument("--motd", metavar="TEXT", help="set the message of the day ('' clears it)")
+    ops.add_argument("--ban", metavar="FINGERPRINT", help="ban an SSH key (SHA256:...)")
+    ops.add_argument("--reason", default="banned by the operator", help="why (shown to the banned player)")
+    ops.add_argument("--unban", metavar="FINGERPRINT", help="lift a ban")
+    ops.add_argument("--kick", metavar="FINGERPRINT", help="close a key's connections now (no ban)")
+    ops.add_argument("--bans", action="store_true", help="list the bans")
+
+
+def _operator(args: argparse.Namespace, data_dir: Path) -> int:
+    from .sqlite_store import SqliteStore
+
+    data_dir.mkdir(parents=True, exist_ok=True)
+    store = SqliteStore(data_dir / "lobby.sqlite3")
+    try:
+        if args.motd is not None:
+            store.set_motd(args.motd)
+            print("message of the day set" if args.motd else "message of the day cleared")
+        if args.ban:
+            store.ban(args.ban, args.reason, "operator")
+            store.log_event("ban", args.ban)
+            print(f"banned {args.ban}")
+        if args.unban:
+            print(f"unbanned {args.unban}" if store.unban(args.unban) else f"{args.unban} was not banned")
+        if args.kick:
+            store.log_event("kick", args.kick)
+            print(f"kick requested for {args.kick}")
+        if args.bans:
+            for ban in store.bans():
+                print(f"{ban.fingerprint}  {ban.reason}")
+    except ValueError as exc:
+        print(f"unotui serve: {exc}", file=sys.stderr)
+        return 2
+    finally:
+        store.close()
+    return 0
+
+
+def run(args: argparse.Namespace) -> int:
+    """Serve, or run an operator command; returns the exit status."""
+    data_dir = args.data_dir or default_data_dir()
+    if any(x is not None for x in (args.motd, args.ban, args.unban, args.kick)) or args.bans:
+        return _operator(args, data_dir)
+    for what, port in (("--port", args.port), ("--ssh-port", args.ssh_port)):
+        if not 0 <= port <= 65535:
+            print(f"unotui serve: {what} must be 0-65535", file=sys.stderr)
+            return 2
+    if args.max_tables < 1 or args.max_sessions < 1:
+        print("unotui serve: --max-tables and --max-sessions must be at least 1", file=sys.stderr)
+        return 2
+    from .serve import ServeOptions, run_serve
+
+    return run_serve(ServeOptions(data_dir=data_dir, bind=args.bind, ssh_port=args.ssh_port, port=args.port,
+                                  max_tables=args.max_tables, max_sessions=args.max_sessions,
+                                  turn_timer=args.turn_timer))

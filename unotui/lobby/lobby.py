@@ -1,0 +1,400 @@
+"""The lobby: many tables on one host, the list people choose from, and the results.
+
+A lobby connection (``hello.lobby``) is welcomed as a seatless spectator and then gets
+:class:`~unotui.protocol.messages.LobbyState` messages: the public tables, who is online,
+the leaderboard, and a table where a seat is held for the player's key.  It may ``create``
+a table, ask for a ``quick`` seat, or chat with everyone in the lobby.  Sitting down is a
+second connection to the table's code, exactly as ``unotui join HOST --table CODE`` does,
+so SSH players and TCP peers sit at the same tables through the same door.
+
+The lobby owns the tables' lifetimes (created on request, closed when their match is over
+and everyone left, or when nobody is left to come back) and reports each table's row,
+presence and match results to its :class:`~unotui.lobby.store.LobbyStore`, so that a
+lobby on several machines could share them later.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+
+from ..engine import Rules
+from ..net.link import Link
+from ..net.room import Room, RoomConfig
+from ..protocol import messages as m
+from ..protocol.session import HelloReceived, HostSession
+from ..protocol.text import clean, name_key
+from .identity import Credentials, table_code
+from .store import LobbyStore, Placing, TableRow
+
+__all__ = ["Lobby", "LobbySettings", "rules_summary"]
+
+log = logging.getLogger("unotui.lobby")
+
+QUICK_SEATS = 4
+
+
+@dataclass(frozen=True)
+class LobbySettings:
+    """How the lobby runs its tables (``unotui serve`` options).
+
+    ``turn_timer`` is every public table's timer (a table cannot be held hostage by
+    someone idle); private tables may ask for none.  Tables end ``over_grace`` seconds
+    after their match is over, and ``empty_grace`` seconds after nobody is left who could
+    come back.
+    """
+
+    max_tables: int = 50
+    turn_timer: float = 30.0
+    max_turn_timer: float = 120.0
+    level: str = "medium"
+    bot_delay: float = 0.8
+    catch_grace: float = 1.0
+    hold: float = 120.0
+    over_grace: float = 120.0
+    empty_grace: float = 60.0
+    reap_every: float = 5.0
+
+
+@dataclass
+class _Member:
+    name: str
+    identity: str | None
+    key: str  # presence key: the identity, or a guest's own
+
+
+@dataclass
+class _Table:
+    room: Room
+    born: float
+    quick: bool = False
+    over_at: float | None = None
+    empty_since: float | None = None
+    recorded: bool = False
+    joined: set[str] = field(default_factory=set)
+
+
+def rules_summary(rules: Rules) -> str:
+    """The rules in a few words for the list: the preset, then the house rules on."""
+    extras = [
+        label
+        for on, label in (
+            (rules.stacking.value != "off", f"stacking ({rules.stacking.value})"),
+            (rules.seven_o, "7-0"),
+            (rules.jump_in, "jump-in"),
+            (rules.draw_to_match, "draw to match"),
+            (rules.forced_play, "forced play"),
+            (rules.no_bluffing, "no bluffing"),
+            (rules.teams, "teams"),
+            (rules.custom_wilds > 0, "custom wild"),
+            (rules.target_score != 500, f"to {rules.target_score}"),
+        )
+        if on
+    ]
+    return ", ".join([rules.name, *extras])[:200]
+
+
+def _session(link: Link) -> HostSession:
+    session = link.session
+    assert isinstance(session, HostSession)
+    return session
+
+
+class Lobby:
+    """The tables of one ``unotui serve``, and the people choosing among them.
+
+    Args:
+        store: where tables, presence and results are kept.
+        rooms: the host's tables by code (shared with every :class:`~unotui.net.host.Host`
+            that serves this lobby: the public TCP port and the SSH sessions' own).
+        credentials: checks ``hello.identity``.
+        settings: limits and timers.
+        on_event: a line for the operator's log.
+    """
+
+    def __init__(
+        self,
+        store: LobbyStore,
+        rooms: dict[str, Room],
+        *,
+        credentials: Credentials | None = None,
+        settings: LobbySettings | None = None,
+        on_event: Callable[[str], None] | None = None,
+    ) -> None:
+        self.store = store
+        self.rooms = rooms
+        self.credentials = credentials or Credentials()
+        self.settings = settings or LobbySettings()
+        self.members: dict[Link, _Member] = {}
+        self.tables: dict[str, _Table] = {}
+        self._on_event = on_event or (lambda text: log.info("%s", text))
+        self._guests = 0
+        self._closed = False
+        self._stale = True
+        self._refresh_at: asyncio.TimerHandle | None = None
+        self._leaders: tuple[m.LeaderRow, ...] = ()
+        self.loop = asyncio.get_running_loop()
+        self._reaper = self.loop.call_later(self.settings.reap_every, self._reap)
+        store.clear_all_presence()
+        seen = store.recent_events(1)
+        self._seen_event = seen[-1].id if seen else 0  # operator requests after this one
+        self._load_leaders()
+
+    # ----- the door ---------------------------------------------------------------------------
+
+    def identity_of(self, hello: m.Hello) -> str | None:
+        """The verified key behind ``hello.identity`` (``None``: a guest)."""
+        return self.credentials.verify(hello.identity)
+
+    def admit(self, link: Link, event: HelloReceived, identity: str | None) -> None:
+        """A lobby hello: welcome it and send the lobby."""
+        if identity is not None and (why := self.store.banned(identity)) is not None:
+            _session(link).reject("banned", f"You are banned from this lobby: {why}"[:512])
+            link.flush()
+            return
+        taken = {name_key(x.name) for x in self.members.values()}
+        name = event.hello.name
+        for k in range(2, 100):
+            if name_key(name) not in taken:
+                break
+            suffix = f" {k}"
+            name = event.hello.name[: 16 - len(suffix)].rstrip() + suffix
+        if identity is None:
+            self._guests += 1
+            key = f"guest:{self._guests}"
+        else:
+            key = identity
+            self.store.remember_name(identity, name)
+        self.members[link] = _Member(name, identity, key)
+        self.store.set_presence(key, name, "lobby")
+        _session(link).accept(seat=None, token=None, table="", table_name="lobby", seats=QUICK_SEATS,
+                              rules=Rules.preset("classic"))
+        self._on_event(f"{name} entered the lobby" + ("" if identity else " (guest)"))
+        self._changed()
+        self._send_state(link)
+        link.flush()
+
+    def gone(self, link: Link) -> None:
+        """A lobby connection closed."""
+        member = self.members.pop(link, None)
+        if member is not None and not self._closed:
+            self.store.clear_presence(member.key)
+            self._changed()
+
+    # ----- requests ---------------------------------------------------------------------------
+
+    def create(self, link: Link, request: m.Create) -> None:
+        """Open the table ``request`` describes and tell its creator the code."""
+        if link not in self.members:
+            return self._refuse(link, "not_in_lobby", "Tables are created from the lobby.")
+        timer = None if request.turn_timer_ms is None else request.turn_timer_ms / 1000
+        if not request.private:  # public tables always have a bounded turn timer
+            timer = min(timer or self.settings.turn_timer, self.settings.max_turn_timer)
+        name = clean(request.name)[:32] or f"{self.members[link].name}'s table"
+        config = RoomConfig(name=name, seats=request.seats, bots=request.bots, rules=request.rules,
+                            level=request.level, turn_timer=timer, private=request.private)
+        code = self._open(config)
+        if not code:
+            return self._refuse(link, "too_many_tables", "The lobby is full of tables; join one instead.")
+        if code:
+            self._on_event(f"{self.members[link].name} created table {code} ({name})")
+            _session(link).send(m.Created(code))
+            link.flush()
+
+    def quick(self, link: Link) -> None:
+        """A seat at once: a waiting public table with room for people, or a new one."""
+        if link not in self.members:
+            return self._refuse(link, "not_in_lobby", "Quick match is in the lobby.")
+        for code, table in self.tables.items():  # noqa: B007 - code is used after the loop
+            room = table.room
+            if (room.status == "waiting" and not room.config.private
+                    and len(room.book.open_seats()) > room.config.bots):
+                break
+        else:
+            config = RoomConfig(name=f"Quick match ({self.members[link].name})", seats=QUICK_SEATS,
+                                bots=QUICK_SEATS - 1, rules=Rules.preset("classic"),
+                                level=self.settings.level, turn_timer=self.settings.turn_timer)
+            code = self._open(config, quick=True)
+            if not code:
+                return self._refuse(link, "too_many_tables", "The lobby is full of tables; try again soon.")
+        if code:
+            _session(link).send(m.Created(code))
+            link.flush()
+
+    def chat(self, link: Link, text: str) -> None:
+        """A chat line to everyone in the lobby (already cleaned by the session)."""
+        member = self.members.get(link)
+        if member is None or not text:
+            return
+        line = m.ChatLine(None, member.name, text)
+        for other in self.members:
+            _session(other).send(line)
+            other.flush()
+
+    def _refuse(self, link: Link, code: str, message: str) -> None:
+        _session(link).send(m.Refused(None, code, message))
+        link.flush()
+
+    # ----- tables -----------------------------------------------------------------------------
+
+    def _open(self, config: RoomConfig, quick: bool = False) -> str:
+        if len(self.rooms) >= self.settings.max_tables:
+            return ""
+        config = replace(config, autostart=True, first_is_owner=True, hold=self.settings.hold,
+                         bot_delay=self.settings.bot_delay, catch_grace=self.settings.catch_grace)
+        code = table_code(self.rooms)
+        room = Room(code, config, on_event=lambda text: self._on_event(f"[{code}] {text}"),
+                    on_change=lambda _room: self._changed())
+        self.rooms[code] = room
+        self.tables[code] = _Table(room, time.time(), quick)
+        self._changed()
+        return code
+
+    def close_table(self, code: str, reason: str = "The table was closed.") -> None:
+        """End a table (its match over, empty, or by the operator) and drop it."""
+        table = self.tables.pop(code, None)
+        room = self.rooms.pop(code, None)
+        if room is not None:
+            room.close("match_over", reason)
+        if table is not None:
+            self.store.drop_table(code)
+            self._changed()
+
+    def _record(self, table: _Table) -> None:
+        """A match ended: results to the store, for stats and the leaderboard."""
+        room, game = table.room, table.room.game
+        if game is None or table.recorded or game.winner < 0:
+            return
+        table.recorded = True
+        sign = 1 if room.config.rules.scoring.value == "lowest" else -1  # who did better
+        order = sorted(range(game.n), key=lambda s: (s != game.winner, sign * game.scores[s]))
+        placings: list[Placing] = []
+        for place, seat in enumerate(order, 1):
+            entry = room.book.seats[seat]
+            tied = bool(placings) and seat != game.winner and game.scores[seat] == placings[-1].points
+            placings.append(Placing(
+                name=entry.name, rank=placings[-1].rank if tied else place, points=game.scores[seat],
+                identity=entry.identity if entry.kind == "human" else None,
+                bot_level=(entry.level or self.settings.level) if entry.kind == "bot" else None,
+            ))
+        self.store.record_result(room.code, placings)
+        names = ", ".join(f"{p.rank}. {p.name}" for p in placings)
+        self.store.log_event("result", f"{room.code}: {names}")
+        self._on_event(f"[{room.code}] result: {names}")
+        self._load_leaders()
+
+    def _police(self) -> None:
+        """Carry out the operator's kicks and bans (written to the store by ``unotui serve
+        --kick/--ban``): close every connection of that key."""
+        for event in self.store.recent_events(50):
+            if event.id <= self._seen_event:
+                continue
+            self._seen_event = event.id
+            if event.kind in ("kick", "ban"):
+                self.kick(event.text, "banned" if event.kind == "ban" else "kicked")
+
+    def kick(self, identity: str, code: str = "kicked") -> int:
+        """Close the lobby and table connections of ``identity``; returns how many."""
+        banned = code == "banned"
+        reason = "You are banned from this lobby." if banned else "The lobby's operator removed you."
+        closed = 0
+        for link, member in list(self.members.items()):
+            if member.identity == identity:
+                _session(link).close(code, reason)
+                link.flush()
+                closed += 1
+        for table in self.tables.values():
+            room = table.room
+            for link, seat in list(room.members.items()):
+                if seat is not None and room.book.seats[seat].identity == identity:
+                    _session(link).close(code, reason)
+                    link.flush()
+                    closed += 1
+        if closed:
+            self._on_event(f"{code}: {identity} ({closed} connections)")
+        return closed
+
+    def _reap(self) -> None:
+        """Close tables whose match is over or that nobody can come back to."""
+        self._police()
+        now, s = self.loop.time(), self.settings
+        for code, table in list(self.tables.items()):
+            room = table.room
+            people = any(seat is not None for seat in room.members.values())
+            waiting_for = [e for e in room.book.seats if e.kind == "human"]
+            if room.status == "over":
+                table.over_at = table.over_at or now
+                if not room.members or now - table.over_at >= s.over_grace:
+                    self.close_table(code, "The match is over: back to the lobby.")
+            elif not people and (room.status == "waiting" or not waiting_for or all(
+                    e.away_since is not None and now - e.away_since >= s.hold for e in waiting_for)):
+                table.empty_since = table.empty_since or now
+                if now - table.empty_since >= s.empty_grace:
+                    self.close_table(code, "Everyone left this table.")
+            else:
+                table.empty_since = None
+        self._reaper = self.loop.call_later(s.reap_every, self._reap)
+
+    # ----- what people see --------------------------------------------------------------------
+
+    def _changed(self) -> None:
+        """Something in the list changed: refresh everyone soon (once for many changes)."""
+        self._stale = True
+        if self._refresh_at is None:
+            self._refresh_at = self.loop.call_later(0.1, self._refresh)
+
+    def _refresh(self) -> None:
+        self._refresh_at = None
+        for table in self.tables.values():
+            if table.room.status == "over":
+                self._record(table)
+            self.store.put_table(self._row(table))
+        for link in list(self.members):
+            self._send_state(link)
+            link.flush()
+
+    def _row(self, table: _Table) -> TableRow:
+        room = table.room
+        humans = sum(1 for e in room.book.seats if e.kind == "human")
+        return TableRow(code=room.code, name=room.config.name, seats=room.config.seats, humans=humans,
+                        bots=room.config.bots, rules=rules_summary(room.config.rules), status=room.status,
+                        private=room.config.private, turn_timer=room.config.turn_timer, created=table.born)
+
+    def online(self) -> int:
+        """People in the lobby or at its tables (each connection counted once)."""
+        seated = sum(1 for t in self.tables.values() for _link in t.room.members)
+        return len(self.members) + seated
+
+    def _send_state(self, link: Link) -> None:
+        member = self.members[link]
+        rows = sorted((t for t in self.tables.values() if not t.room.config.private),
+                      key=lambda t: (t.room.status != "waiting", t.born))
+        tables = tuple(
+            m.LobbyTable(r.code, r.name, r.seats, r.humans, r.bots, r.status, r.rules,
+                         None if r.turn_timer is None else round(r.turn_timer * 1000))
+            for r in (self._row(t) for t in rows[:200])
+        )
+        seat_at = None
+        if member.identity is not None:
+            for code, table in self.tables.items():
+                seat = table.room.book.find_identity(member.identity)
+                if seat is not None and table.room.status != "over":
+                    seat_at = code
+                    break
+        _session(link).send(m.LobbyState(member.name, self.store.motd()[:512], self.online(), tables,
+                                         self._leaders, seat_at))
+
+    def _load_leaders(self) -> None:
+        self._leaders = tuple(
+            m.LeaderRow(p.name, p.games, p.wins, round(p.rating * 10)) for p in self.store.leaderboard(20)
+        )
+
+    def close(self) -> None:
+        """Stop the timers (the hosts close the connections); the store is left alone after."""
+        self._closed = True
+        self._reaper.cancel()
+        if self._refresh_at is not None:
+            self._refresh_at.cancel()

@@ -1,0 +1,119 @@
+"""``unotui serve``: one lobby, reachable over SSH and over TCP, until interrupted.
+
+Three doors lead to the same tables (one dict of rooms, one :class:`Lobby`):
+
+* the public TCP port (``--port``), for ``unotui join HOST --table CODE`` peers, with the
+  host's per-address limits;
+* a loopback-only TCP port that only the SSH sessions' programs use (they all come from
+  127.0.0.1, so the per-address limits of the public door would throttle them; the SSH
+  layer has already applied its own per-address limits to the real clients);
+* the SSH server (``--ssh-port``), which runs :func:`unotui.lobby.session.run` for each
+  SSH session in a process of its own, on a pty.
+
+One line per event goes to stdout (joins, tables, results, the SSH layer's refusals),
+flushed at once, for a service manager's journal.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import signal
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..net.host import Host, HostLimits
+from ..net.room import Room
+from .identity import Credentials
+from .lobby import Lobby, LobbySettings
+from .sqlite_store import SqliteStore
+
+__all__ = ["ServeOptions", "run_serve", "serve"]
+
+ENTRY = "unotui.lobby.session:run"
+
+
+@dataclass(frozen=True)
+class ServeOptions:
+    """What ``unotui serve`` was asked for."""
+
+    data_dir: Path
+    bind: str = "0.0.0.0"
+    ssh_port: int = 2222
+    port: int = 7777
+    max_tables: int = 50
+    max_sessions: int = 200
+    turn_timer: float = 30.0
+    ssh: bool = True
+
+
+def say(text: str) -> None:
+    """One log line, stamped and flushed."""
+    print(f"{time.strftime('%H:%M:%S')} {text}", flush=True)
+
+
+async def serve(options: ServeOptions, stop: asyncio.Event) -> int:
+    """Serve until ``stop`` is set; returns the exit status."""
+    options.data_dir.mkdir(parents=True, exist_ok=True)
+    store = SqliteStore(options.data_dir / "lobby.sqlite3")
+    rooms: dict[str, Room] = {}
+    credentials = Credentials()
+    settings = LobbySettings(max_tables=options.max_tables, turn_timer=options.turn_timer)
+    lobby = Lobby(store, rooms, credentials=credentials, settings=settings, on_event=say)
+    public = Host(rooms, lobby=lobby)
+    cap = options.max_sessions * 2 + 16  # a lobby and a table connection per session, briefly both
+    inner = Host(rooms, lobby=lobby, limits=HostLimits(
+        max_connections=cap, unauthenticated_per_ip=cap, new_per_ip_per_s=1000.0, new_per_ip_burst=cap))
+    ssh = None
+    try:
+        bound = await public.listen(options.bind, options.port)
+        inner_port = (await inner.listen("127.0.0.1", 0))[0][1]
+        if options.ssh:
+            from ..ssh.server import SshLimits, SshServer
+
+            def extra_for(spec: object) -> dict[str, str]:
+                fingerprint = getattr(spec, "fingerprint", None)
+                extra = {"host": "127.0.0.1", "port": str(inner_port)}
+                if fingerprint:
+                    extra["identity"] = credentials.issue(fingerprint)
+                return extra
+
+            ssh = SshServer(ENTRY, options.data_dir, limits=SshLimits(max_sessions=options.max_sessions),
+                            extra_for=extra_for, refuse_for=lambda fp: store.banned(fp) if fp else None)
+            ssh_bound = await ssh.start(options.bind, options.ssh_port)
+            say(f"SSH lobby on port {ssh_bound[0][1]}: ssh -p {ssh_bound[0][1]} NAME@THIS-HOST")
+            say(f"host key fingerprint: {ssh.fingerprint}")
+    except OSError as exc:
+        print(f"unotui serve: cannot listen: {exc.strerror or exc}", file=sys.stderr)
+        await public.close()
+        await inner.close()
+        lobby.close()
+        store.close()
+        return 1
+    say(f"TCP lobby on port {bound[0][1]}: unotui join THIS-HOST:{bound[0][1]} --table CODE")
+    say(f"data directory: {options.data_dir}")
+    await stop.wait()
+    say("stopping: telling the players")
+    if ssh is not None:
+        await ssh.close()
+    for host in (public, inner):
+        await host.close("host_left", "The lobby is shutting down.")
+    lobby.close()
+    store.close()
+    return 0
+
+
+def run_serve(options: ServeOptions) -> int:
+    """Run until SIGINT or SIGTERM; returns the exit status."""
+
+    async def main() -> int:
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            with contextlib.suppress(NotImplementedError, RuntimeError):
+                loop.add_signal_handler(sig, stop.set)
+        return await serve(options, stop)
+
+    return asyncio.run(main())

@@ -1,0 +1,168 @@
+"""The app an SSH player gets: the lobby first, then tables, then the lobby again.
+
+It is the same :class:`~unotui.ui.app.UnoApp` as solo and LAN play (the same table
+screen, keys and dialogs); only its home is the lobby instead of the main menu.  The
+lobby connection is open while the lobby is on screen and closed while the player sits
+at a table (a table is its own connection), so "online" counts each person once.  A
+seat held for the player's key is taken back at once when the lobby says so.
+"""
+
+from __future__ import annotations
+
+from rich.style import Style
+
+from ..client.config import Config
+from ..client.options import GameOptions
+from ..net.lobby_client import LobbyClient, LobbyClosed, LobbyUpdate
+from ..net.remote import JoinError, RemoteGame
+from ..protocol import messages as m
+from .app import MONO, UnoApp
+from .screens.lobby import CreateTable, JoinTable, LobbyChat, LobbyScreen, QuickMatch
+
+__all__ = ["LobbyApp"]
+
+
+class LobbyApp(UnoApp):
+    """The lobby's app (see the module docstring).
+
+    Args:
+        host, port: the lobby host (the serving process's own loopback port).
+        name: the player's name (the SSH user name); the lobby makes it unique.
+        identity: the lobby's credential for the player's key (``None``: a guest).
+        command: ``("join", CODE)`` or ``("spectate", CODE)`` to go straight to a table.
+    """
+
+    def __init__(
+        self,
+        host: str,
+        port: int,
+        name: str,
+        *,
+        identity: str | None = None,
+        command: tuple[str, ...] = (),
+        config: Config | None = None,
+    ) -> None:
+        config = config or Config(name=name)
+        super().__init__(config, GameOptions(name=name), menu=True, save_settings=False)
+        self.lobby_host, self.lobby_port = host, port
+        self.identity = identity
+        self.command = command
+        self.client: LobbyClient | None = None
+        self.you = name
+        self._went_back = False  # the lobby's seat_at was acted on (once per visit)
+
+    # ----- home -------------------------------------------------------------------------------
+
+    async def on_mount(self) -> None:
+        self.register_theme(MONO)
+        self._apply_theme(self.palette)
+        await self.push_screen(LobbyScreen())
+        if len(self.command) == 2 and self.command[0] in ("join", "spectate"):
+            self.sit(self.command[1].upper(), spectate=self.command[0] == "spectate")
+        else:
+            self.run_worker(self._open_lobby(), group="lobby")
+
+    def has_home(self) -> bool:
+        return any(isinstance(s, LobbyScreen) for s in self.screen_stack)
+
+    def lobby_screen(self) -> LobbyScreen | None:
+        """The lobby, if it is on the stack."""
+        for screen in self.screen_stack:
+            if isinstance(screen, LobbyScreen):
+                return screen
+        return None
+
+    def back_to_menu(self) -> None:
+        """Leave the table for the lobby."""
+        self.run_worker(self._stop(), group="stop")
+        home = self.lobby_screen()
+        while len(self.screen_stack) > 1 and self.screen is not home:
+            self.pop_screen()
+        self._table = None
+        self.run_worker(self._open_lobby(), group="lobby")
+
+    def rematch(self) -> None:
+        """In the lobby a rematch is a new table: back to the list."""
+        self.back_to_menu()
+
+    async def _open_lobby(self) -> None:
+        await self._close_lobby()
+        client = LobbyClient(self.lobby_host, self.lobby_port, name=self.you, identity=self.identity)
+        self.client = client
+        self._went_back = False
+
+        def heard(update: LobbyUpdate) -> None:
+            self.call_later(self._lobby_update, client, update)
+
+        client.listen(heard)
+        try:
+            await client.start()
+        except JoinError as exc:
+            screen = self.lobby_screen()
+            if screen is not None:
+                screen.say(f"Cannot reach the lobby: {exc}", Style(bold=True))
+        self.first_frame_drawn()
+
+    async def _close_lobby(self) -> None:
+        client, self.client = self.client, None
+        if client is not None:
+            await client.close()
+
+    def _lobby_update(self, client: LobbyClient, update: LobbyUpdate) -> None:
+        screen = self.lobby_screen()
+        if client is not self.client or screen is None:
+            return
+        if isinstance(update, m.LobbyState):
+            self.you = update.you
+            screen.show(update)
+            if update.seat_at and not self._went_back and self.screen is screen:
+                self._went_back = True
+                screen.say(f"Back to your seat at table {update.seat_at}.")
+                self.sit(update.seat_at)
+        elif isinstance(update, m.Created):
+            self.sit(update.code)
+        elif isinstance(update, m.ChatLine):
+            screen.say(f"{update.name}: {update.text}", Style(bold=True))
+        elif isinstance(update, m.Refused):
+            screen.say(update.message, Style(italic=True))
+        elif isinstance(update, LobbyClosed):
+            screen.say(f"Lobby: {update.reason}", Style(bold=True))
+
+    # ----- tables -----------------------------------------------------------------------------
+
+    def sit(self, code: str, spectate: bool = False) -> None:
+        """Go to table ``code`` (a seat, or a chair to watch)."""
+        self.run_worker(self._close_lobby(), group="lobby")
+
+        def factory(_options: GameOptions) -> RemoteGame:
+            return RemoteGame(self.lobby_host, self.lobby_port, name=self.you, spectate=spectate,
+                              table=code, identity=self.identity)
+
+        self.factory = factory
+        self.start_game()
+
+    def _failed(self, why: str) -> None:
+        screen = self.lobby_screen()
+        if screen is not None:
+            screen.say(f"Could not join: {why}", Style(bold=True))
+        self.run_worker(self._open_lobby(), group="lobby")
+
+    def on_join_table(self, message: JoinTable) -> None:
+        self.sit(message.code, message.spectate)
+
+    def on_quick_match(self, _: QuickMatch) -> None:
+        if self.client is not None:
+            self.client.quick()
+
+    def on_create_table(self, message: CreateTable) -> None:
+        if self.client is not None:
+            self.client.create(message.name, message.seats, message.bots, message.rules, message.level,
+                               message.turn_timer, message.private)
+
+    def on_lobby_chat(self, message: LobbyChat) -> None:
+        if self.client is not None:
+            self.client.chat(message.text)
+
+    async def on_unmount(self) -> None:
+        await self._close_lobby()
+        await super().on_unmount()

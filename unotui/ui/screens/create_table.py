@@ -1,0 +1,107 @@
+"""Open a table from the lobby: its name, seats, computer players, rules and timer.
+
+A form of drop-downs and switches (Tab moves, Enter or Ctrl+S creates, Escape goes
+back).  The house rules offered are the ones players ask for most; a table's full rules
+are shown to everyone in its waiting room and on the help screen.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from rich.style import Style
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Button, Input, Label, Select, Static, Switch
+
+from ...client.players import BOT_LEVELS
+from ...engine import PRESETS, Rules, Stacking
+from .lobby import CreateTable
+
+__all__ = ["TIMERS", "CreateTableScreen"]
+
+#: turn timer choices (label, seconds); "none" only for private tables
+TIMERS: tuple[tuple[str, float | None], ...] = (
+    ("15 s", 15.0), ("30 s", 30.0), ("60 s", 60.0), ("none", None)
+)
+_SWITCHES = ("seven_o", "jump_in", "draw_to_match", "no_bluffing")
+
+
+class CreateTableScreen(ModalScreen[CreateTable | None]):
+    """The new table's settings; dismissed with a :class:`CreateTable`, or ``None``."""
+
+    CSS_PATH = "house_rules.tcss"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "close", "Back"),
+        Binding("ctrl+s", "create", "Create", priority=True),
+    ]
+
+    def __init__(self, name: str) -> None:
+        super().__init__()
+        self.table_name = name
+
+    def _row(self, label: str, widget: Any) -> Horizontal:
+        return Horizontal(Label(label, classes="label"), widget, classes="row")
+
+    def _choice(self, label: str, widget_id: str, options: list[tuple[str, Any]], value: Any) -> Horizontal:
+        return self._row(label, Select(options, value=value, allow_blank=False, id=widget_id))
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="form"):
+            title = "A new table (Tab: next field, Ctrl+S: create, Escape: back)"
+            yield Static(Text(title, Style(bold=True)))
+            yield self._row("Table name", Input(self.table_name[:32], id="name", max_length=32))
+            yield self._choice("Seats", "seats", [(str(n), n) for n in range(2, 11)], 4)
+            yield self._choice("Computer players", "bots", [(str(n), n) for n in range(0, 10)], 2)
+            yield self._choice("Their level", "level", [(lv, lv) for lv in BOT_LEVELS], "medium")
+            yield self._choice("Rules", "preset", [(p, p) for p in PRESETS], "classic")
+            yield self._choice("Stacking", "stacking", [(s.value, s.value) for s in Stacking], "off")
+            for key in _SWITCHES:
+                yield self._row(key.replace("_", " ").capitalize().replace("Seven o", "Seven-O"),
+                                Switch(False, id=key))
+            yield self._choice("Turn timer", "timer", [(label, label) for label, _s in TIMERS], "30 s")
+            yield self._row("Private (join by code)", Switch(False, id="private"))
+            yield Static(id="problem")
+            yield Horizontal(Button("Create", id="create", variant="primary"), Button("Back", id="back"),
+                             classes="row")
+
+    def on_mount(self) -> None:
+        self.query_one("#name", Input).focus()
+
+    def on_input_submitted(self, _: Input.Submitted) -> None:
+        self.action_create()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "create":
+            self.action_create()
+        else:
+            self.action_close()
+
+    def action_create(self) -> None:
+        """Check the form and hand it back."""
+        seats = int(self.query_one("#seats", Select).value)  # type: ignore[arg-type]
+        bots = int(self.query_one("#bots", Select).value)  # type: ignore[arg-type]
+        private = self.query_one("#private", Switch).value
+        timer = dict(TIMERS)[str(self.query_one("#timer", Select).value)]
+        problem = ""
+        if bots >= seats:
+            problem = f"{bots} computer players leave no seat for you at {seats} seats."
+        elif timer is None and not private:
+            problem = "Public tables need a turn timer (so nobody can hold one hostage); make it private."
+        if problem:
+            self.query_one("#problem", Static).update(Text(problem, Style(color="red", bold=True)))
+            return
+        rules = Rules.preset(str(self.query_one("#preset", Select).value)).with_(
+            stacking=str(self.query_one("#stacking", Select).value),
+            **{key: self.query_one(f"#{key}", Switch).value for key in _SWITCHES},
+        )
+        name = self.query_one("#name", Input).value.strip() or self.table_name
+        level = str(self.query_one("#level", Select).value)
+        self.dismiss(CreateTable(name, seats, bots, rules, level, timer, private))
+
+    def action_close(self) -> None:
+        """Back to the lobby without a table."""
+        self.dismiss(None)

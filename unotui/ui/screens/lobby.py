@@ -1,0 +1,228 @@
+"""The lobby: the public tables, the leaderboard and the lobby's chat, by keyboard.
+
+Everything on this screen came from the lobby host and most of it from other people
+(table names, player names, chat), so it is cleaned again and shown as plain
+:class:`~rich.text.Text`, never as markup.  The screen posts what the player wants up
+to the app (:class:`JoinTable`, :class:`CreateTable`, :class:`QuickMatch`,
+:class:`LobbyChat`); it never talks to the network.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from rich.style import Style
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, RichLog, Static
+
+from ...client.text import display_name
+from ...engine import Rules
+from ...protocol.messages import LobbyState, LobbyTable
+
+__all__ = ["CreateTable", "JoinTable", "LobbyChat", "LobbyScreen", "QuickMatch", "lobby_text"]
+
+_STATUS = {"waiting": "waiting", "playing": "playing", "over": "over"}
+
+
+@dataclass
+class JoinTable(Message):
+    """Sit at (or watch) the table ``code``."""
+
+    code: str
+    spectate: bool = False
+
+
+class QuickMatch(Message):
+    """A seat at once."""
+
+
+@dataclass
+class CreateTable(Message):
+    """Open a table with these settings (see :class:`~unotui.protocol.messages.Create`)."""
+
+    name: str
+    seats: int
+    bots: int
+    rules: Rules
+    level: str
+    turn_timer: float | None
+    private: bool
+
+
+@dataclass
+class LobbyChat(Message):
+    """A line to everyone in the lobby."""
+
+    text: str
+
+
+def players(table: LobbyTable) -> str:
+    """``2/4 (+1 bot)``: people seated of the seats people may take, and the bots."""
+    bots = f" +{table.bots} bot{'s' if table.bots != 1 else ''}" if table.bots else ""
+    return f"{table.humans}/{table.seats - table.bots}{bots}"
+
+
+def lobby_text(state: LobbyState) -> str:
+    """The lobby as plain text (what the tests read): the tables and the leaders."""
+    lines = [f"{display_name(state.you)} - {state.online} online"]
+    lines += [f"{t.code} {display_name(t.name)} {players(t)} {t.status} {t.rules}" for t in state.tables]
+    lines += [f"{i}. {display_name(r.name)} {r.rating_tenths / 10:.1f}"
+              for i, r in enumerate(state.leaders, 1)]
+    return "\n".join(lines)
+
+
+class LobbyScreen(Screen[None]):
+    """Choose a table.  Enter sits at the highlighted one; the footer lists the rest."""
+
+    CSS_PATH = "lobby.tcss"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "join", "Sit here", priority=True),
+        Binding("w", "watch", "Watch"),
+        Binding("n", "create", "New table"),
+        Binding("q", "quick", "Quick match"),
+        Binding("c", "code", "Join by code"),
+        Binding("slash", "chat", "Chat"),
+        Binding("question_mark", "help", "Help"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.state: LobbyState | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Static(Text("Connecting to the lobby...", Style(dim=True)), id="lobby-head")
+        with Vertical(id="tables-box"):
+            table: DataTable[Text] = DataTable(id="tables", cursor_type="row", zebra_stripes=True)
+            yield table
+            yield Static(Text("No tables yet: n opens one, q finds you a quick match.", Style(dim=True)),
+                         id="empty")
+        with Horizontal(id="lower"):
+            yield Static(id="leaders")
+            yield RichLog(id="lobby-log", wrap=True, markup=False, max_lines=200)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        table = self.query_one("#tables", DataTable)
+        table.add_columns("Code", "Table", "Players", "Status", "Rules", "Timer")
+        self.query_one("#tables-box").border_title = "Tables"
+        self.query_one("#leaders").border_title = "Leaderboard"
+        self.query_one("#lobby-log").border_title = "Lobby chat"
+        table.focus()
+        if self.state is not None:
+            self.show(self.state)
+
+    # ----- what the lobby says --------------------------------------------------------------
+
+    def show(self, state: LobbyState) -> None:
+        """Draw ``state`` (keeps the highlighted table where it was, by code)."""
+        self.state = state
+        if not self.is_mounted:
+            return
+        head = Text()
+        head.append("unotui lobby", Style(bold=True))
+        head.append(f"   you are {display_name(state.you)}   {state.online} online")
+        if state.motd:
+            head.append("\n")
+            head.append(_clean(state.motd), Style(italic=True))
+        self.query_one("#lobby-head", Static).update(head)
+        table = self.query_one("#tables", DataTable)
+        keep = self.highlighted()
+        table.clear()
+        for t in state.tables:
+            timer = f"{t.turn_timer_ms // 1000} s" if t.turn_timer_ms else "-"
+            table.add_row(Text(t.code), Text(_clean(t.name)), Text(players(t)), Text(_STATUS[t.status]),
+                          Text(_clean(t.rules)), Text(timer), key=t.code)
+        self.query_one("#empty").display = not state.tables
+        if keep is not None and keep in {t.code for t in state.tables}:
+            table.move_cursor(row=table.get_row_index(keep))
+        board = Text()
+        if not state.leaders:
+            board.append("No rated games yet.\nPlay with an SSH key\nto be ranked.", Style(dim=True))
+        for i, r in enumerate(state.leaders[:12], 1):
+            board.append(f"{i:>2}. {display_name(r.name):<16} {r.rating_tenths / 10:>5.1f}\n")
+        self.query_one("#leaders", Static).update(board)
+
+    def say(self, line: str, style: Style | None = None) -> None:
+        """A line in the lobby's log (chat, refusals, notices)."""
+        self.query_one("#lobby-log", RichLog).write(Text(_clean(line), style or Style()))
+
+    def highlighted(self) -> str | None:
+        """The code of the highlighted table, if any."""
+        table = self.query_one("#tables", DataTable)
+        if not table.row_count:
+            return None
+        key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key
+        return str(key.value) if key.value is not None else None
+
+    # ----- keys -----------------------------------------------------------------------------
+
+    def action_join(self) -> None:
+        """Enter: sit at the highlighted table."""
+        code = self.highlighted()
+        if code is None:
+            self.notify("No table to sit at: n opens one, q finds you a quick match.", markup=False)
+            return
+        self.post_message(JoinTable(code))
+
+    def action_watch(self) -> None:
+        """w: watch the highlighted table."""
+        code = self.highlighted()
+        if code is None:
+            self.notify("No table to watch yet.", markup=False)
+            return
+        self.post_message(JoinTable(code, spectate=True))
+
+    def action_quick(self) -> None:
+        """q: a seat at once."""
+        self.say("Finding you a seat...", Style(dim=True))
+        self.post_message(QuickMatch())
+
+    def action_create(self) -> None:
+        """n: open a table."""
+        from .create_table import CreateTableScreen
+
+        def created(result: CreateTable | None) -> None:
+            if result is not None:
+                self.post_message(result)
+
+        name = f"{self.state.you}'s table" if self.state is not None else "My table"
+        self.app.push_screen(CreateTableScreen(name), created)
+
+    def action_code(self) -> None:
+        """c: join a private table by its code."""
+        from .chat import CodeScreen
+
+        def entered(code: str | None) -> None:
+            if code:
+                self.post_message(JoinTable(code.strip().upper()))
+
+        self.app.push_screen(CodeScreen(), entered)
+
+    def action_chat(self) -> None:
+        """/: say something to the lobby."""
+        from .chat import ChatScreen
+
+        def said(text: str | None) -> None:
+            if text:
+                self.post_message(LobbyChat(text))
+
+        self.app.push_screen(ChatScreen("Say to everyone in the lobby"), said)
+
+    def action_help(self) -> None:
+        """?: the rules and keys."""
+        from .help import HelpScreen
+
+        self.app.push_screen(HelpScreen(Rules.preset("classic")))
+
+
+def _clean(text: str) -> str:
+    """Peer text made inert for a line of its own (longer than a name may be)."""
+    from ...protocol.text import clean
+
+    return clean(text)
