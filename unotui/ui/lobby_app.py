@@ -10,6 +10,7 @@ seat held for the player's key is taken back at once when the lobby says so.
 from __future__ import annotations
 
 from rich.style import Style
+from textual import events
 
 from ..client.config import Config
 from ..client.options import GameOptions
@@ -53,7 +54,8 @@ class LobbyApp(UnoApp):
 
     # ----- home -------------------------------------------------------------------------------
 
-    async def on_mount(self) -> None:
+    async def on_mount(self, event: events.Mount) -> None:
+        event.prevent_default()  # Textual would run UnoApp's on_mount (the main menu) too
         self.register_theme(MONO)
         self._apply_theme(self.palette)
         await self.push_screen(LobbyScreen())
@@ -163,6 +165,7 @@ class LobbyApp(UnoApp):
         if self.client is not None:
             self.client.chat(message.text)
 
-    async def on_unmount(self) -> None:
+    async def on_unmount(self, event: events.Unmount) -> None:
+        event.prevent_default()
         await self._close_lobby()
-        await super().on_unmount()
+        await self._stop()

@@ -1,0 +1,106 @@
+"""The lobby app by keyboard (Textual's pilot) against a real lobby host on loopback."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.pilot import Pilot
+from textual.widgets import DataTable
+
+from tests.net.lan_support import until
+from unotui.engine import Rules
+from unotui.lobby.lobby import LobbySettings
+from unotui.net.remote import RemoteGame
+from unotui.ui.lobby_app import LobbyApp
+from unotui.ui.screens.create_table import CreateTableScreen
+from unotui.ui.screens.lobby import LobbyScreen, lobby_text
+from unotui.ui.screens.table import TableScreen
+from unotui.ui.screens.waiting import WaitingScreen
+
+from .test_lobby_net import lobby_host, visit
+
+pytestmark = pytest.mark.timeout(60)
+
+SETTINGS = LobbySettings(bot_delay=0.0, catch_grace=0.0, reap_every=0.2, empty_grace=0.3, over_grace=0.3)
+
+
+async def lobby_ready(pilot: Pilot[Any]) -> LobbyScreen:
+    app = pilot.app
+    assert isinstance(app, LobbyApp)
+
+    async def ready() -> bool:
+        await pilot.pause(0.05)
+        screen = app.lobby_screen()
+        return screen is not None and screen.state is not None and app.screen is screen
+
+    for _ in range(200):
+        if await ready():
+            break
+    screen = app.lobby_screen()
+    assert screen is not None and screen.state is not None
+    return screen
+
+
+async def test_create_a_table_wait_leave_then_quick_match(tmp_path: Path) -> None:
+    async with lobby_host(tmp_path, SETTINGS) as (lobby, port):
+        app = LobbyApp("127.0.0.1", port, "Ann")
+        async with app.run_test(size=(80, 24)) as pilot:
+            screen = await lobby_ready(pilot)
+            assert "Ann - 1 online" in lobby_text(screen.state)  # type: ignore[arg-type]
+            await pilot.press("n")
+            await pilot.pause()
+            assert isinstance(app.screen, CreateTableScreen)
+            await pilot.press("ctrl+s")
+            for _ in range(100):
+                await pilot.pause(0.05)
+                if isinstance(app.screen, WaitingScreen):
+                    break
+            assert isinstance(app.screen, WaitingScreen)
+            assert len(lobby.tables) == 1
+            await pilot.press("escape")
+            screen = await lobby_ready(pilot)
+            for _ in range(100):  # the empty table is closed by the lobby
+                await pilot.pause(0.05)
+                if not lobby.tables:
+                    break
+            assert not lobby.tables
+            await pilot.press("q")
+            for _ in range(100):
+                await pilot.pause(0.05)
+                if isinstance(app.screen, TableScreen):
+                    break
+            assert isinstance(app.screen, TableScreen)
+            assert app.view is not None and len(app.view.names) == 4
+
+
+async def test_enter_sits_at_the_highlighted_table_and_w_watches(tmp_path: Path) -> None:
+    async with lobby_host(tmp_path, SETTINGS) as (lobby, port):
+        bob = await visit(port, "Bob")
+        bob.client.quick()
+        await until(lambda: bob.created())
+        seat = RemoteGame("127.0.0.1", port, name="Bob", table=bob.created()[0])
+        await seat.start()  # the quick table starts: Ann may only watch it
+        bob.client.create("Open", 3, 0, Rules(), "easy", 30.0, False)
+        await until(lambda: len(bob.created()) == 2)
+        app = LobbyApp("127.0.0.1", port, "Ann")
+        async with app.run_test(size=(120, 40)) as pilot:
+            screen = await lobby_ready(pilot)
+            for _ in range(100):
+                await pilot.pause(0.05)
+                if screen.query_one("#tables", DataTable).row_count == 2:
+                    break
+            # waiting tables come first: Enter takes a seat at "Open"
+            assert screen.highlighted() == bob.created()[1]
+            await pilot.press("down")
+            assert screen.highlighted() == bob.created()[0]
+            await pilot.press("w")
+            for _ in range(100):
+                await pilot.pause(0.05)
+                if isinstance(app.screen, TableScreen):
+                    break
+            assert isinstance(app.screen, TableScreen)
+            assert app.view is not None and app.view.seat is None  # a spectator
+        await seat.close()
+        await bob.client.close()
