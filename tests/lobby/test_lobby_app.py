@@ -76,7 +76,7 @@ async def test_create_a_table_wait_leave_then_quick_match(tmp_path: Path) -> Non
 
 
 async def test_enter_sits_at_the_highlighted_table_and_w_watches(tmp_path: Path) -> None:
-    async with lobby_host(tmp_path, SETTINGS) as (lobby, port):
+    async with lobby_host(tmp_path, SETTINGS) as (_lobby, port):
         bob = await visit(port, "Bob")
         bob.client.quick()
         await until(lambda: bob.created())

@@ -102,13 +102,21 @@ class UnoApp(LanApp):
                 title = "Settings file problem (defaults used)"
                 self.notify(problem, title=title, severity="warning", timeout=20, markup=False)
         if self.menu:
-            from .screens.menu import MenuScreen
-
-            await self.push_screen(MenuScreen())
+            await self.open_home()
         else:
             await self._start()
 
+    async def open_home(self) -> None:
+        """Put the home screen up (the main menu; the lobby in the SSH lobby's app)."""
+        from .screens.menu import MenuScreen
+
+        await self.push_screen(MenuScreen())
+
     async def on_unmount(self) -> None:
+        await self.shutdown()
+
+    async def shutdown(self) -> None:
+        """The app is closing: end the game (and, in subclasses, other connections)."""
         await self._stop()
 
     def first_frame_drawn(self) -> None:

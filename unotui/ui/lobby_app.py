@@ -10,14 +10,13 @@ seat held for the player's key is taken back at once when the lobby says so.
 from __future__ import annotations
 
 from rich.style import Style
-from textual import events
 
 from ..client.config import Config
 from ..client.options import GameOptions
 from ..net.lobby_client import LobbyClient, LobbyClosed, LobbyUpdate
 from ..net.remote import JoinError, RemoteGame
 from ..protocol import messages as m
-from .app import MONO, UnoApp
+from .app import UnoApp
 from .screens.lobby import CreateTable, JoinTable, LobbyChat, LobbyScreen, QuickMatch
 
 __all__ = ["LobbyApp"]
@@ -54,10 +53,7 @@ class LobbyApp(UnoApp):
 
     # ----- home -------------------------------------------------------------------------------
 
-    async def on_mount(self, event: events.Mount) -> None:
-        event.prevent_default()  # Textual would run UnoApp's on_mount (the main menu) too
-        self.register_theme(MONO)
-        self._apply_theme(self.palette)
+    async def open_home(self) -> None:
         await self.push_screen(LobbyScreen())
         if len(self.command) == 2 and self.command[0] in ("join", "spectate"):
             self.sit(self.command[1].upper(), spectate=self.command[0] == "spectate")
@@ -165,7 +161,6 @@ class LobbyApp(UnoApp):
         if self.client is not None:
             self.client.chat(message.text)
 
-    async def on_unmount(self, event: events.Unmount) -> None:
-        event.prevent_default()
+    async def shutdown(self) -> None:
         await self._close_lobby()
         await self._stop()
