@@ -33,3 +33,14 @@ def test_every_table_key_is_documented() -> None:
             assert f"`{name}`" in DOC, f"{name} missing from docs/keys.md"
             if binding.show and key in ("d", "k", "c", "x", "a", "j", "n", "t", "u"):
                 assert name in help_keys, f"{name} missing from the help screen"
+
+
+def test_every_lobby_key_is_documented() -> None:
+    from unotui.ui.screens.lobby import LobbyScreen
+
+    lobby = DOC[DOC.index("## The SSH lobby"):]
+    for binding in LobbyScreen.BINDINGS:
+        assert isinstance(binding, Binding)
+        for key in binding.key.split(","):
+            name = NAMES.get(key, key)
+            assert f"`{name}`" in lobby, f"{name} missing from the lobby's keys in docs/keys.md"

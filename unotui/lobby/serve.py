@@ -78,10 +78,13 @@ async def serve(options: ServeOptions, stop: asyncio.Event) -> int:
                 extra = {"host": "127.0.0.1", "port": str(inner_port)}
                 if fingerprint:
                     extra["identity"] = credentials.issue(fingerprint)
+                    why = store.banned(fingerprint)
+                    if why is not None:
+                        extra["banned"] = why[:200]
                 return extra
 
             ssh = SshServer(ENTRY, options.data_dir, limits=SshLimits(max_sessions=options.max_sessions),
-                            extra_for=extra_for, refuse_for=lambda fp: store.banned(fp) if fp else None)
+                            extra_for=extra_for)
             ssh_bound = await ssh.start(options.bind, options.ssh_port)
             say(f"SSH lobby on port {ssh_bound[0][1]}: ssh -p {ssh_bound[0][1]} NAME@THIS-HOST")
             say(f"host key fingerprint: {ssh.fingerprint}")

@@ -20,6 +20,11 @@ def run(spec: Any) -> int:
     from ..ui.lobby_app import LobbyApp
 
     extra: dict[str, str] = dict(getattr(spec, "extra", {}) or {})
+    if "banned" in extra:  # a plain line on the terminal, then the session ends
+        from ..protocol.text import clean
+
+        print(f"You are banned from this lobby: {clean(extra['banned'])}\r", flush=True)
+        return 1
     name = clean_name(str(getattr(spec, "user", "") or ""), "guest")
     command = tuple(getattr(spec, "command", ()) or ())
     app = LobbyApp(extra.get("host", "127.0.0.1"), int(extra.get("port", "7777")), name,
