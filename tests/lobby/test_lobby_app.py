@@ -49,6 +49,9 @@ async def test_create_a_table_wait_leave_then_quick_match(tmp_path: Path) -> Non
         async with app.run_test(size=(80, 24)) as pilot:
             screen = await lobby_ready(pilot)
             assert "Ann - 1 online" in lobby_text(screen.state)  # type: ignore[arg-type]
+            await pilot.press("t")  # the colour toggle works in the lobby too
+            await pilot.pause()
+            assert app.palette == "colourblind"
             await pilot.press("n")
             await pilot.pause()
             assert isinstance(app.screen, CreateTableScreen)

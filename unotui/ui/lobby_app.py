@@ -17,6 +17,7 @@ from ..net.lobby_client import LobbyClient, LobbyClosed, LobbyUpdate
 from ..net.remote import JoinError, RemoteGame
 from ..protocol import messages as m
 from .app import UnoApp
+from .messages import CycleTheme
 from .screens.lobby import CreateTable, JoinTable, LobbyChat, LobbyScreen, QuickMatch
 
 __all__ = ["LobbyApp"]
@@ -156,6 +157,16 @@ class LobbyApp(UnoApp):
         if self.client is not None:
             self.client.create(message.name, message.seats, message.bots, message.rules, message.level,
                                message.turn_timer, message.private)
+
+    def on_cycle_theme(self, message: CycleTheme) -> None:
+        """t in the lobby: the next theme (the table gets it when the player sits)."""
+        message.prevent_default()
+        name = self.cycle_theme()
+        screen = self.lobby_screen()
+        if self._table is not None:
+            self._table.set_palette(self.palette)
+        if screen is not None and self.screen is screen:
+            screen.say(f"Theme: {name} (t: next).")
 
     def on_lobby_chat(self, message: LobbyChat) -> None:
         if self.client is not None:

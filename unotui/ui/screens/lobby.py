@@ -89,6 +89,7 @@ class LobbyScreen(Screen[None]):
         Binding("c", "code", "Join by code"),
         Binding("slash", "chat", "Chat"),
         Binding("question_mark", "help", "Help"),
+        Binding("t", "theme", "Colours"),
     ]
 
     def __init__(self) -> None:
@@ -213,6 +214,12 @@ class LobbyScreen(Screen[None]):
                 self.post_message(LobbyChat(text))
 
         self.app.push_screen(ChatScreen("Say to everyone in the lobby"), said)
+
+    def action_theme(self) -> None:
+        """t: the next colour theme (mono for terminals whose colours are wrong or missing)."""
+        from ..messages import CycleTheme
+
+        self.post_message(CycleTheme())
 
     def action_help(self) -> None:
         """?: the rules and keys."""
