@@ -14,7 +14,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--name", help="your name at the table, 1-16 characters (default: your settings)")
     parser.add_argument("--password", default="", help="the table's password, if it has one")
     parser.add_argument("--spectate", action="store_true", help="watch instead of taking a seat")
-    parser.add_argument("--table", default="", help=argparse.SUPPRESS)
+    parser.add_argument("--table", default="", metavar="CODE",
+                        help="a table's code on a lobby (unotui serve); a LAN host has one table")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -1,0 +1,42 @@
+"""``unotui serve``'s operator commands, through the real command line."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from unotui.lobby.sqlite_store import SqliteStore
+
+FP = "SHA256:abcdefghijklmnopqrstuvwxyz0123456789ABCDEFG"
+
+
+def serve(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "unotui", "serve", *args], capture_output=True, text=True,
+                          timeout=60)
+
+
+def test_ban_unban_motd_and_kick_change_the_store_and_exit(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    out = serve("--data-dir", str(data), "--ban", FP, "--reason", "spam in chat")
+    assert out.returncode == 0 and f"banned {FP}" in out.stdout
+    assert FP in serve("--data-dir", str(data), "--bans").stdout
+    assert serve("--data-dir", str(data), "--motd", "Be kind.").returncode == 0
+    assert serve("--data-dir", str(data), "--kick", FP).returncode == 0
+    store = SqliteStore(data / "lobby.sqlite3")
+    try:
+        assert store.banned(FP) == "spam in chat"
+        assert store.motd() == "Be kind."
+        assert [e.kind for e in store.recent_events(5)][-2:] == ["ban", "kick"]
+    finally:
+        store.close()
+    out = serve("--data-dir", str(data), "--unban", FP)
+    assert out.returncode == 0 and "unbanned" in out.stdout
+    assert "not banned" in serve("--data-dir", str(data), "--unban", FP).stdout
+
+
+def test_bad_ports_and_limits_are_one_line_errors(tmp_path: Path) -> None:
+    out = serve("--data-dir", str(tmp_path), "--port", "70000")
+    assert out.returncode == 2 and "--port must be 0-65535" in out.stderr and "Traceback" not in out.stderr
+    out = serve("--data-dir", str(tmp_path), "--max-tables", "0")
+    assert out.returncode == 2 and "at least 1" in out.stderr
