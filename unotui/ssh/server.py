@@ -296,7 +296,7 @@ class _Connection(asyncssh.SSHServer):
 
     def session_requested(self) -> ShellSession | bool:
         assert self._conn is not None
-        if self._session is not None and not self._session.done.done():
+        if self._session is not None and self._session.busy:
             self._server.count_refusal("session")
             return False  # one session at a time per connection
         spec = SessionSpec(
@@ -306,14 +306,15 @@ class _Connection(asyncssh.SSHServer):
             size=(80, 24),
             peer=self._peer,
         )
-        self._session = self._server.new_session(spec)
-        self._session.done.add_done_callback(lambda _f: self._after_session())
-        return self._session
+        session = self._server.new_session(spec)
+        session.done.add_done_callback(lambda _f: self._after_session(session))
+        self._session = session
+        return session
 
-    def _after_session(self) -> None:
-        """The session is over: close the connection soon (a game server keeps no idle links)."""
+    def _after_session(self, session: ShellSession) -> None:
+        """A child's session is over: close the connection soon (no idle links are kept)."""
         conn = self._conn
-        if conn is not None:
+        if conn is not None and session.pid is not None:
             asyncio.get_running_loop().call_later(1.0, conn.close)
 
     def connection_requested(self, dest_host: str, dest_port: int, orig_host: str, orig_port: int) -> bool:

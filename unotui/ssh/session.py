@@ -197,6 +197,11 @@ class ShellSession(asyncssh.SSHServerSession[bytes]):
             self._flush_input()
 
     @property
+    def busy(self) -> bool:
+        """The session runs (or is starting) a child."""
+        return self._starting is not None and not self.done.done()
+
+    @property
     def pid(self) -> int | None:
         """The child's pid (None before it starts)."""
         return self._pid
