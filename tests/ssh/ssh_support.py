@@ -38,12 +38,7 @@ async def serving(
 
 
 class Guest(asyncssh.SSHClient):
-    """A client without a key: keyboard-interactive, answering no prompts; keeps the banner."""
-
-    banner = ""
-
-    def auth_banner_received(self, msg: str, lang: str) -> None:
-        Guest.banner += msg
+    """A client without a key: keyboard-interactive, answering no prompts."""
 
     def kbdint_auth_requested(self) -> str:
         return ""
@@ -136,16 +131,19 @@ def cli_server(data_dir: Path, entry: str, *args: str) -> Iterator[CliServer]:
 
 
 def ssh_argv(port: int, home: Path, *options: str, key: Path | None = None, user: str = "ada") -> list[str]:
-    """An OpenSSH command line to the test server (no config, its own known_hosts)."""
+    """An OpenSSH command line to the test server (no config, its own known_hosts).
+
+    ``options`` come first: for ``-o`` OpenSSH keeps the first value given.
+    """
     argv = [
-        "ssh", "-F", "/dev/null", "-o", "StrictHostKeyChecking=accept-new",
+        "ssh", *options, "-F", "/dev/null", "-o", "StrictHostKeyChecking=accept-new",
         "-o", f"UserKnownHostsFile={home / 'known_hosts'}", "-o", "LogLevel=ERROR", "-p", str(port),
     ]
     if key is not None:
         argv += ["-o", "IdentitiesOnly=yes", "-i", str(key)]
     else:
         argv += ["-o", "PubkeyAuthentication=no", "-o", "IdentitiesOnly=yes"]
-    return [*argv, *options, f"{user}@127.0.0.1"]
+    return [*argv, f"{user}@127.0.0.1"]
 
 
 def shell_line(argv: list[str]) -> str:

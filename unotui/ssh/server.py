@@ -31,7 +31,7 @@ import asyncssh
 from .errors import HostKeyError
 from .forkserver import Forkserver
 from .limits import REFUSALS, Admission, SshLimits
-from .session import ShellSession
+from .session import RefusalSession, ShellSession
 from .spec import DEFAULT_COMMANDS, SessionSpec, colour_env
 
 __all__ = ["DEFAULT_PRELOAD", "HOST_KEY_FILE", "SshServer", "load_host_key"]
@@ -261,15 +261,14 @@ class _Connection(asyncssh.SSHServer):
             self._refusal = self._server.admission.admit()
             self._admitted = self._refusal is None
         if self._refusal is not None:
-            reason = self._refusal
-            self._server.count_refusal(reason)
-            log.info("connection from %s refused: %s", self._peer, reason)
-            self._conn.send_auth_banner(f"unotui: {REFUSALS[reason]}\r\n")
-            conn = self._conn
-            asyncio.get_running_loop().call_later(
-                0.2, conn.disconnect, asyncssh.DISC_TOO_MANY_CONNECTIONS, REFUSALS[reason]
-            )
+            # Let it in (any key, no record) only to say why on its terminal, then close.
+            self._server.count_refusal(self._refusal)
+            log.info("connection from %s refused: %s", self._peer, self._refusal)
+            asyncio.get_running_loop().call_later(self._REFUSED_FOR, self._conn.close)
         return True
+
+    #: seconds a refused connection may stay (enough to read its one line)
+    _REFUSED_FOR = 10.0
 
     # Keys: any key, fingerprint recorded.  The key recorded is the last one checked:
     # a signed request is checked just before it succeeds, and keyboard-interactive (the
@@ -279,14 +278,14 @@ class _Connection(asyncssh.SSHServer):
 
     def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
         self._key = key
-        return self._refusal is None
+        return True
 
     def kbdint_auth_supported(self) -> bool:
         return True
 
     def get_kbdint_challenge(self, username: str, lang: str, submethods: str) -> bool:
         self._key = None
-        return self._refusal is None  # True: in at once, no prompt
+        return True  # in at once, no prompt
 
     def password_auth_supported(self) -> bool:
         return False
@@ -294,8 +293,10 @@ class _Connection(asyncssh.SSHServer):
     def auth_completed(self) -> None:
         self._fingerprint = str(self._key.get_fingerprint("sha256")) if self._key is not None else None
 
-    def session_requested(self) -> ShellSession | bool:
+    def session_requested(self) -> ShellSession | RefusalSession | bool:
         assert self._conn is not None
+        if self._refusal is not None:
+            return RefusalSession(f"unotui: {REFUSALS[self._refusal]}")
         if self._session is not None and self._session.busy:
             self._server.count_refusal("session")
             return False  # one session at a time per connection

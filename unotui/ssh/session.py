@@ -31,7 +31,7 @@ from .spec import CommandError, SessionSpec, parse_command
 if TYPE_CHECKING:
     from .server import SshServer
 
-__all__ = ["RESET", "ShellSession"]
+__all__ = ["RESET", "RefusalSession", "ShellSession"]
 
 log = logging.getLogger("unotui.ssh")
 
@@ -415,3 +415,32 @@ class ShellSession(asyncssh.SSHServerSession[bytes]):
     def _finish_future(self) -> None:
         if not self.done.done():
             self.done.set_result(None)
+
+
+class RefusalSession(asyncssh.SSHServerSession[bytes]):
+    """The session of a connection over a limit: one line on the terminal, status 1.
+
+    The line goes on the channel rather than in an authentication banner: OpenSSH shows
+    banners only at its default log level, and never with ``LogLevel=ERROR`` or ``-q``.
+    """
+
+    def __init__(self, line: str) -> None:
+        self._line = line
+        self._chan: asyncssh.SSHServerChannel[bytes] | None = None
+
+    def connection_made(self, chan: asyncssh.SSHServerChannel[bytes]) -> None:
+        self._chan = chan
+
+    def pty_requested(self, term_type: str, term_size: tuple[int, int, int, int], term_modes: object) -> bool:
+        return True
+
+    def shell_requested(self) -> bool:
+        return True
+
+    def exec_requested(self, command: str) -> bool:
+        return True
+
+    def session_started(self) -> None:
+        assert self._chan is not None
+        self._chan.write(self._line.encode() + b"\r\n")
+        self._chan.exit(1)
