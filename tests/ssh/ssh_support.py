@@ -103,7 +103,7 @@ def start_cli_server(data_dir: Path, entry: str, *args: str) -> CliServer:
     """Start the server CLI (Textual preloaded) and wait for its ``listening`` line."""
     command = [
         sys.executable, "-m", "unotui.ssh", "--port", "0", "--data-dir", str(data_dir), "--entry", entry,
-        "--preload", "textual.app", "--preload", "unotui.ui.app", *args,
+        "--preload", "unotui.ui.preload", *args,
     ]
     env = {k: v for k, v in os.environ.items() if k != "TMUX"}
     process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True, cwd=REPO, env=env)

@@ -28,8 +28,8 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m unotui.ssh", description=__doc__.splitlines()[0])
     parser.add_argument("--entry", default="unotui.ssh.demo:run", help="module:function run per session")
     parser.add_argument("--preload", action="append", default=None, metavar="MODULE",
-                        help="a module the forkserver imports first (repeatable; default: textual.app "
-                             "and, for the demo, unotui.ui.app)")
+                        help="a module the forkserver imports first (repeatable; default: textual.app; "
+                             "for the demo, unotui.ui.preload)")
     parser.add_argument("--bind", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=2222, help="0: any free port")
     parser.add_argument("--data-dir", type=Path, default=Path("unotui-ssh"), help="host key and log")
@@ -38,6 +38,8 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--max-sessions", type=int, help="sessions at once (default 200)")
     parser.add_argument("--per-ip", type=int, help="connections at once from one address (default 8)")
     parser.add_argument("--idle-timeout", type=float, help="seconds without a key (default 1800)")
+    parser.add_argument("--rate-per-ip", type=float, help="new connections a second per address (default 5)")
+    parser.add_argument("--rate-burst", type=int, help="...in a burst of (default 5)")
     parser.add_argument("--verbose", action="store_true", help="log to stderr too")
     parser.add_argument("--local", action="store_true", help="run the entry on this terminal, no SSH")
     return parser
@@ -47,6 +49,7 @@ def _limits(args: argparse.Namespace) -> SshLimits:
     limits = SshLimits()
     changes = {
         "max_sessions": args.max_sessions, "per_ip": args.per_ip, "idle_timeout": args.idle_timeout,
+        "rate_per_ip": args.rate_per_ip, "rate_burst": args.rate_burst,
     }
     from dataclasses import replace
 

@@ -15,7 +15,7 @@ from .spec import SessionSpec
 __all__ = ["PRELOAD", "run"]
 
 #: what the forkserver should import for this entry (``SshServer(preload=PRELOAD)``)
-PRELOAD: tuple[str, ...] = ("textual.app", "unotui.ui.app")
+PRELOAD: tuple[str, ...] = ("unotui.ui.preload",)
 
 
 def run(spec: SessionSpec) -> int:
