@@ -33,3 +33,11 @@ def test_tui_bench_summary_line() -> None:
 def test_codec_bench_summary_line() -> None:
     line = last_line(str(BENCH / "codec.py"), "--events", "300", "--steps", "5", "--rounds", "1")
     assert re.fullmatch(r"delta_bytes=\d+ full_bytes=\d+ delta_us=\d+\.\d full_us=\d+\.\d", line), line
+
+
+def test_ssh_load_bench_summary_line() -> None:
+    line = last_line(str(BENCH / "ssh_load.py"), "--sessions", "2", "--runs", "1", "--keys-per-session", "1")
+    summary = (
+        r"sessions=2 reached_lobby=2 pss_mib_per_session=\d+\.\d+ first_frame_ratio=\d+\.\d+ key_p95_ms=\d+"
+    )
+    assert re.fullmatch(summary, line), line

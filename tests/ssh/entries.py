@@ -1,0 +1,99 @@
+"""Test-only session entries (``tests.ssh.entries:NAME``), run in the SSH shell's children."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import signal
+import sys
+from pathlib import Path
+from types import FrameType
+from typing import Any
+
+from unotui.ssh import SessionSpec
+
+ENV_SHOWN = ("TERM", "COLORTERM", "LANG", "LC_ALL", "USER", "SSH_CONNECTION")
+
+
+def _record(spec: SessionSpec) -> None:
+    path = spec.extra.get("record")
+    if path:
+        with Path(path).open("a", encoding="utf-8") as file:
+            file.write(json.dumps(dataclasses.asdict(spec)) + "\n")
+
+
+def echo(spec: SessionSpec) -> int:
+    """A line of JSON (the spec, some environment), then a byte-driven loop.
+
+    Each byte read from the terminal is answered with ``got XX`` (hex); ``q`` ends with
+    status 0, ``e`` with status 3, ``k`` kills the process, ``r`` raises.  A window
+    change prints ``size COLSxROWS``.
+    """
+    _record(spec)
+    env = {name: os.environ.get(name) for name in ENV_SHOWN}
+    out = sys.stdout
+
+    def resized(_sig: int, _frame: FrameType | None) -> None:
+        size = os.get_terminal_size(0)
+        out.write(f"size {size.columns}x{size.lines}\r\n")
+        out.flush()
+
+    signal.signal(signal.SIGWINCH, resized)
+    payload: dict[str, Any] = {"spec": dataclasses.asdict(spec), "env": env, "tty": os.isatty(0)}
+    out.write("SPEC " + json.dumps(payload) + "\r\n")
+    out.flush()
+    while True:
+        try:
+            data = os.read(0, 1024)
+        except InterruptedError:
+            continue
+        if not data:
+            return 0
+        for byte in data:
+            out.write(f"got {byte:02x}\r\n")
+            out.flush()
+            char = chr(byte)
+            if char == "q":
+                return 0
+            if char == "e":
+                return 3
+            if char == "k":
+                os.kill(os.getpid(), signal.SIGKILL)
+            if char == "r":
+                raise RuntimeError("boom from the echo entry")
+
+
+def play(spec: SessionSpec) -> int:
+    """Record the spec, then the demo (a solo game at the table)."""
+    _record(spec)
+    from unotui.ssh.demo import run
+
+    return run(spec)
+
+
+def crash_app(spec: SessionSpec) -> int:
+    """A tiny Textual app: ``c`` counts, ``x`` crashes the process (SIGSEGV), ``t`` raises."""
+    _record(spec)
+    from textual.app import App, ComposeResult
+    from textual.widgets import Static
+
+    class Crash(App[int]):
+        def compose(self) -> ComposeResult:
+            yield Static("crash-test ready, count 0", id="count")
+
+        def on_mount(self) -> None:
+            self.count = 0
+
+        def on_key(self, event: Any) -> None:
+            if event.key == "c":
+                self.count += 1
+                self.query_one("#count", Static).update(f"crash-test ready, count {self.count}")
+            elif event.key == "x":
+                os.kill(os.getpid(), signal.SIGSEGV)
+            elif event.key == "t":
+                raise RuntimeError("boom from the crash app")
+
+    app = Crash()
+    app.run()
+    return app.return_code or 0

@@ -1,0 +1,158 @@
+"""Helpers for the SSH shell's tests: a server in this event loop or in a subprocess,
+asyncssh clients (with a key or as a guest) and OpenSSH command lines."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import shlex
+import subprocess
+import sys
+import time
+from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import asyncssh
+
+from unotui.ssh import SshLimits, SshServer
+
+ECHO = "tests.ssh.entries:echo"
+REPO = Path(__file__).resolve().parents[2]
+
+
+@contextlib.asynccontextmanager
+async def serving(
+    data_dir: Path, entry: str = ECHO, limits: SshLimits | None = None, **kwargs: Any
+) -> AsyncIterator[SshServer]:
+    """An :class:`SshServer` on 127.0.0.1 (any port) for the ``async with`` body."""
+    server = SshServer(entry, data_dir, limits, preload=(), **kwargs)
+    await asyncio.wait_for(server.start("127.0.0.1", 0), 30)
+    try:
+        yield server
+    finally:
+        await asyncio.wait_for(server.close(), 15)
+
+
+class Guest(asyncssh.SSHClient):
+    """A client without a key: keyboard-interactive, answering no prompts."""
+
+    def kbdint_auth_requested(self) -> str:
+        return ""
+
+    def kbdint_challenge_received(self, name: str, instructions: str, lang: str, prompts: Any) -> list[str]:
+        return []
+
+
+def connect(port: int, key: asyncssh.SSHKey | None = None, user: str = "ada") -> Any:
+    """``asyncssh.connect`` to the test server: with ``key``, else as a guest."""
+    return asyncssh.connect(
+        "127.0.0.1", port, username=user, known_hosts=None, client_factory=Guest,
+        client_keys=[key] if key is not None else None, agent_path=None, encoding=None,
+        preferred_auth="publickey" if key is not None else "keyboard-interactive",
+    )
+
+
+async def read_until(stream: Any, needle: bytes, timeout: float = 10) -> bytes:
+    """Bytes from ``stream`` up to and including ``needle``; fail after ``timeout``."""
+    data = b""
+
+    async def _read() -> bytes:
+        nonlocal data
+        while needle not in data:
+            chunk = await stream.read(65536)
+            if not chunk:
+                raise AssertionError(f"EOF before {needle!r}; got {data!r}")
+            data += chunk
+        return data
+
+    try:
+        return await asyncio.wait_for(_read(), timeout)
+    except TimeoutError:
+        raise AssertionError(f"{needle!r} never came; got {data!r}") from None
+
+
+def spec_of(output: bytes) -> dict[str, Any]:
+    """The payload the echo entry printed first."""
+    line = output.split(b"SPEC ", 1)[1].split(b"\r\n", 1)[0]
+    return dict(json.loads(line))
+
+
+@dataclass
+class CliServer:
+    """``python -m unotui.ssh`` running in a subprocess."""
+
+    process: subprocess.Popen[str]
+    port: int
+    fingerprint: str
+    data_dir: Path
+
+    def stop(self) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+
+
+def start_cli_server(data_dir: Path, entry: str, *args: str) -> CliServer:
+    """Start the server CLI (Textual preloaded) and wait for its ``listening`` line."""
+    command = [
+        sys.executable, "-m", "unotui.ssh", "--port", "0", "--data-dir", str(data_dir), "--entry", entry,
+        "--preload", "unotui.ui.preload", *args,
+    ]
+    env = {k: v for k, v in os.environ.items() if k != "TMUX"}
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True, cwd=REPO, env=env)
+    assert process.stdout is not None
+    deadline = time.monotonic() + 30
+    line = ""
+    while time.monotonic() < deadline and process.poll() is None:
+        line = process.stdout.readline()
+        if line.startswith("listening "):
+            break
+    if not line.startswith("listening "):
+        process.kill()
+        raise AssertionError(f"the server did not start: {line!r}")
+    _, address, _, fingerprint = line.split()
+    return CliServer(process, int(address.rsplit(":", 1)[1]), fingerprint, data_dir)
+
+
+@contextlib.contextmanager
+def cli_server(data_dir: Path, entry: str, *args: str) -> Iterator[CliServer]:
+    server = start_cli_server(data_dir, entry, *args)
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def ssh_argv(port: int, home: Path, *options: str, key: Path | None = None, user: str = "ada") -> list[str]:
+    """An OpenSSH command line to the test server (no config, its own known_hosts).
+
+    ``options`` come first: for ``-o`` OpenSSH keeps the first value given.
+    """
+    argv = [
+        "ssh", *options, "-F", "/dev/null", "-o", "StrictHostKeyChecking=accept-new",
+        "-o", f"UserKnownHostsFile={home / 'known_hosts'}", "-o", "LogLevel=ERROR", "-p", str(port),
+    ]
+    if key is not None:
+        argv += ["-o", "IdentitiesOnly=yes", "-i", str(key)]
+    else:
+        argv += ["-o", "PubkeyAuthentication=no", "-o", "IdentitiesOnly=yes"]
+    return [*argv, f"{user}@127.0.0.1"]
+
+
+def shell_line(argv: list[str]) -> str:
+    return " ".join(shlex.quote(a) for a in argv)
+
+
+def make_key(directory: Path) -> tuple[Path, str]:
+    """An ed25519 client key made by ssh-keygen; (private key path, its SHA256 fingerprint)."""
+    key = directory / "id_ed25519"
+    subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(key)], check=True)
+    listed = subprocess.run(["ssh-keygen", "-lf", f"{key}.pub"], capture_output=True, text=True, check=True)
+    return key, listed.stdout.split()[1]

@@ -1,0 +1,110 @@
+"""The SSH server's limits and the admission rules that apply them (no I/O, no clock).
+
+:class:`Admission` decides, for each new TCP connection, whether it may go on; the
+server calls it with the time (``time.monotonic()``), so tests drive it with any clock.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+__all__ = ["Admission", "SshLimits"]
+
+
+@dataclass(frozen=True)
+class SshLimits:
+    """Every limit of the SSH shell, with the defaults of ``docs/hosting.md``.
+
+    Attributes:
+        login_timeout: seconds a client has to finish the handshake and authentication.
+        keepalive_interval: seconds of silence before the server pings the client.
+        keepalive_count_max: unanswered pings before the connection is dropped.
+        idle_timeout: seconds without a key from the player before the session ends
+            (with a message); 0 turns it off.
+        rate_per_ip: new connections per second from one address (a token bucket)...
+        rate_burst: ...with this many at once.
+        per_ip: connections at the same time from one address.
+        max_sessions: connections (each runs at most one session) at the same time.
+        child_memory_mib: a session's data memory (``RLIMIT_DATA``); 0 turns it off.
+        child_cpu_seconds: a session's CPU time (``RLIMIT_CPU``); 0 turns it off.
+        kill_grace: seconds a session's process gets to end after a hang-up before it
+            is killed.
+    """
+
+    login_timeout: float = 30.0
+    keepalive_interval: float = 15.0
+    keepalive_count_max: int = 3
+    idle_timeout: float = 30 * 60.0
+    rate_per_ip: float = 5.0
+    rate_burst: int = 5
+    per_ip: int = 8
+    max_sessions: int = 200
+    child_memory_mib: int = 1024
+    child_cpu_seconds: int = 3600
+    kill_grace: float = 2.0
+
+
+#: the reasons a connection is refused, and the line the client reads
+REFUSALS: dict[str, str] = {
+    "rate": "Too many new connections from your address: wait a few seconds and try again.",
+    "per_ip": "Too many connections from your address at once: close one and try again.",
+    "full": "The server is full right now: try again in a few minutes.",
+}
+
+
+class Admission:
+    """Connections now, per address and in all; new ones per address (token buckets)."""
+
+    def __init__(self, limits: SshLimits) -> None:
+        self.limits = limits
+        self.per_ip: Counter[str] = Counter()
+        self.admitted = 0
+        self._buckets: dict[str, tuple[float, float]] = {}  # ip -> (tokens, at)
+
+    def connect(self, ip: str, now: float) -> str | None:
+        """A TCP connection from ``ip`` began: None to go on, else the refusal's reason.
+
+        Every connection, refused or not, counts for its address until :meth:`disconnect`.
+        """
+        limits = self.limits
+        tokens, at = self._buckets.get(ip, (float(limits.rate_burst), now))
+        tokens = min(float(limits.rate_burst), tokens + (now - at) * limits.rate_per_ip)
+        reason: str | None = None
+        if tokens < 1.0:
+            reason = "rate"
+        else:
+            tokens -= 1.0
+            if self.per_ip[ip] >= limits.per_ip:
+                reason = "per_ip"
+        self._buckets[ip] = (tokens, now)
+        self.per_ip[ip] += 1
+        self._forget_full_buckets(now)
+        return reason
+
+    def admit(self) -> str | None:
+        """A connection asks to log in: None to let it (it then counts in all), else "full"."""
+        if self.admitted >= self.limits.max_sessions:
+            return "full"
+        self.admitted += 1
+        return None
+
+    def disconnect(self, ip: str, admitted: bool) -> None:
+        """A connection from ``ip`` ended (``admitted``: it had passed :meth:`admit`)."""
+        self.per_ip[ip] -= 1
+        if self.per_ip[ip] <= 0:
+            del self.per_ip[ip]
+        if admitted:
+            self.admitted -= 1
+
+    def _forget_full_buckets(self, now: float) -> None:
+        """Drop the buckets that have refilled (bounded memory under many addresses)."""
+        if len(self._buckets) < 1024:
+            return
+        limits = self.limits
+        full = [
+            ip for ip, (tokens, at) in self._buckets.items()
+            if ip not in self.per_ip and tokens + (now - at) * limits.rate_per_ip >= limits.rate_burst
+        ]
+        for ip in full:
+            del self._buckets[ip]

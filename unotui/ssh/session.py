@@ -1,0 +1,446 @@
+"""One SSH session channel: a pty, a child process on it, and the bytes pumped between.
+
+The session knows nothing of the game.  It takes the client's pty request (TERM and
+size), an optional exec request (checked against the allow-list; nothing is executed),
+then starts the child through the server's forkserver and pumps bytes both ways with
+backpressure: a client that stops reading pauses the pty's reader, a child that stops
+reading pauses the channel.  Window changes go to the pty (``TIOCSWINSZ``: the child gets
+``SIGWINCH``).  When the child ends abnormally the client's terminal is reset first.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import errno
+import fcntl
+import logging
+import os
+import signal
+import struct
+import termios
+import tty
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+import asyncssh
+
+from .child import RECORD_END
+from .spec import CommandError, SessionSpec, parse_command
+
+if TYPE_CHECKING:
+    from .server import SshServer
+
+__all__ = ["RESET", "RefusalSession", "ShellSession"]
+
+log = logging.getLogger("unotui.ssh")
+
+#: leaves the alternate screen, stops mouse and focus reports and bracketed paste, pops
+#: the kitty keyboard mode, shows the cursor and resets colours: a terminal fit to use
+RESET = (
+    b"\x1b[?1049l\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[?1015l\x1b[?1016l"
+    b"\x1b[?1004l\x1b[?2004l\x1b[<u\x1b[?25h\x1b[0m\r\n"
+)
+_READ_SIZE = 64 * 1024
+_DEFAULT_SIZE = (80, 24)
+
+
+def set_size(fd: int, columns: int, rows: int, pixwidth: int = 0, pixheight: int = 0) -> None:
+    """Size the pty (on the master: the child's session gets ``SIGWINCH``)."""
+    packed = struct.pack("HHHH", max(1, min(rows, 1000)), max(1, min(columns, 1000)), pixwidth, pixheight)
+    fcntl.ioctl(fd, termios.TIOCSWINSZ, packed)
+
+
+class ShellSession(asyncssh.SSHServerSession[bytes]):
+    """A session channel of one SSH connection: runs the server's entry on a pty."""
+
+    def __init__(self, server: SshServer, spec: SessionSpec, number: int) -> None:
+        self._server = server
+        self._spec = spec
+        self.number = number
+        self._loop = asyncio.get_running_loop()
+        self._chan: asyncssh.SSHServerChannel[bytes] | None = None
+        self._has_pty = False
+        self._size: tuple[int, int, int, int] = (*_DEFAULT_SIZE, 0, 0)
+        self._command: tuple[str, ...] = ()
+        self._refusal = ""
+        self._master = -1
+        self._log_r = -1
+        self._log_buf = ""
+        self._pid: int | None = None
+        self._status: int | None = None
+        self._input = bytearray()
+        self._input_paused = False
+        self._output_paused = False
+        self._master_eof = False
+        self._exited = False
+        self._finished = False
+        self._ended_by = ""  # "idle", "hangup" (client left), "" (the child ended itself)
+        self._last_input = self._loop.time()
+        self._timers: list[asyncio.TimerHandle] = []
+        self._starting: asyncio.Future[None] | None = None
+        self.done = self._loop.create_future()
+
+    # ----- requests from the client -----------------------------------------------------------
+
+    def connection_made(self, chan: asyncssh.SSHServerChannel[bytes]) -> None:
+        self._chan = chan
+        chan.set_write_buffer_limits(high=256 * 1024, low=64 * 1024)
+
+    def pty_requested(self, term_type: str, term_size: tuple[int, int, int, int], term_modes: object) -> bool:
+        self._has_pty = True
+        columns, rows, pixwidth, pixheight = term_size
+        if columns <= 0 or rows <= 0:
+            columns, rows = _DEFAULT_SIZE
+        self._size = (columns, rows, pixwidth, pixheight)
+        self._spec = replace(self._spec, term=term_type or "xterm-256color", size=(columns, rows))
+        return True
+
+    def shell_requested(self) -> bool:
+        return True
+
+    def exec_requested(self, command: str) -> bool:
+        try:
+            self._command = parse_command(command, self._server.commands)
+        except CommandError as exc:
+            self._server.count_refusal("exec")
+            self._refusal = f"unotui: {exc}"
+        return True  # accepted so that the client reads why; nothing is executed
+
+    def subsystem_requested(self, subsystem: str) -> bool:
+        self._server.count_refusal("subsystem")
+        log.info("session %d: subsystem %r refused", self.number, subsystem)
+        return False
+
+    def break_received(self, msec: int) -> bool:
+        return True  # nothing to break: the app reads its keys itself
+
+    def signal_received(self, signal: str) -> None:
+        pass  # signals are not forwarded: only the server ends a session's process
+
+    def eof_received(self) -> bool:
+        self._end("hangup")
+        return False
+
+    def session_started(self) -> None:
+        chan = self._chan
+        assert chan is not None
+        if self._refusal:
+            self._refuse(self._refusal)
+        elif not self._has_pty:
+            hint = " ".join(("ssh -t -p", str(self._server.port or 22), "HOST", *self._command))
+            self._refuse(f"unotui needs a terminal: run ssh with -t (for example: {hint})")
+        else:
+            self._starting = asyncio.ensure_future(self._start_or_refuse())
+
+    async def _start_or_refuse(self) -> None:
+        try:
+            await self._start_child()
+        except Exception:
+            log.exception("session %d: the child did not start", self.number)
+            if self._chan is not None:
+                self._refuse("unotui: the game could not start; please try again later")
+            else:
+                self._finish_future()
+
+    def _refuse(self, line: str) -> None:
+        assert self._chan is not None
+        self._chan.write(line.encode("utf-8", "replace") + b"\r\n")
+        self._chan.exit(2)
+        self._finish_future()
+
+    # ----- the child --------------------------------------------------------------------------
+
+    async def _start_child(self) -> None:
+        server = self._server
+        columns, rows, pixwidth, pixheight = self._size
+        spec = replace(self._spec, command=self._command)
+        if server.extra_for is not None:
+            spec = replace(spec, extra=dict(server.extra_for(spec)))
+        self._spec = spec
+        assert self._chan is not None
+        env = server.child_env(spec.term, self._chan.get_environment().get("COLORTERM"))
+        master, slave = os.openpty()
+        log_r, log_w = os.pipe()
+        try:
+            tty.setraw(slave)  # before the child runs: early keys are never echoed
+            set_size(slave, columns, rows, pixwidth, pixheight)
+            limits = server.limits
+            self._pid = await server.forkserver.spawn(
+                spec, slave, log_w, env, limits.child_memory_mib, limits.child_cpu_seconds
+            )
+        except BaseException:
+            os.close(master)
+            os.close(log_r)
+            raise
+        finally:
+            os.close(slave)
+            os.close(log_w)
+        os.set_blocking(master, False)
+        os.set_blocking(log_r, False)
+        self._master, self._log_r = master, log_r
+        self._loop.add_reader(master, self._read_master)
+        self._loop.add_reader(log_r, self._read_log)
+        server.forkserver.exit_status(self._pid).add_done_callback(self._on_exit)
+        server.session_started(self)
+        log.info(
+            "session %d: started pid %s for user %r (%s) from %s, %s %dx%d, command %r",
+            self.number, self._pid, spec.user, spec.fingerprint or "guest", spec.peer,
+            spec.term, columns, rows, spec.command,
+        )
+        if server.limits.idle_timeout > 0:
+            self._schedule_idle_check(server.limits.idle_timeout)
+        if self._ended_by:  # the client left (or the server closed) while it started
+            self._signal(signal.SIGHUP)
+            self._schedule_kill()
+        elif self._input:
+            self._flush_input()
+
+    @property
+    def busy(self) -> bool:
+        """The session runs (or is starting) a child."""
+        return self._starting is not None and not self.done.done()
+
+    @property
+    def pid(self) -> int | None:
+        """The child's pid (None before it starts)."""
+        return self._pid
+
+    @property
+    def spec(self) -> SessionSpec:
+        """The spec the child was given."""
+        return self._spec
+
+    def _read_master(self) -> None:
+        try:
+            data = os.read(self._master, _READ_SIZE)
+        except BlockingIOError:
+            return
+        except OSError as exc:  # EIO: every copy of the slave is closed (the child ended)
+            if exc.errno != errno.EIO:
+                log.warning("session %d: reading the pty: %s", self.number, exc)
+            data = b""
+        if not data:
+            self._master_eof = True
+            self._loop.remove_reader(self._master)
+            self._maybe_finish()
+            return
+        if self._chan is not None and not self._finished:
+            self._chan.write(data)
+
+    def _read_log(self) -> None:
+        try:
+            data = os.read(self._log_r, _READ_SIZE)
+        except BlockingIOError:
+            return
+        except OSError:
+            data = b""
+        if not data:
+            self._loop.remove_reader(self._log_r)
+            os.close(self._log_r)
+            self._log_r = -1
+            if self._log_buf.strip():
+                self._log_record(f"{logging.ERROR} {self._log_buf}")
+            self._log_buf = ""
+            return
+        self._log_buf += data.decode("utf-8", "replace")
+        *records, self._log_buf = self._log_buf.split(RECORD_END)
+        for record in records:
+            self._log_record(record)
+        if len(self._log_buf) > 64 * 1024:  # raw writes (faulthandler) with no record end
+            self._log_record(f"{logging.ERROR} {self._log_buf}")
+            self._log_buf = ""
+
+    def _log_record(self, record: str) -> None:
+        level_text, _, text = record.partition(" ")
+        level = int(level_text) if level_text.isdigit() else logging.ERROR
+        if not level_text.isdigit():
+            text = record
+        log.log(level, "session %d (user %r from %s): %s", self.number, self._spec.user,
+                self._spec.peer, text.rstrip())
+
+    def _on_exit(self, status: asyncio.Future[int]) -> None:
+        self._status = status.result()
+        self._exited = True
+        if not self._master_eof:  # let the last output arrive, but not forever
+            self._timers.append(self._loop.call_later(1.0, self._give_up_output))
+        self._maybe_finish()
+
+    def _give_up_output(self) -> None:
+        if not self._master_eof and self._master >= 0:
+            self._loop.remove_reader(self._master)
+            self._master_eof = True
+        self._maybe_finish()
+
+    def _maybe_finish(self) -> None:
+        if self._finished or not self._exited or not self._master_eof:
+            return
+        self._finished = True
+        code = self._status
+        chan = self._chan
+        normal = code == 0 and not self._ended_by
+        if code != 0 and not self._ended_by:
+            log.warning("session %d: the child ended abnormally (status %s)", self.number, code)
+        if chan is not None and self._ended_by != "hangup":
+            with contextlib.suppress(Exception):
+                if not normal:
+                    chan.write(RESET)
+                if self._ended_by == "idle":
+                    minutes = self._server.limits.idle_timeout / 60
+                    chan.write(f"Disconnected after {minutes:g} minutes without a key.\r\n".encode())
+                elif self._ended_by == "closing":
+                    chan.write(b"The server is shutting down.\r\n")
+                elif code != 0:
+                    chan.write(b"The game ended unexpectedly; sorry.\r\n")
+                status = code if code is not None and 0 <= code <= 255 else 1
+                chan.exit(status)
+        self._cleanup()
+
+    # ----- input ------------------------------------------------------------------------------
+
+    def data_received(self, data: bytes, datatype: int | None) -> None:
+        self._last_input = self._loop.time()
+        if self._finished:
+            return
+        self._input += data
+        if self._master >= 0:
+            self._flush_input()
+
+    def _flush_input(self) -> None:
+        while self._input:
+            try:
+                written = os.write(self._master, self._input[:4096])
+            except BlockingIOError:
+                break
+            except OSError:
+                self._input.clear()
+                break
+            del self._input[:written]
+        chan = self._chan
+        if self._input and not self._input_paused:
+            self._input_paused = True
+            self._loop.add_writer(self._master, self._flush_input)
+            if chan is not None:
+                chan.pause_reading()
+        elif not self._input and self._input_paused:
+            self._input_paused = False
+            self._loop.remove_writer(self._master)
+            if chan is not None:
+                chan.resume_reading()
+
+    def terminal_size_changed(self, width: int, height: int, pixwidth: int, pixheight: int) -> None:
+        if width <= 0 or height <= 0:
+            return
+        self._size = (width, height, pixwidth, pixheight)
+        if self._master >= 0:
+            with contextlib.suppress(OSError):
+                set_size(self._master, width, height, pixwidth, pixheight)
+
+    # ----- output backpressure ----------------------------------------------------------------
+
+    def pause_writing(self) -> None:
+        if self._master >= 0 and not self._master_eof and not self._output_paused:
+            self._output_paused = True
+            self._loop.remove_reader(self._master)
+
+    def resume_writing(self) -> None:
+        if self._output_paused:
+            self._output_paused = False
+            if self._master >= 0 and not self._master_eof:
+                self._loop.add_reader(self._master, self._read_master)
+
+    # ----- ending -----------------------------------------------------------------------------
+
+    def _schedule_idle_check(self, delay: float) -> None:
+        self._timers.append(self._loop.call_later(delay, self._check_idle))
+
+    def _check_idle(self) -> None:
+        if self._finished:
+            return
+        left = self._last_input + self._server.limits.idle_timeout - self._loop.time()
+        if left > 0:
+            self._schedule_idle_check(left)
+        else:
+            log.info("session %d: idle, ending it", self.number)
+            self._end("idle")
+
+    def _end(self, why: str) -> None:
+        """End the child: hang up its session, kill it after the grace period."""
+        if self._ended_by or self._finished:
+            return
+        self._ended_by = why
+        if self._pid is None:
+            if self._starting is None:  # never started: nothing to wait for
+                self._finish_future()
+            return  # starting: _start_child hangs it up once it runs
+        if not self._exited:
+            self._signal(signal.SIGHUP)
+            self._schedule_kill()
+
+    def _schedule_kill(self) -> None:
+        grace = self._server.limits.kill_grace
+        self._timers.append(self._loop.call_later(grace, self._signal, signal.SIGKILL))
+
+    def _signal(self, sig: int) -> None:
+        if self._pid is None or self._exited:
+            return
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self._pid, sig)
+
+    def close(self) -> None:
+        """The server is shutting down: end the child, tell the client."""
+        self._end("closing")
+        if self._pid is None and self._chan is not None:
+            self._chan.close()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._chan = None
+        self._end("hangup")
+
+    def _cleanup(self) -> None:
+        for timer in self._timers:
+            timer.cancel()
+        self._timers.clear()
+        if self._master >= 0:
+            self._loop.remove_reader(self._master)
+            if self._input_paused:
+                self._loop.remove_writer(self._master)
+            os.close(self._master)
+            self._master = -1
+        if self._pid is not None:
+            self._server.forkserver.forget(self._pid)
+        self._server.session_ended(self)
+        self._finish_future()
+
+    def _finish_future(self) -> None:
+        if not self.done.done():
+            self.done.set_result(None)
+
+
+class RefusalSession(asyncssh.SSHServerSession[bytes]):
+    """The session of a connection over a limit: one line on the terminal, status 1.
+
+    The line goes on the channel rather than in an authentication banner: OpenSSH shows
+    banners only at its default log level, and never with ``LogLevel=ERROR`` or ``-q``.
+    """
+
+    def __init__(self, line: str) -> None:
+        self._line = line
+        self._chan: asyncssh.SSHServerChannel[bytes] | None = None
+
+    def connection_made(self, chan: asyncssh.SSHServerChannel[bytes]) -> None:
+        self._chan = chan
+
+    def pty_requested(self, term_type: str, term_size: tuple[int, int, int, int], term_modes: object) -> bool:
+        return True
+
+    def shell_requested(self) -> bool:
+        return True
+
+    def exec_requested(self, command: str) -> bool:
+        return True
+
+    def session_started(self) -> None:
+        assert self._chan is not None
+        self._chan.write(self._line.encode() + b"\r\n")
+        self._chan.exit(1)
