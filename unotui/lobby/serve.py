@@ -69,6 +69,7 @@ async def serve(options: ServeOptions, stop: asyncio.Event) -> int:
     inner = Host(rooms, lobby=lobby, limits=HostLimits(
         max_connections=cap, unauthenticated_per_ip=cap, new_per_ip_per_s=1000.0, new_per_ip_burst=cap))
     ssh = None
+    ssh_port = [options.ssh_port]  # the bound port (``--ssh-port 0`` picks one)
     try:
         bound = await public.listen(options.bind, options.port)
         inner_port = (await inner.listen("127.0.0.1", 0))[0][1]
@@ -78,7 +79,7 @@ async def serve(options: ServeOptions, stop: asyncio.Event) -> int:
 
             def extra_for(spec: object) -> dict[str, str]:
                 fingerprint = getattr(spec, "fingerprint", None)
-                extra = {"host": "127.0.0.1", "port": str(inner_port)}
+                extra = {"host": "127.0.0.1", "port": str(inner_port), "ssh_port": str(ssh_port[0])}
                 if fingerprint:
                     extra["identity"] = credentials.issue(fingerprint)
                     why = store.banned(fingerprint)
@@ -89,6 +90,7 @@ async def serve(options: ServeOptions, stop: asyncio.Event) -> int:
             ssh = SshServer(ENTRY, options.data_dir, limits=SshLimits(max_sessions=options.max_sessions),
                             extra_for=extra_for, preload=PRELOAD)
             ssh_bound = await ssh.start(options.bind, options.ssh_port)
+            ssh_port[0] = ssh_bound[0][1]
             say(f"SSH lobby on port {ssh_bound[0][1]}: ssh -p {ssh_bound[0][1]} NAME@THIS-HOST")
             say(f"host key fingerprint: {ssh.fingerprint}")
     except OSError as exc:

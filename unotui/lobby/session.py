@@ -28,6 +28,7 @@ def run(spec: Any) -> int:
     name = clean_name(str(getattr(spec, "user", "") or ""), "guest")
     command = tuple(getattr(spec, "command", ()) or ())
     app = LobbyApp(extra.get("host", "127.0.0.1"), int(extra.get("port", "7777")), name,
-                   identity=extra.get("identity") or None, command=command)
+                   identity=extra.get("identity") or None, command=command,
+                   ssh_port=int(extra.get("ssh_port", "2222")))
     app.run()
     return 0

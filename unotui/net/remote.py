@@ -89,6 +89,8 @@ class RemoteGame(Controller):
         self.owner = owner
         self.table = table
         self.identity = identity
+        #: lines the waiting room shows under "Others join with" (a lobby's table code)
+        self.hints: tuple[str, ...] = ()
         self.reconnect_for = reconnect_for
         self.connect_timeout = connect_timeout
         self.seat: int | None = None

@@ -31,6 +31,7 @@ class LobbyApp(UnoApp):
         name: the player's name (the SSH user name); the lobby makes it unique.
         identity: the lobby's credential for the player's key (``None``: a guest).
         command: ``("join", CODE)`` or ``("spectate", CODE)`` to go straight to a table.
+        ssh_port: the lobby's SSH port, for the line others type to join a table.
     """
 
     def __init__(
@@ -42,12 +43,14 @@ class LobbyApp(UnoApp):
         identity: str | None = None,
         command: tuple[str, ...] = (),
         config: Config | None = None,
+        ssh_port: int = 2222,
     ) -> None:
         config = config or Config(name=name)
         super().__init__(config, GameOptions(name=name), menu=True, save_settings=False)
         self.lobby_host, self.lobby_port = host, port
         self.identity = identity
         self.command = command
+        self.ssh_port = ssh_port
         self.client: LobbyClient | None = None
         self.you = name
         self._went_back = False  # the lobby's seat_at was acted on (once per visit)
@@ -134,8 +137,13 @@ class LobbyApp(UnoApp):
         self.run_worker(self._close_lobby(), group="lobby")
 
         def factory(_options: GameOptions) -> RemoteGame:
-            return RemoteGame(self.lobby_host, self.lobby_port, name=self.you, spectate=spectate,
+            game = RemoteGame(self.lobby_host, self.lobby_port, name=self.you, spectate=spectate,
                               table=code, identity=self.identity)
+            game.hints = (
+                f"table code {code}: in the lobby press c and type it",
+                f"ssh -t -p {self.ssh_port} THIS-HOST join {code}",
+            )
+            return game
 
         self.factory = factory
         self.start_game()

@@ -82,14 +82,14 @@ class LobbyScreen(Screen[None]):
 
     CSS_PATH = "lobby.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "join", "Sit here", priority=True),
+        Binding("enter", "join", "Sit", priority=True),
         Binding("w", "watch", "Watch"),
-        Binding("n", "create", "New table"),
-        Binding("q", "quick", "Quick match"),
-        Binding("c", "code", "Join by code"),
+        Binding("n", "create", "New"),
+        Binding("q", "quick", "Quick"),
+        Binding("c", "code", "Code"),
         Binding("slash", "chat", "Chat"),
         Binding("question_mark", "help", "Help"),
-        Binding("t", "theme", "Colours"),
+        Binding("t", "theme", "Colours", show=False),
     ]
 
     def __init__(self) -> None:
@@ -115,6 +115,8 @@ class LobbyScreen(Screen[None]):
         self.query_one("#leaders").border_title = "Leaderboard"
         self.query_one("#lobby-log").border_title = "Lobby chat"
         table.focus()
+        self.say("Welcome! Enter sits at the highlighted table, q finds you a quick match, "
+                 "n opens a new table.", Style(dim=True))
         if self.state is not None:
             self.show(self.state)
 
