@@ -1,0 +1,163 @@
+"""``unotui serve`` end to end: real OpenSSH clients and a ``unotui join`` peer in tmux.
+
+Two SSH players (each with a key) and one TCP player sit at one table and a spectator
+watches it; a player whose connection dies comes back to the same seat with the same
+key; a hostile SSH user name is shown as literal text; the host key survives a restart.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from ..ssh.ssh_support import make_key, ssh_argv
+from ..ssh.test_openssh import Terminal
+
+pytestmark = [
+    pytest.mark.skipif(not (shutil.which("tmux") and shutil.which("ssh")), reason="needs tmux and ssh"),
+    pytest.mark.timeout(120),
+]
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+@dataclass
+class Lobby:
+    process: subprocess.Popen[str]
+    ssh_port: int
+    tcp_port: int
+    fingerprint: str
+    log: list[str]
+
+
+def start(data: Path) -> Lobby:
+    command = [sys.executable, "-m", "unotui", "serve", "--bind", "127.0.0.1", "--ssh-port", "0",
+               "--port", "0", "--data-dir", str(data)]
+    env = {k: v for k, v in os.environ.items() if k != "TMUX"}
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=REPO,
+                               env=env)
+    assert process.stdout is not None
+    log: list[str] = []
+    ports: dict[str, int] = {}
+    fingerprint = ""
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and "tcp" not in ports:
+        line = process.stdout.readline()
+        if not line:
+            break
+        log.append(line)
+        if found := re.search(r"SSH lobby on port (\d+)", line):
+            ports["ssh"] = int(found[1])
+        if found := re.search(r"host key fingerprint: (\S+)", line):
+            fingerprint = found[1]
+        if found := re.search(r"TCP lobby on port (\d+)", line):
+            ports["tcp"] = int(found[1])
+    assert "tcp" in ports and "ssh" in ports, log
+    return Lobby(process, ports["ssh"], ports["tcp"], fingerprint, log)
+
+
+def stop(lobby: Lobby) -> None:
+    lobby.process.terminate()
+    try:
+        lobby.process.wait(15)
+    except subprocess.TimeoutExpired:
+        lobby.process.kill()
+        lobby.process.wait()
+
+
+@pytest.fixture
+def terminals() -> Iterator[list[Terminal]]:
+    opened: list[Terminal] = []
+    yield opened
+    for terminal in opened:
+        terminal.close()
+
+
+def test_two_ssh_players_and_a_tcp_player_share_a_table_a_spectator_watches_and_a_key_comes_back(
+    tmp_path: Path, terminals: list[Terminal]
+) -> None:
+    lobby = start(tmp_path / "data")
+    try:
+        ann_dir, bob_dir = tmp_path / "ann", tmp_path / "bob"
+        ann_dir.mkdir()
+        bob_dir.mkdir()
+        ann_key, _ = make_key(ann_dir)
+        bob_key, _ = make_key(bob_dir)
+
+        ann = Terminal(ssh_argv(lobby.ssh_port, ann_dir, key=ann_key, user="ann"), tmp_path, (80, 24))
+        terminals.append(ann)
+        ann.wait("unotui lobby")
+        ann.wait("you are ann")
+        ann.keys("n")
+        ann.wait("A new table")
+        ann.keys("Tab", "Tab", "Enter")  # the computer players' drop-down (2)...
+        time.sleep(0.5)
+        ann.keys("Up", "Enter")  # ...down to 1: a seat left for cy
+        time.sleep(0.5)
+        ann.keys("C-s")
+        screen = ann.wait("table code")
+        code = re.search(r"table code (\w+)", screen)
+        assert code is not None, screen
+        table = code[1]
+
+        bob = Terminal(ssh_argv(lobby.ssh_port, bob_dir, key=bob_key, user="bob"), tmp_path, (120, 40))
+        terminals.append(bob)
+        bob.wait(table)  # the lobby lists ann's table
+        bob.keys("Enter")
+        bob.wait("(you)")
+
+        cy = Terminal([sys.executable, "-m", "unotui", "join", f"127.0.0.1:{lobby.tcp_port}",
+                       "--table", table, "--name", "cy"], tmp_path, (100, 30))
+        terminals.append(cy)
+        for who in (ann, bob, cy):  # 4 seats, 1 computer player: the third person starts it
+            who.wait("Round 1", timeout=30)
+
+        watcher = Terminal([*ssh_argv(lobby.ssh_port, tmp_path, "-t", user="watcher"), "spectate", table],
+                           tmp_path, (100, 30))
+        terminals.append(watcher)
+        screen = watcher.wait("Round", timeout=30)
+        assert "ann" in screen and "bob" in screen
+
+        bob.close()  # bob's connection dies: the seat is held for his key
+        time.sleep(1.0)
+        bob = Terminal(ssh_argv(lobby.ssh_port, bob_dir, key=bob_key, user="bob"), tmp_path, (120, 40))
+        terminals.append(bob)
+        screen = bob.wait("Round", timeout=30)
+        assert ">" in screen and "bob" in screen
+    finally:
+        stop(lobby)
+    text = "".join(lobby.log) + (lobby.process.stdout.read() if lobby.process.stdout else "")
+    assert "bob is back" in text
+
+
+def test_a_hostile_user_name_is_literal_and_the_host_key_survives_a_restart(
+    tmp_path: Path, terminals: list[Terminal]
+) -> None:
+    data = tmp_path / "data"
+    lobby = start(data)
+    try:
+        eve = Terminal(ssh_argv(lobby.ssh_port, tmp_path, user="[b]x[/b]"), tmp_path, (80, 24))
+        terminals.append(eve)
+        screen = eve.wait("unotui lobby")
+        assert "[b]x[/b]" in screen  # markup shown as typed, never interpreted
+        eve.keys("C-q")
+        assert eve.exit_status() == 0
+    finally:
+        stop(lobby)
+    again = start(data)
+    try:
+        assert again.fingerprint == lobby.fingerprint
+        guest = Terminal(ssh_argv(again.ssh_port, tmp_path, user="ann"), tmp_path, (80, 24))
+        terminals.append(guest)
+        guest.wait("unotui lobby")  # the known_hosts entry from the first run still matches
+    finally:
+        stop(again)
