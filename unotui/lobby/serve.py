@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import signal
 import sys
 import time
@@ -51,6 +52,18 @@ class ServeOptions:
     ssh: bool = True
 
 
+def _log_to(path: Path) -> None:
+    """The SSH layer's and the hosts' records (tracebacks of a session's program among
+    them) go to a file in the data directory; the event lines go to stdout."""
+    handler = logging.FileHandler(path)
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    root = logging.getLogger()
+    root.addHandler(handler)
+    root.setLevel(logging.INFO)
+    for quiet in ("asyncssh", "unotui.lobby", "unotui.host"):
+        logging.getLogger(quiet).setLevel(logging.WARNING)
+
+
 def say(text: str) -> None:
     """One log line, stamped and flushed."""
     print(f"{time.strftime('%H:%M:%S')} {text}", flush=True)
@@ -59,6 +72,7 @@ def say(text: str) -> None:
 async def serve(options: ServeOptions, stop: asyncio.Event) -> int:
     """Serve until ``stop`` is set; returns the exit status."""
     options.data_dir.mkdir(parents=True, exist_ok=True)
+    _log_to(options.data_dir / "ssh.log")
     store = SqliteStore(options.data_dir / "lobby.sqlite3")
     rooms: dict[str, Room] = {}
     credentials = Credentials()
