@@ -30,7 +30,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ..engine import Rules, SeatView
-from .codec import decode_client, decode_host, encode
+from .codec import SharedDeltas, decode_client, decode_host, encode
 from .errors import LocalProtocolError, RemoteProtocolError
 from .framing import CLIENT_LIMITS, HOST_LIMITS, PEER_ACCEPTS, FrameDecoder, Limits, frame
 from .messages import (
@@ -380,8 +380,13 @@ class HostSession(_Session):
             raise LocalProtocolError("bad_message", f"{type(message).__name__} is not sent with send()")
         self._queue(message)
 
-    def send_view(self, view: SeatView) -> bool:
-        """Send the snapshot or delta bringing the client to ``view``; False if unchanged."""
+    def send_view(self, view: SeatView, shared: SharedDeltas | None = None) -> bool:
+        """Send the snapshot or delta bringing the client to ``view``; False if unchanged.
+
+        ``shared``: when the same moment goes to several connections (views from
+        :func:`~unotui.engine.seat_views`), one :class:`SharedDeltas` for all of them
+        packs what they see alike once.  The bytes sent are the same either way.
+        """
         if self.state not in (State.ACTIVE, State.SPECTATING):
             raise LocalProtocolError("bad_message", f"cannot send a view in state {self.state}")
         if view.seat != self.seat:
@@ -389,7 +394,10 @@ class HostSession(_Session):
         message = self._views.update(view)
         if message is None:
             return False
-        self._queue(message)
+        if shared is not None and type(message) is Delta:
+            self._out += frame(shared.delta(message), self._limit_out)
+        else:
+            self._queue(message)
         return True
 
     def resend_snapshot(self, view: SeatView) -> None:
