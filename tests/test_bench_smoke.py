@@ -33,3 +33,11 @@ def test_tui_bench_summary_line() -> None:
 def test_codec_bench_summary_line() -> None:
     line = last_line(str(BENCH / "codec.py"), "--events", "300", "--steps", "5", "--rounds", "1")
     assert re.fullmatch(r"delta_bytes=\d+ full_bytes=\d+ delta_us=\d+\.\d full_us=\d+\.\d", line), line
+
+
+def test_host_load_bench_summary_line() -> None:
+    line = last_line(str(BENCH / "host_load.py"), "--peers", "40", "--seconds", "1")
+    assert re.fullmatch(
+        r"peers=\d+ host_actions_per_s=\d+ echo_actions_per_s=\d+ ratio=(\d+\.\d+|nan) p99_ms=(\d+|nan)",
+        line,
+    ), line
