@@ -261,12 +261,17 @@ class _Session:
         """When :meth:`tick` must next be called (``None``: never, the session is closed)."""
         if self.closed:
             return None
-        times = [self._handshake_deadline()]
+        # Called after every write of a busy host: no lists, no generators.
+        best = self._handshake_deadline()
         if self._frame_started is not None:
-            times.append(self._frame_started + self.timing.frame)
+            due = self._frame_started + self.timing.frame
+            if best is None or due < best:
+                best = due
         if self.state in _BEATING:
-            times += [self._next_ping, self._last_recv + self._heartbeat * self.timing.missed]
-        return min((t for t in times if t is not None), default=None)
+            due = min(self._next_ping, self._last_recv + self._heartbeat * self.timing.missed)
+            if best is None or due < best:
+                best = due
+        return best
 
     # ----- for the subclasses -----------------------------------------------------------
 
