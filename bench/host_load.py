@@ -15,8 +15,9 @@
 
 Two processes on two cores: the server side and the peers.  The last line is exactly
 ``peers=N host_actions_per_s=N echo_actions_per_s=N ratio=R p99_ms=N``.
-Run: ``python bench/host_load.py`` (1000 peers, within three minutes), ``--peers 40
---seconds 2`` for a smoke run.
+Run: ``python bench/host_load.py`` (1000 peers, 30 s windows after 5 s warm-ups, about
+80 s in all), ``--peers 40 --seconds 1`` for a smoke run (the warm-up is a sixth of the
+window unless ``--warmup`` says otherwise).
 """
 
 from __future__ import annotations
@@ -45,6 +46,8 @@ from unotui.protocol.codec import decode_host, encode  # noqa: E402
 from unotui.protocol.framing import FrameDecoder, frame  # noqa: E402
 
 _LEN = struct.Struct(">I")
+#: how long a peer whose intent was refused waits before it looks again
+RETRY_S = 0.01
 
 
 # ----- the host process ------------------------------------------------------------------------
@@ -158,6 +161,9 @@ class Peer(asyncio.Protocol):
         elif isinstance(msg, m.Refused):
             self.sent_at.pop(msg.seq or -1, None)
             self.waiting = False
+            # A person tries again: a dealer refused "not_ready" (the others' "ready" was
+            # still on its way) hears nothing more, and its table would stall for good.
+            asyncio.get_running_loop().call_later(RETRY_S, self.act)
         elif isinstance(msg, m.Error | m.Closed):
             self.stats.errors.append(f"{msg.code}: {msg.message}")
 
@@ -267,13 +273,25 @@ async def _connect_all(factories: list[Any], port: int) -> list[Any]:
     return peers
 
 
-async def _measure(stats: Stats, warmup: float, seconds: float) -> float:
+def _cpu_s(pid: int) -> float:
+    """CPU seconds (user + system) the process ``pid`` has used so far."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return float("nan")
+
+
+async def _measure(stats: Stats, warmup: float, seconds: float, server: int) -> tuple[float, float, float]:
+    """Wait out the warm-up, then measure: (seconds, server CPU %, peers' CPU %)."""
     await asyncio.sleep(warmup)
     stats.measuring = True
-    t0 = time.perf_counter()
+    t0, s0, c0 = time.perf_counter(), _cpu_s(server), time.process_time()
     await asyncio.sleep(seconds)
     stats.measuring = False
-    return time.perf_counter() - t0
+    elapsed = time.perf_counter() - t0
+    server_pct = (_cpu_s(server) - s0) / elapsed * 100
+    return elapsed, server_pct, (time.process_time() - c0) / elapsed * 100
 
 
 async def run_host_phase(peers: int, seats: int, warmup: float, seconds: float) -> dict[str, float]:
@@ -287,7 +305,7 @@ async def run_host_phase(peers: int, seats: int, warmup: float, seconds: float) 
         ]
         conns = await _connect_all(factories, port)
         await asyncio.wait_for(asyncio.gather(*(p.welcomed for p in conns)), 60)
-        elapsed = await _measure(stats, warmup, seconds)
+        elapsed, server_cpu, peers_cpu = await _measure(stats, warmup, seconds, proc.pid)
         pss = _pss_mib(proc.pid)
         for p in conns:
             if p.transport is not None:
@@ -305,6 +323,8 @@ async def run_host_phase(peers: int, seats: int, warmup: float, seconds: float) 
         "frame_bytes": stats.bytes_in / max(1, stats.frames_in),
         "host_pss_mib": pss,
         "actions": stats.actions,
+        "server_cpu": server_cpu,
+        "peers_cpu": peers_cpu,
     }
 
 
@@ -324,7 +344,7 @@ async def run_echo_phase(
         for p in conns:
             if p.seat == 0:
                 p.kick()
-        elapsed = await _measure(stats, warmup, seconds)
+        elapsed, server_cpu, peers_cpu = await _measure(stats, warmup, seconds, proc.pid)
         for p in conns:
             if p.transport is not None:
                 p.transport.close()
@@ -334,6 +354,8 @@ async def run_echo_phase(
     return {
         "actions_per_s": stats.actions / elapsed,
         "p99_ms": lat[min(len(lat) - 1, int(len(lat) * 0.99))] * 1000,
+        "server_cpu": server_cpu,
+        "peers_cpu": peers_cpu,
     }
 
 
@@ -342,7 +364,9 @@ def main() -> None:
     parser.add_argument("--peers", type=int, default=1000)
     parser.add_argument("--seats", type=int, default=4)
     parser.add_argument("--seconds", type=float, default=30.0)
-    parser.add_argument("--warmup", type=float, default=5.0)
+    parser.add_argument(
+        "--warmup", type=float, default=None, help="seconds before measuring (default: a sixth of --seconds)"
+    )
     parser.add_argument(
         "--serve-host", nargs=2, type=int, metavar=("TABLES", "SEATS"), help=argparse.SUPPRESS
     )
@@ -351,6 +375,8 @@ def main() -> None:
         asyncio.run(_serve_host(*args.serve_host))
         return
     gc.freeze()
+    if args.warmup is None:
+        args.warmup = args.seconds / 6
     peers = args.peers - args.peers % args.seats
     host = asyncio.run(run_host_phase(peers, args.seats, args.warmup, args.seconds))
     echo = asyncio.run(
@@ -362,9 +388,13 @@ def main() -> None:
         f"host: {host['actions_per_s']:.0f} actions/s, "
         f"p50 {host['p50_ms']:.1f} ms, p99 {host['p99_ms']:.1f} ms, "
         f"{host['bytes_per_action']:.0f} bytes/action ({host['frame_bytes']:.0f} per frame), "
-        f"host PSS {host['host_pss_mib']:.1f} MiB"
+        f"host PSS {host['host_pss_mib']:.1f} MiB, "
+        f"CPU host {host['server_cpu']:.0f}% peers {host['peers_cpu']:.0f}%"
     )
-    print(f"echo: {echo['actions_per_s']:.0f} actions/s, p99 {echo['p99_ms']:.1f} ms")
+    print(
+        f"echo: {echo['actions_per_s']:.0f} actions/s, p99 {echo['p99_ms']:.1f} ms, "
+        f"CPU echo {echo['server_cpu']:.0f}% peers {echo['peers_cpu']:.0f}%"
+    )
     print(
         f"peers={peers} host_actions_per_s={host['actions_per_s']:.0f} "
         f"echo_actions_per_s={echo['actions_per_s']:.0f} ratio={ratio:.2f} p99_ms={host['p99_ms']:.0f}"

@@ -41,3 +41,11 @@ def test_ssh_load_bench_summary_line() -> None:
         r"sessions=2 reached_lobby=2 pss_mib_per_session=\d+\.\d+ first_frame_ratio=\d+\.\d+ key_p95_ms=\d+"
     )
     assert re.fullmatch(summary, line), line
+
+
+def test_host_load_bench_summary_line() -> None:
+    line = last_line(str(BENCH / "host_load.py"), "--peers", "40", "--seconds", "1")
+    assert re.fullmatch(
+        r"peers=\d+ host_actions_per_s=\d+ echo_actions_per_s=\d+ ratio=(\d+\.\d+|nan) p99_ms=(\d+|nan)",
+        line,
+    ), line

@@ -32,10 +32,12 @@ from unotui.engine import (
     build_deck,
     deal_order,
     seat_view,
+    seat_views,
 )
 from unotui.engine.actions import Action
 from unotui.engine.cards import Rank
-from unotui.protocol import ViewEncoder, encode
+from unotui.protocol import Delta, ViewEncoder, encode
+from unotui.protocol.codec import SharedDeltas
 
 from .proto_support import random_steps
 
@@ -49,15 +51,24 @@ Frames = dict[int | None, list[bytes]]
 
 
 def streams(game: Game, actions: list[tuple[int, str]], viewers: list[int | None]) -> Frames:
-    """Replay ``actions`` on ``game``; every frame each viewer would be sent."""
+    """Replay ``actions`` on ``game``; every frame each viewer would be sent (checked to
+    be the same one seat at a time and as a host sends them, all seats together)."""
     encoders = {v: ViewEncoder() for v in viewers}
+    together = {v: ViewEncoder() for v in viewers}
     out: dict[int | None, list[bytes]] = {v: [] for v in viewers}
 
     def send() -> None:
-        for v in viewers:
+        views = seat_views(game, [(v, together[v].log_from) for v in viewers])
+        shared = SharedDeltas()
+        for v, view in zip(viewers, views, strict=True):
             message = encoders[v].update(seat_view(game, v, encoders[v].log_from))
+            host = together[v].update(view)
             if message is not None:
                 out[v].append(encode(message))
+                assert host is not None
+                assert (shared.delta(host) if isinstance(host, Delta) else encode(host)) == out[v][-1]
+            else:
+                assert host is None
 
     send()
     for seat, text in actions:

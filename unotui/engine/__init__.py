@@ -46,7 +46,7 @@ from .events import Event
 from .flow import Phase
 from .game import Game
 from .rules import EFFECTS, PRESETS, CustomRule, Effect, Rules, Scoring, Stacking
-from .views import SeatView, seat_view, spectator_view
+from .views import SeatView, seat_view, seat_views, spectator_view
 
 __all__ = [
     "ACCEPT", "ALL_CARDS", "CALL_UNO", "CHALLENGE", "COLOURS", "DEAL", "DRAW", "EFFECTS",
@@ -57,5 +57,5 @@ __all__ = [
     "Rules", "RulesError", "Scoring", "SeatView", "Stacking", "UnoError",
     "UnplayableCardError", "WrongPhaseError", "build_deck", "cards_str", "deal_order",
     "most_held_colour", "parse_cards",
-    "play", "seat_view", "spectator_view",
+    "play", "seat_view", "seat_views", "spectator_view",
 ]

@@ -29,8 +29,9 @@ from dataclasses import dataclass, field
 
 from ..bots import Bot
 from ..client.players import BOT_NAMES, make_bot
-from ..engine import Action, Game, Rules, seat_view
+from ..engine import Action, Game, Rules, seat_view, seat_views
 from ..protocol import messages as m
+from ..protocol.codec import SharedDeltas
 from ..protocol.session import HelloReceived, HostSession
 from ..table import Outcome, Pacing, Referee
 from .link import Link
@@ -326,13 +327,18 @@ class Room:
         self._arm()
 
     def _send_views(self) -> None:
+        """Bring every member up to date: the views of one moment, built together (what
+        the seats see alike is computed and packed once, see ``seat_views``)."""
         game = self.game
         if game is None:
             return
-        for link, seat in self.members.items():
-            session = _session(link)
-            session.send_view(seat_view(game, seat, max(session.log_from, game.round_log_start)))
-            self._dirty.add(link)
+        start = game.round_log_start
+        sessions = [_session(link) for link in self.members]
+        viewers = [(s.seat, max(s.log_from, start)) for s in sessions]
+        shared = SharedDeltas()
+        for session, view in zip(sessions, seat_views(game, viewers), strict=True):
+            session.send_view(view, shared)
+        self._dirty.update(self.members)
 
     def _tick(self) -> None:
         self._timer = None

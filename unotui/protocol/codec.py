@@ -75,6 +75,7 @@ __all__ = [
     "DEADLINE_KINDS",
     "PRESENCE_STATES",
     "SCHEMAS",
+    "SharedDeltas",
     "decode_client",
     "decode_host",
     "encode",
@@ -356,6 +357,42 @@ def encode(message: Message) -> bytes:
 def encode_frame(message: Message, limit: int) -> bytes:
     """``message`` as a whole frame (length prefix + body), refused if over ``limit``."""
     return frame(encode(message), limit)
+
+
+class SharedDeltas:
+    """The wire bytes of one moment's deltas, packed once for the seats they are alike for.
+
+    A host sending the same moment to several seats (views from
+    :func:`~unotui.engine.seat_views`, which share every object the seats see alike)
+    passes one of these to each connection's :meth:`HostSession.send_view
+    <unotui.protocol.session.HostSession.send_view>`.  Most seats get the same delta
+    (only the actor's hand and legal actions are its own), and that delta is encoded
+    once, by :func:`encode` with all its checks.
+
+    A delta's bytes are reused only for a delta made of the *identical* objects (the same
+    log events, the same field values: the cache holds them, so no other object can take
+    over their identity), never for an equal-looking one.  A seat's own hand or private
+    event is its own object, so no seat is ever sent bytes made from another seat's value.
+    Use one for one moment only (it keeps what it encoded alive).
+    """
+
+    __slots__ = ("_deltas",)
+
+    def __init__(self) -> None:
+        # key -> (the objects the key names, kept alive; the bytes)
+        self._deltas: dict[tuple[object, ...], tuple[object, bytes]] = {}
+
+    def delta(self, delta: Delta) -> bytes:
+        """The body of ``delta``: what ``encode(delta)`` makes, made once per distinct delta."""
+        changes = delta.changes
+        values = tuple(changes.values())
+        key = (delta.log_at, tuple(map(id, delta.log)), tuple(changes), tuple(map(id, values)))
+        hit = self._deltas.get(key)
+        if hit is not None:
+            return hit[1]
+        body = encode(delta)
+        self._deltas[key] = ((delta.log, values), body)
+        return body
 
 
 def _decode(body: bytes, limits: Limits, table: dict[str, type[Any]]) -> Any:

@@ -30,7 +30,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ..engine import Rules, SeatView
-from .codec import decode_client, decode_host, encode
+from .codec import SharedDeltas, decode_client, decode_host, encode
 from .errors import LocalProtocolError, RemoteProtocolError
 from .framing import CLIENT_LIMITS, HOST_LIMITS, PEER_ACCEPTS, FrameDecoder, Limits, frame
 from .messages import (
@@ -268,12 +268,17 @@ class _Session:
         """When :meth:`tick` must next be called (``None``: never, the session is closed)."""
         if self.closed:
             return None
-        times = [self._handshake_deadline()]
+        # Called after every write of a busy host: no lists, no generators.
+        best = self._handshake_deadline()
         if self._frame_started is not None:
-            times.append(self._frame_started + self.timing.frame)
+            due = self._frame_started + self.timing.frame
+            if best is None or due < best:
+                best = due
         if self.state in _BEATING:
-            times += [self._next_ping, self._last_recv + self._heartbeat * self.timing.missed]
-        return min((t for t in times if t is not None), default=None)
+            due = min(self._next_ping, self._last_recv + self._heartbeat * self.timing.missed)
+            if best is None or due < best:
+                best = due
+        return best
 
     # ----- for the subclasses -----------------------------------------------------------
 
@@ -387,8 +392,13 @@ class HostSession(_Session):
             raise LocalProtocolError("bad_message", f"{type(message).__name__} is not sent with send()")
         self._queue(message)
 
-    def send_view(self, view: SeatView) -> bool:
-        """Send the snapshot or delta bringing the client to ``view``; False if unchanged."""
+    def send_view(self, view: SeatView, shared: SharedDeltas | None = None) -> bool:
+        """Send the snapshot or delta bringing the client to ``view``; False if unchanged.
+
+        ``shared``: when the same moment goes to several connections (views from
+        :func:`~unotui.engine.seat_views`), one :class:`SharedDeltas` for all of them
+        packs what they see alike once.  The bytes sent are the same either way.
+        """
         if self.state not in (State.ACTIVE, State.SPECTATING):
             raise LocalProtocolError("bad_message", f"cannot send a view in state {self.state}")
         if view.seat != self.seat:
@@ -396,7 +406,10 @@ class HostSession(_Session):
         message = self._views.update(view)
         if message is None:
             return False
-        self._queue(message)
+        if shared is not None and type(message) is Delta:
+            self._out += frame(shared.delta(message), self._limit_out)
+        else:
+            self._queue(message)
         return True
 
     def resend_snapshot(self, view: SeatView) -> None:

@@ -20,6 +20,7 @@ contract: a new ``SeatView`` field is one new line there (its codec is in
 from __future__ import annotations
 
 import dataclasses
+import operator
 from collections.abc import Callable
 from typing import Any
 
@@ -205,6 +206,7 @@ VIEW_FIELDS: tuple[str, ...] = (
     "challenge_colour",
 )
 _SETTABLE = frozenset(VIEW_FIELDS) - {"seat"}
+_VALUES = operator.attrgetter(*VIEW_FIELDS)  # a view's fields in that order, in one call
 _PER_SEAT = ("names", "counts", "uno_called", "scores", "round_points", "eliminated", "teams")
 _SEAT_REFS = ("turn", "actor", "uno_open", "wd4_by", "dealer", "round_winner", "winner")
 #: the most log events a snapshot or delta may carry
@@ -287,6 +289,7 @@ class ViewEncoder:
             raise ValueError(f"max_log must be 1..{MAX_LOG}")
         self.max_log = max_log
         self._last: SeatView | None = None
+        self._values: tuple[Any, ...] = ()  # the last view's VIEW_FIELDS values
         self._sent = 0  # absolute index of the next log event to send
 
     @property
@@ -300,7 +303,7 @@ class ViewEncoder:
         start = max(view.log_start, end - self.max_log)
         trimmed = dataclasses.replace(view, log=view.log[start - view.log_start :], log_start=start)
         check_redacted(trimmed.log, view.seat)
-        self._last, self._sent = view, end
+        self._last, self._values, self._sent = view, _VALUES(view), end
         return Snapshot(trimmed)
 
     def update(self, view: SeatView) -> Snapshot | Delta | None:
@@ -324,13 +327,16 @@ class ViewEncoder:
             return self.snapshot(view)
         new = view.log[self._sent - view.log_start :]
         check_redacted(new, view.seat)
+        values = _VALUES(view)
         changes = {
-            name: value for name in VIEW_FIELDS if (value := getattr(view, name)) != getattr(last, name)
+            name: value
+            for name, value, old in zip(VIEW_FIELDS, values, self._values, strict=True)
+            if value is not old and value != old
         }
         if not changes and not new:
             return None
         delta = Delta(self._sent, new, changes)
-        self._last, self._sent = view, end
+        self._last, self._values, self._sent = view, values, end
         return delta
 
 
