@@ -38,6 +38,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -178,7 +179,31 @@ class Session:
                 await asyncio.wait_for(self._conn.wait_closed(), 5)
 
 
-def local_first_frame(entry: str, marker: bytes, timeout: float = 30) -> float:
+def start_lobby(sessions: int, data_dir: Path) -> tuple[subprocess.Popen[str], int, int]:
+    """``unotui serve`` (the real lobby) with the per-address limits raised for one
+    address; returns (process, SSH port, TCP port)."""
+    n = str(sessions + 20)
+    command = [
+        sys.executable, "-m", "unotui", "serve", "--bind", "127.0.0.1", "--ssh-port", "0", "--port", "0",
+        "--data-dir", str(data_dir), "--max-sessions", n, "--ssh-per-ip", n, "--ssh-rate-per-ip", "1000",
+        "--ssh-rate-burst", n,
+    ]
+    server = subprocess.Popen(command, stdout=subprocess.PIPE, text=True, cwd=ROOT)
+    assert server.stdout is not None
+    ssh_port = tcp_port = 0
+    while not tcp_port:
+        line = server.stdout.readline()
+        if not line:
+            raise SystemExit("unotui serve did not start")
+        if "SSH lobby on port" in line:
+            ssh_port = int(line.split("port ")[1].split(":")[0])
+        if "TCP lobby on port" in line:
+            tcp_port = int(line.split("port ")[1].split(":")[0])
+    threading.Thread(target=lambda: server.stdout and server.stdout.read(), daemon=True).start()  # drain
+    return server, ssh_port, tcp_port
+
+
+def local_first_frame(entry: str, marker: bytes, timeout: float = 30, extra: Sequence[str] = ()) -> float:
     """Seconds from spawning the entry on a fresh pty (a new interpreter) to the marker."""
     import fcntl
     import struct
@@ -192,7 +217,8 @@ def local_first_frame(entry: str, marker: bytes, timeout: float = 30) -> float:
     env.pop("COLORTERM", None)
     start = time.perf_counter()
     child = subprocess.Popen(
-        [sys.executable, "-m", "unotui.ssh", "--local", "--entry", entry],
+        [sys.executable, "-m", "unotui.ssh", "--local", "--entry", entry,
+         *(arg for pair in extra for arg in ("--extra", pair))],
         stdin=slave, stdout=slave, stderr=slave, start_new_session=True, cwd=ROOT, env=env,
     )
     os.close(slave)
@@ -325,14 +351,26 @@ def main() -> int:
     parser.add_argument("--keys-per-session", type=int, default=3)
     parser.add_argument("--runs", type=int, default=5, help="first-frame runs, over SSH and local")
     parser.add_argument("--timeout", type=float, default=120, help="seconds for every session's first frame")
+    parser.add_argument("--lobby", action="store_true",
+                        help="measure the real lobby (unotui serve): marker 'online', key 't' unless given")
     args = parser.parse_args()
     preload = args.preload or ["unotui.ui.preload"]
+    if args.lobby:
+        args.entry = "unotui.lobby.session:run"
+        args.marker = "online" if args.marker == "Players, " else args.marker
+        args.keys = "t" if args.keys == "\\x1b[C,\\x1b[D" else args.keys
     marker = args.marker.encode()
-    # The first run of each kind only warms the caches.
-    local = [t for t in (local_first_frame(args.entry, marker) for _ in range(args.runs + 1)) if t == t][1:]
     with tempfile.TemporaryDirectory() as tmp:
-        server, port = start_server(args.entry, preload, args.sessions, Path(tmp))
+        if args.lobby:
+            server, port, tcp = start_lobby(args.sessions, Path(tmp))
+            extra = ("host=127.0.0.1", f"port={tcp}")
+        else:
+            server, port = start_server(args.entry, preload, args.sessions, Path(tmp))
+            extra = ()
         try:
+            # The first run of each kind only warms the caches.
+            runs = (local_first_frame(args.entry, marker, extra=extra) for _ in range(args.runs + 1))
+            local = [t for t in runs if t == t][1:]
             ssh = asyncio.run(sequential_ssh(port, marker, args.runs + 1))[1:]
             result = asyncio.run(load(server.pid, port, args))
         finally:

@@ -34,6 +34,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="SSH sessions at once (default 200)")
     parser.add_argument("--turn-timer", type=float, default=30.0, metavar="S",
                         help="public tables' turn timer in seconds (default 30)")
+    parser.add_argument("--ssh-per-ip", type=int, default=8, metavar="N",
+                        help="SSH connections at once from one address (default 8)")
+    parser.add_argument("--ssh-rate-per-ip", type=float, default=5.0, metavar="R",
+                        help="new SSH connections a second from one address (default 5)...")
+    parser.add_argument("--ssh-rate-burst", type=int, default=5, metavar="N",
+                        help="...in bursts of (default 5)")
+    parser.add_argument("--idle-timeout", type=float, default=1800.0, metavar="S",
+                        help="seconds without a key before an SSH session ends (default 1800; 0: never)")
     ops = parser.add_argument_group("operator commands (change the data directory, then exit)")
     ops.add_argument("--motd", metavar="TEXT", help="set the message of the day ('' clears it)")
     ops.add_argument("--ban", metavar="FINGERPRINT", help="ban an SSH key (SHA256:...)")
@@ -88,4 +96,6 @@ def run(args: argparse.Namespace) -> int:
 
     return run_serve(ServeOptions(data_dir=data_dir, bind=args.bind, ssh_port=args.ssh_port, port=args.port,
                                   max_tables=args.max_tables, max_sessions=args.max_sessions,
-                                  turn_timer=args.turn_timer))
+                                  turn_timer=args.turn_timer, ssh_per_ip=args.ssh_per_ip,
+                                  ssh_rate_per_ip=args.ssh_rate_per_ip, ssh_rate_burst=args.ssh_rate_burst,
+                                  idle_timeout=args.idle_timeout))

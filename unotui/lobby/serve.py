@@ -50,6 +50,10 @@ class ServeOptions:
     max_sessions: int = 200
     turn_timer: float = 30.0
     ssh: bool = True
+    ssh_per_ip: int = 8
+    ssh_rate_per_ip: float = 5.0
+    ssh_rate_burst: int = 5
+    idle_timeout: float = 1800.0
 
 
 def _log_to(path: Path) -> None:
@@ -101,8 +105,10 @@ async def serve(options: ServeOptions, stop: asyncio.Event) -> int:
                         extra["banned"] = why[:200]
                 return extra
 
-            ssh = SshServer(ENTRY, options.data_dir, limits=SshLimits(max_sessions=options.max_sessions),
-                            extra_for=extra_for, preload=PRELOAD)
+            limits = SshLimits(max_sessions=options.max_sessions, per_ip=options.ssh_per_ip,
+                               rate_per_ip=options.ssh_rate_per_ip, rate_burst=options.ssh_rate_burst,
+                               idle_timeout=options.idle_timeout)
+            ssh = SshServer(ENTRY, options.data_dir, limits=limits, extra_for=extra_for, preload=PRELOAD)
             ssh_bound = await ssh.start(options.bind, options.ssh_port)
             ssh_port[0] = ssh_bound[0][1]
             say(f"SSH lobby on port {ssh_bound[0][1]}: ssh -p {ssh_bound[0][1]} NAME@THIS-HOST")
