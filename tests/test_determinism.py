@@ -39,7 +39,8 @@ def test_seeded_games_replay_identically_across_processes() -> None:
 
 def test_real_games_use_a_csprng() -> None:
     game = Game(3, Rules.preset("classic"))
-    assert isinstance(game.rng, secrets.SystemRandom)
+    assert game.shuffler.from_secrets and game.shuffler.seed is None
+    assert Game(3, Rules.preset("classic")).shuffler.secret != game.shuffler.secret
 
 
 def test_same_seed_same_deal_different_seed_different_deal() -> None:
