@@ -202,6 +202,10 @@ class Game(turns.TurnMixin):
         self._ordinals = {}
         self._commit = ""
         pile = self._shuffled(Label.DEAL, self._deck)  # top first
+        # The commitment covers the order the round key deals.  A stacked deck (tests,
+        # replays) is dealt instead and fails verification, as it should; and the
+        # commitment's bytes never depend on which cards were stacked.
+        self._deal_order = tuple(pile)
         if order:
             rest = Counter(pile)
             rest.subtract(order)
@@ -210,7 +214,6 @@ class Game(turns.TurnMixin):
                 raise RulesError(f"the given deck has more of {', '.join(bad)} than the rules' deck")
             tail = [c for c in pile if rest[c] > 0 and not rest.subtract([c])]
             pile = order + tail
-        self._deal_order = tuple(pile)
         pile.reverse()  # internally the top of the pile is the end of the list
         self.draw_pile: list[Card] = pile
         self.discard: list[Card] = []
@@ -294,7 +297,7 @@ class Game(turns.TurnMixin):
     @property
     def deck_commit(self) -> str:
         """This round's commitment (public from the deal on): SHA-256 of the round key
-        and the deck order as dealt, in hex (:func:`~unotui.engine.shuffle.commitment`)."""
+        and the deck order it deals, in hex (:func:`~unotui.engine.shuffle.commitment`)."""
         if not self._commit:
             self._commit = commitment(self.shuffler.round_key(self.round_no), self._deal_order)
         return self._commit

@@ -135,7 +135,7 @@ def shuffled(key: bytes, label: str, ordinal: int, cards: Iterable[Card]) -> lis
         draws = struct.unpack(f">{n - 1}I", hashlib.shake_256(seed).digest(4 * (n - 1)))
         out = items.copy()
         limits = _LIMITS
-        for i, x in zip(range(n - 1, 0, -1), draws):
+        for i, x in zip(range(n - 1, 0, -1), draws, strict=True):
             m = i + 1
             if x >= limits[m]:
                 break
