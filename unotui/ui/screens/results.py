@@ -22,8 +22,9 @@ from textual.events import Resize
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, Static
 
+from ...client.fairness import verdict_text
 from ...client.text import display_name
-from ...engine import SeatView
+from ...engine import SeatView, Verdict
 from ..chart import chart_legend, score_chart
 from ..render import card_style
 
@@ -33,6 +34,7 @@ __all__ = [
     "celebration",
     "round_scored",
     "round_table",
+    "shuffle_line",
     "standings",
 ]
 
@@ -153,6 +155,16 @@ def _headline(view: SeatView) -> str:
     return f"{who} won round {view.round_no}!"
 
 
+def shuffle_line(verdict: Verdict | None) -> Text:
+    """The round's shuffle check: a quiet mark when verified, a loud line on a mismatch."""
+    text, alarm = verdict_text(verdict)
+    if alarm:
+        return Text(text, Style(bold=True, reverse=True, color="red"))
+    if verdict is not None and verdict.ok:
+        return Text(text, Style(color="green"))
+    return Text(text, Style(dim=True))
+
+
 def _help(screen: Screen[Any], view: SeatView) -> None:
     from .help import HelpScreen
 
@@ -168,11 +180,14 @@ class RoundOverScreen(ModalScreen[None]):
         Binding("question_mark,f1", "help", "Help"),
     ]
 
-    def __init__(self, view: SeatView, palette: str, rows: ScoreRows = ()) -> None:
+    def __init__(
+        self, view: SeatView, palette: str, rows: ScoreRows = (), verdict: Verdict | None = None
+    ) -> None:
         super().__init__()
         self.view = view
         self.palette = palette
         self.rows = rows
+        self.verdict = verdict
 
     def compose(self) -> ComposeResult:
         v = self.view
@@ -182,6 +197,7 @@ class RoundOverScreen(ModalScreen[None]):
             if art is not None:
                 yield Static(art, classes="celebration")
             yield Static(round_table(v, self.palette, self.rows))
+            yield Static(shuffle_line(self.verdict), id="shuffle-check")
             target = v.rules.target_score
             yield Static(
                 Text(f"First to {target} points wins the match. Enter: next round.", Style(dim=True))
@@ -211,11 +227,14 @@ class MatchOverScreen(ModalScreen[str]):
     #: the chart's height in rows: at least, and at most
     CHART_ROWS = (4, 16)
 
-    def __init__(self, view: SeatView, history: ScoreRows, palette: str) -> None:
+    def __init__(
+        self, view: SeatView, history: ScoreRows, palette: str, verdict: Verdict | None = None
+    ) -> None:
         super().__init__()
         self.view = view
         self.history = history
         self.palette = palette
+        self.verdict = verdict
         self._rows = self.CHART_ROWS[0]
         self._fits = 0
 
@@ -228,6 +247,7 @@ class MatchOverScreen(ModalScreen[str]):
             if art is not None:
                 yield Static(art, classes="celebration")
             yield Static(round_table(v, self.palette, self.history))
+            yield Static(shuffle_line(self.verdict), id="shuffle-check")
             place = Text("Final standings\n", Style(bold=True))
             for i, s in enumerate(standings(v), 1):
                 place.append(f"{i:>2}. {_name(v, s):<28} {v.scores[s]:>6}\n")
