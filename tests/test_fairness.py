@@ -30,6 +30,7 @@ def test_an_honest_round_is_verified_and_shown_quietly() -> None:
     assert verdict is not None and verdict.ok is True
     text, alarm = verdict_text(verdict)
     assert "Shuffle verified" in text and not alarm
+    assert verdict.shuffles >= 1
     assert "Shuffle verified" in shuffle_line(verdict).plain
 
 
@@ -57,16 +58,39 @@ def test_a_commitment_swapped_at_the_end_is_a_mismatch() -> None:
 
 
 def test_a_tampered_deck_order_is_a_mismatch() -> None:
-    """A host that dealt a stacked deck (not the committed order) is shown loudly."""
+    """A host that commits to its key's shuffle but deals a stacked deck is shown loudly."""
     from unotui.engine import parse_cards
+    from unotui.engine.shuffle import Label, commitment, shuffled
 
-    game = Game(2, Rules.preset("classic").with_(hand_size=3, target_score=100_000), seed=3, dealer=0,
-                deck=parse_cards("R1 R2 R3 R4 R5 R6 G7"))
+    rules = Rules.preset("classic").with_(hand_size=3, target_score=100_000)
+    game = Game(2, rules, seed=3, dealer=0, deck=parse_cards("R1 R2 R3 R4 R5 R6 G7"))
+    key = round_key(game.shuffler.secret, 1)
+    honest_commit = commitment(key, shuffled(key, Label.DEAL, 1, game._deck))
     watch = ShuffleWatch()
-    play_round(game, 3, watch, 0)
+    pick = random.Random(3)
+    while True:
+        view = dataclasses.replace(seat_view(game, 0), deck_commit=honest_commit)
+        if game.phase is Phase.ROUND_OVER:
+            view = dataclasses.replace(view, revealed_key=key.hex())
+        watch.observe(view)
+        if game.phase is Phase.ROUND_OVER:
+            break
+        legal = game.legal_actions(game.actor)
+        plays: list[Action] = [a for a in legal if isinstance(a, Play)] or list(legal)
+        game.apply(game.actor, plays[pick.randrange(len(plays))])
     verdict = watch.verdict(1)
     assert verdict is not None and verdict.ok is False
     assert verdict_text(verdict)[1]
+
+
+def test_a_stacked_deck_has_no_commitment_and_is_not_checked() -> None:
+    from unotui.engine import parse_cards
+
+    game = Game(2, Rules.preset("classic").with_(hand_size=3), seed=3, dealer=0,
+                deck=parse_cards("R1 R2 R3 R4 R5 R6 G7"))
+    view = seat_view(game, 0)
+    assert view.deck_commit == "" and view.revealed_key == ""
+    assert "not checked" in verdict_text(None)[0]
 
 
 def test_the_check_works_over_the_wire_and_the_key_never_leaks_early() -> None:

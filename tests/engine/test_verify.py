@@ -21,7 +21,7 @@ from unotui.engine import (
     seat_view,
     verify_round,
 )
-from unotui.engine.shuffle import round_key
+from unotui.engine.shuffle import Label, commitment, round_key, shuffled
 
 RULE_SETS = {
     "classic": Rules.preset("classic"),
@@ -131,17 +131,22 @@ def test_a_wrong_key_is_a_mismatch() -> None:
     assert verdict.ok is False and "commitment" in verdict.reason
 
 
-def test_a_stacked_deck_is_a_mismatch() -> None:
-    """A host that deals something other than the key's order is caught (here the deck
-    is stacked, as tests do): the commitment fits the key, the cards do not."""
+def test_dealing_other_than_the_committed_order_is_a_mismatch() -> None:
+    """A host that commits to its key's shuffle but deals something else (here a stacked
+    deck, with the commitment and key an honest host would send) is caught."""
     rules = Rules.preset("classic").with_(hand_size=2, target_score=100_000)
     game = Game(2, rules, seed=1, dealer=0, deck=parse_cards("R1 R2 R3 R4 R5"))
+    assert seat_view(game, 0).deck_commit == ""  # a stacked deck commits to nothing
     pick = random.Random(1)
     while game.phase is not Phase.ROUND_OVER:
         step(game, pick)
+    key = round_key(game.shuffler.secret, 1)
+    commit = commitment(key, shuffled(key, Label.DEAL, 1, game._deck))
     for seat in (None, 0, 1):
-        verdict = verify_round(seat_view(game, seat))
+        view = dataclasses.replace(seat_view(game, seat), deck_commit=commit, revealed_key=key.hex())
+        verdict = verify_round(view)
         assert verdict.ok is False, verdict
+    assert verify_round(seat_view(game, 0)).ok is None  # as sent: nothing to check
 
 
 def tamper(view: SeatView, index: int, event: Event) -> SeatView:

@@ -50,12 +50,9 @@ class ShuffleWatch:
 
 
 def verdict_text(verdict: Verdict | None) -> tuple[str, bool]:
-    """The line the round summary shows, and whether it is an alarm."""
+    """What the round summary shows, and whether it is an alarm (a line of its own)."""
     if verdict is None or verdict.ok is None:
-        why = f" ({verdict.reason})" if verdict is not None and verdict.reason else ""
-        return f"Shuffle not checked{why}.", False
+        return "Shuffle not checked", False
     if verdict.ok:
-        n = verdict.shuffles
-        plural = "s" if n != 1 else ""
-        return f"\u2713 Shuffle verified ({n} shuffle{plural} recomputed from the revealed key).", False
+        return "\u2713 Shuffle verified", False
     return f"!! SHUFFLE MISMATCH: {verdict.reason}. The host's deck did not follow its commitment.", True

@@ -203,9 +203,8 @@ class Game(turns.TurnMixin):
         self._commit = ""
         pile = self._shuffled(Label.DEAL, self._deck)  # top first
         # The commitment covers the order the round key deals.  A stacked deck (tests,
-        # replays) is dealt instead and fails verification, as it should; and the
-        # commitment's bytes never depend on which cards were stacked.
-        self._deal_order = tuple(pile)
+        # replays, tutorials) was not shuffled: nothing is committed to or revealed.
+        self._deal_order = () if order else tuple(pile)
         if order:
             rest = Counter(pile)
             rest.subtract(order)
@@ -297,16 +296,18 @@ class Game(turns.TurnMixin):
     @property
     def deck_commit(self) -> str:
         """This round's commitment (public from the deal on): SHA-256 of the round key
-        and the deck order it deals, in hex (:func:`~unotui.engine.shuffle.commitment`)."""
-        if not self._commit:
+        and the deck order it deals, in hex (:func:`~unotui.engine.shuffle.commitment`);
+        ``""`` for a round dealt from a stacked deck (``deck=``: tests and replays)."""
+        if not self._commit and self._deal_order:
             self._commit = commitment(self.shuffler.round_key(self.round_no), self._deal_order)
         return self._commit
 
     @property
     def revealed_key(self) -> str:
         """The finished round's key in hex, once the round is over; ``""`` while it is on
-        (revealing it earlier would tell every hand and the order of the pile)."""
-        if self.phase is _ROUND_OVER or self.phase is _MATCH_OVER:
+        (revealing it earlier would tell every hand and the order of the pile); ``""``
+        too for a round dealt from a stacked deck, which has no commitment."""
+        if (self.phase is _ROUND_OVER or self.phase is _MATCH_OVER) and self._deal_order:
             return self.shuffler.round_key(self.round_no).hex()
         return ""
 

@@ -56,7 +56,9 @@ class _Mismatch(Exception):
 def verify_round(view: SeatView) -> Verdict:
     """Check the shuffles of the round that ``view`` (taken once it is over) shows."""
     round_no = view.round_no
-    if not view.revealed_key or not view.deck_commit:
+    if not view.deck_commit:
+        return Verdict(None, round_no, "no commitment to a shuffle this round")
+    if not view.revealed_key:
         return Verdict(None, round_no, "the round key is not revealed yet")
     try:
         key = bytes.fromhex(view.revealed_key)

@@ -156,13 +156,22 @@ def _headline(view: SeatView) -> str:
 
 
 def shuffle_line(verdict: Verdict | None) -> Text:
-    """The round's shuffle check: a quiet mark when verified, a loud line on a mismatch."""
+    """The round's shuffle check: a quiet mark when verified (or not checked), to go at
+    the end of a line already there; a loud line of its own on a mismatch."""
     text, alarm = verdict_text(verdict)
     if alarm:
         return Text(text, Style(bold=True, reverse=True, color="red"))
     if verdict is not None and verdict.ok:
         return Text(text, Style(color="green"))
     return Text(text, Style(dim=True))
+
+
+def _with_mark(hint: str, verdict: Verdict | None) -> list[Static]:
+    """The dim hint line with the shuffle mark at its end; a mismatch above it, loudly."""
+    line = shuffle_line(verdict)
+    if verdict_text(verdict)[1]:
+        return [Static(line, id="shuffle-check"), Static(Text(hint, Style(dim=True)))]
+    return [Static(Text.assemble(Text(hint + "   ", Style(dim=True)), line), id="shuffle-check")]
 
 
 def _help(screen: Screen[Any], view: SeatView) -> None:
@@ -197,11 +206,9 @@ class RoundOverScreen(ModalScreen[None]):
             if art is not None:
                 yield Static(art, classes="celebration")
             yield Static(round_table(v, self.palette, self.rows))
-            yield Static(shuffle_line(self.verdict), id="shuffle-check")
             target = v.rules.target_score
-            yield Static(
-                Text(f"First to {target} points wins the match. Enter: next round.", Style(dim=True))
-            )
+            hint = f"First to {target} points wins the match. Enter: next round."
+            yield from _with_mark(hint, self.verdict)
         yield Footer()
 
     def action_next(self) -> None:
@@ -247,13 +254,12 @@ class MatchOverScreen(ModalScreen[str]):
             if art is not None:
                 yield Static(art, classes="celebration")
             yield Static(round_table(v, self.palette, self.history))
-            yield Static(shuffle_line(self.verdict), id="shuffle-check")
             place = Text("Final standings\n", Style(bold=True))
             for i, s in enumerate(standings(v), 1):
                 place.append(f"{i:>2}. {_name(v, s):<28} {v.scores[s]:>6}\n")
             yield Static(place, classes="tight")
             yield Static(self._chart(), id="chart")
-            yield Static(Text("r: rematch   m: main menu   q: quit   ?: help", Style(dim=True)))
+            yield from _with_mark("r: rematch   m: main menu   q: quit   ?: help", self.verdict)
         yield Footer()
 
     def on_mount(self) -> None:
