@@ -350,7 +350,8 @@ async def test_custom_wild_discard_prompt_by_keys() -> None:
 
 async def test_command_palette_offers_game_commands() -> None:
     rules = CLASSIC.with_(hand_size=3)
-    deck = deal_order(["B5 R7 G3", "B9 G2 Y1"], "R1", dealer=1)
+    # The draws are given: with other draws Ada keeps playing while the app shuts down.
+    deck = deal_order(["B5 R7 G3", "B9 G2 Y1"], "R1", "G5 B5 G3 GS Y9 Y7", dealer=1)
     app = scripted_app(["Me", "Ada"], rules, {1: ScriptedBot()}, dealer=1, deck=deck)
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot)
