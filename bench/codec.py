@@ -41,7 +41,7 @@ def parse_full(body: bytes) -> SeatView:
 
 def long_match(events: int, steps: int, seed: int = 7) -> list[SeatView]:
     """Seat 0's views after each of the last ``steps`` moves of a match ``events`` long."""
-    game = Game(4, Rules.preset("giant").with_(target_score=100_000), rng=random.Random(seed))
+    game = Game(4, Rules.preset("giant").with_(target_score=100_000), seed=seed)
     rnd = random.Random(seed)
     views: list[SeatView] = []
     while len(game.log) < events or len(views) < steps + 1:

@@ -58,7 +58,7 @@ def bench_engine(seconds: float, players: int, seed: int = 1) -> tuple[int, floa
     passive = _PASSIVE
 
     def play_hand() -> int:
-        game = Game(players, rules, rng=random.Random(rand()), dealer=0)
+        game = Game(players, rules, dealer=0, seed=int(rand() * 2**53))
         legal_actions, push = game.legal_actions, game.push
         moves = 0
         while game.round_winner < 0:  # the hand is on

@@ -126,7 +126,7 @@ def _first_frames(runs: int, exe: Path, unotui: Path) -> tuple[list[float], list
 def _views(players: int, moves: int, seed: int) -> list[SeatView]:
     from unotui.engine import Game, Rules, seat_view
 
-    game = Game(players, Rules.preset("giant"), rng=random.Random(seed))
+    game = Game(players, Rules.preset("giant"), seed=seed)
     rng = random.Random(seed + 1)
     views = [seat_view(game, 0)]
     while len(views) < moves and not game.over:

@@ -24,7 +24,7 @@ def test_play_a_few_moves_and_quit_with_ctrl_q(tmp_path: Path) -> None:
     status = tmp_path / "status"
     exe = Path(sys.executable).with_name("unotui")
     command = (
-        f"UNOTUI_CONFIG_DIR={tmp_path} {exe} play --seed 3 --delay 0 --rules classic --name Tester; "
+        f"UNOTUI_CONFIG_DIR={tmp_path} {exe} play --seed 4 --delay 0 --rules classic --name Tester; "
         f"echo $? > {status}; sleep 5"
     )
     env = {k: v for k, v in os.environ.items() if k != "TMUX"}

@@ -132,3 +132,32 @@ def test_replay_colour_is_null_until_a_first_wild_is_named(capsys: pytest.Captur
     wild = next(i for i, (_, text) in enumerate(steps) if text in ("W", "W+4"))
     state = final_state(replay(Transcript.from_mapping(data), stop=wild + 1))
     assert state["phase"] == "colour" and state["colour"] is not None
+
+
+@pytest.mark.parametrize("seeded", [True, False], ids=["seed", "secret"])
+def test_a_played_game_saved_as_a_transcript_replays_to_the_same_state(
+    seeded: bool, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Computer players play a whole match (every round, deals included); its transcript
+    (Game.history plus the setup) replays through ``unotui replay`` to the same state."""
+    from random import Random
+
+    from unotui.bots import make_bot
+    from unotui.engine import Game, Rules
+    from unotui.table import Pacing, Referee
+    from unotui.transcript import transcript_of
+
+    rules = Rules.preset("giant").with_(target_score=150, swap_hands=1, shuffle_hands=1)
+    game = Game(["Ann", "Bob", "Cy"], rules, seed=8) if seeded else Game(3, rules)
+    bots = {s: make_bot("medium", Random(s)) for s in range(3)}
+    Referee(game, bots=bots, humans=(), pacing=Pacing.instant()).tick(0.0)
+    assert game.over and game.round_no > 1
+    transcript = transcript_of(game)
+    assert (transcript.secret is None) is seeded
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(transcript.to_mapping()))
+    status, state, err = _replay(path, capsys)
+    assert status == 0, err
+    assert state == final_state(game)
+    again = replay(Transcript.loads(path.read_text()))
+    assert again.history == game.history and again.log == game.log

@@ -80,7 +80,10 @@ class LocalGame(Controller):
         self.delay = max(0.0, delay)
         self.catch_grace = max(0.0, catch_grace)
         base = Random(seed) if seed is not None else Random()
-        self.game = Game(list(names), rules, rng=Random(base.getrandbits(64)), dealer=dealer, deck=deck)
+        # The deal never depends on the seed-less Random: without a seed the match secret
+        # comes from the secrets module (the engine's default), as in every real game.
+        game_seed = base.getrandbits(64) if seed is not None else None
+        self.game = Game(list(names), rules, dealer=dealer, deck=deck, seed=game_seed)
         given = bots or {}
         self.bots: dict[int, Bot] = {
             s: given.get(s) or make_bot(level, Random(base.getrandbits(64)))

@@ -5,9 +5,11 @@ A :class:`Game` is a match of several rounds.  Callers ask which actions a seat 
 illegal action raises a specific :class:`~unotui.engine.errors.IllegalActionError` and
 leaves the state untouched.  Between rounds the next dealer's only action is ``deal``.
 
-Randomness comes only from the ``rng`` given at construction, so a game replays exactly
-from (players, rules, dealer, deck or seed, actions).  Real games pass
-``secrets.SystemRandom()`` (the default).
+Every random outcome (the deal, a re-flip, a reshuffle, shuffled hands, the draw for the
+first dealer) comes from one :class:`~unotui.engine.shuffle.ShuffleSource`, keyed by a
+per-match secret from :mod:`secrets` (the default, and what real games use); a seed or a
+given secret makes a game replay exactly from (players, rules, dealer, deck, secret,
+actions).  :attr:`Game.history` holds the accepted actions, for a transcript.
 
 Hidden information: this object holds every hand.  Never hand it to a bot, a peer or a
 widget; give them :func:`unotui.engine.views.seat_view` instead.
@@ -34,7 +36,6 @@ queues are in :mod:`unotui.engine.flow` too.
 
 from __future__ import annotations
 
-import secrets
 from collections import Counter
 from collections.abc import Callable, Sequence
 from random import Random
@@ -77,6 +78,7 @@ from .errors import (
 from .events import Event
 from .flow import BEGIN, Phase, Step
 from .rules import Rules, Stacking
+from .shuffle import Label, ShuffleSource, commitment
 
 __all__ = ["Game", "Phase", "build_deck", "deal_order"]
 
@@ -105,10 +107,16 @@ class Game(turns.TurnMixin):
     Args:
         players: the number of seats, or the players' names (2-10).
         rules: the table's rules (validated for this table size).
-        rng: the only source of randomness; default ``secrets.SystemRandom()``.
+        rng: kept for callers of older versions: a (seeded) ``random.Random`` whose next
+            256 bits become the match secret.  Tests only; prefer ``seed``.
         dealer: the first dealer; by default the seats draw for it (highest number deals).
         deck: the first round's deck from the top down (or just its top cards; the rest
             of the deck follows, shuffled).  For tests and replays.
+        seed: derive the match secret from this seed (simulations, tests, replays).
+        secret: the match secret itself (32 bytes; replaying a saved game).
+
+    With none of ``rng``, ``seed`` and ``secret`` the secret comes from
+    :func:`secrets.token_bytes`: the way every real game (solo, LAN, lobby) is dealt.
     """
 
     __slots__ = ()  # the fields are declared (as slots) in TurnMixin
@@ -120,6 +128,9 @@ class Game(turns.TurnMixin):
         rng: Random | None = None,
         dealer: int | None = None,
         deck: Sequence[Card] | None = None,
+        *,
+        seed: int | None = None,
+        secret: bytes | None = None,
     ) -> None:
         self.names: tuple[str, ...] = (
             tuple(f"Player {i + 1}" for i in range(players))
@@ -128,7 +139,20 @@ class Game(turns.TurnMixin):
         )
         self.n = len(self.names)
         self.rules = (rules or Rules()).validate(self.n)
-        self.rng: Random = rng if rng is not None else secrets.SystemRandom()
+        if rng is not None:
+            if seed is not None or secret is not None:
+                raise RulesError("give one of rng, seed and secret")
+            secret = rng.getrandbits(256).to_bytes(32, "big")
+        try:
+            self.shuffler = ShuffleSource(secret, seed=seed)
+        except ValueError as exc:
+            raise RulesError(str(exc)) from None
+        self.history = []  # accepted (seat, action), in order
+        self.first_dealer = dealer  # as given (None: drawn), for a transcript
+        self.first_deck = tuple(deck) if deck is not None else None
+        self._ordinals = {}
+        self._deal_order = ()
+        self._commit = ""
         self.scores = [0] * self.n
         self.eliminated: list[bool] = [False] * self.n
         self.round_no = 0
@@ -157,12 +181,13 @@ class Game(turns.TurnMixin):
     def _draw_for_dealer(self) -> int:
         """Rule 1: everyone draws; the highest number deals (symbols count 0); ties redraw."""
         contenders = list(range(self.n))
+        attempt = 0
         while True:
-            pile = list(self._deck)
-            self.rng.shuffle(pile)
+            attempt += 1
+            pile = iter(self.shuffler.shuffled(0, Label.DEALER, attempt, self._deck))
             values = {}
             for seat in contenders:
-                card = pile.pop()
+                card = next(pile)
                 values[seat] = int(card.rank) if card.rank <= Rank.N9 else 0
                 self.log.append(Event("dealer", seat, (card,), value=values[seat]))
             best = max(values.values())
@@ -174,8 +199,12 @@ class Game(turns.TurnMixin):
         self.round_no += 1
         self.active: list[int] = [s for s in range(self.n) if not self.eliminated[s]]
         self.hands: list[list[Card]] = [[] for _ in range(self.n)]
-        pile = list(self._deck)
-        self.rng.shuffle(pile)
+        self._ordinals = {}
+        self._commit = ""
+        pile = self._shuffled(Label.DEAL, self._deck)  # top first
+        # The commitment covers the order the round key deals.  A stacked deck (tests,
+        # replays, tutorials) was not shuffled: nothing is committed to or revealed.
+        self._deal_order = () if order else tuple(pile)
         if order:
             rest = Counter(pile)
             rest.subtract(order)
@@ -184,7 +213,7 @@ class Game(turns.TurnMixin):
                 raise RulesError(f"the given deck has more of {', '.join(bad)} than the rules' deck")
             tail = [c for c in pile if rest[c] > 0 and not rest.subtract([c])]
             pile = order + tail
-            pile.reverse()  # internally the top of the pile is the end of the list
+        pile.reverse()  # internally the top of the pile is the end of the list
         self.draw_pile: list[Card] = pile
         self.discard: list[Card] = []
         self.direction = 1
@@ -224,7 +253,9 @@ class Game(turns.TurnMixin):
                 break
             self.log.append(Event("reflip", cards=(card,)))
             self.draw_pile.append(card)
-            self.rng.shuffle(self.draw_pile)
+            again = self._shuffled(Label.REFLIP, self.draw_pile)
+            again.reverse()
+            self.draw_pile[:] = again
         self.discard.append(card)
         self.top = card
         self.log.append(Event("flip", cards=(card,)))
@@ -253,6 +284,32 @@ class Game(turns.TurnMixin):
         elif rank is Rank.SKIP:
             self.log.append(Event("skip", first))
             self._advance(1)
+
+    # ----- randomness -------------------------------------------------------------------
+
+    def _shuffled(self, label: str, cards: Sequence[Card]) -> list[Card]:
+        """The next shuffle of kind ``label`` this round (top first): every random outcome
+        of a round goes through here (:mod:`unotui.engine.shuffle`)."""
+        ordinal = self._ordinals[label] = self._ordinals.get(label, 0) + 1
+        return self.shuffler.shuffled(self.round_no, label, ordinal, cards)
+
+    @property
+    def deck_commit(self) -> str:
+        """This round's commitment (public from the deal on): SHA-256 of the round key
+        and the deck order it deals, in hex (:func:`~unotui.engine.shuffle.commitment`);
+        ``""`` for a round dealt from a stacked deck (``deck=``: tests and replays)."""
+        if not self._commit and self._deal_order:
+            self._commit = commitment(self.shuffler.round_key(self.round_no), self._deal_order)
+        return self._commit
+
+    @property
+    def revealed_key(self) -> str:
+        """The finished round's key in hex, once the round is over; ``""`` while it is on
+        (revealing it earlier would tell every hand and the order of the pile); ``""``
+        too for a round dealt from a stacked deck, which has no commitment."""
+        if (self.phase is _ROUND_OVER or self.phase is _MATCH_OVER) and self._deal_order:
+            return self.shuffler.round_key(self.round_no).hex()
+        return ""
 
     # ----- queries ----------------------------------------------------------------------
 
@@ -458,6 +515,7 @@ class Game(turns.TurnMixin):
         :meth:`apply`.  An unchecked illegal action corrupts the game.
         """
         self.version += 1
+        self.history.append((seat, action))
         if self.uno_open >= 0 and self.uno_open != seat and type(action) in _BEGINS_TURN:
             self.uno_open = -1  # the next player acted: the catch window closes
         if type(action) is Play:  # the commonest action skips the table lookup

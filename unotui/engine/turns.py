@@ -11,8 +11,7 @@ step types live in :mod:`unotui.engine.flow`.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from random import Random
+from collections.abc import Sequence
 from typing import Any
 
 from .cards import ALL_CARDS, Card, Colour, Rank
@@ -34,6 +33,7 @@ from .flow import (
     seat_after,
 )
 from .rules import Effect, Rules, Scoring, Stacking
+from .shuffle import Label, ShuffleSource
 
 __all__ = ["Phase", "TurnMixin"]
 
@@ -44,11 +44,6 @@ __all__ = ["Phase", "TurnMixin"]
 # Every field is written out in Event's order; tests/engine/test_flow.py checks these
 # events against ``Event(...)``, so a new field cannot misalign them silently.
 _event = tuple.__new__
-
-
-def _random_key(rng: Random) -> Callable[[object], float]:
-    rand = rng.random
-    return lambda _card: rand()
 
 
 _SOLO: list[tuple[Card]] = [(c,) for c in ALL_CARDS]  # one-card tuples for the log, shared
@@ -69,10 +64,13 @@ class TurnMixin:
     """State transitions of :class:`~unotui.engine.game.Game` (see there for the fields)."""
 
     __slots__ = (
+        "_commit",
+        "_deal_order",
         "_deck",
         "_lc",
         "_lc_seat",
         "_lc_version",
+        "_ordinals",
         "_special_legal",
         "active",
         "actor",
@@ -85,14 +83,16 @@ class TurnMixin:
         "drawn",
         "eliminated",
         "face_up_until",
+        "first_dealer",
+        "first_deck",
         "hands",
+        "history",
         "log",
         "n",
         "names",
         "pending",
         "phase",
         "pos",
-        "rng",
         "round_log_start",
         "round_no",
         "round_points",
@@ -100,6 +100,7 @@ class TurnMixin:
         "rules",
         "score_history",
         "scores",
+        "shuffler",
         "todo",
         "top",
         "uno_called",
@@ -111,7 +112,6 @@ class TurnMixin:
 
     # Declared here for the type checker; Game.__init__ and _start_round set them.
     rules: Rules
-    rng: Random
     n: int
     names: tuple[str, ...]
     scores: list[int]
@@ -140,6 +140,13 @@ class TurnMixin:
     round_points: list[int]
     round_log_start: int
     score_history: list[tuple[int, ...]]
+    shuffler: ShuffleSource
+    history: list[tuple[int, Any]]
+    first_dealer: int | None
+    first_deck: tuple[Card, ...] | None
+    _ordinals: dict[str, int]
+    _deal_order: tuple[Card, ...]
+    _commit: str
     winner: int
     log: list[Event]
     version: int
@@ -153,6 +160,9 @@ class TurnMixin:
         raise NotImplementedError
 
     def playable(self, card: Card) -> bool:
+        raise NotImplementedError
+
+    def _shuffled(self, label: str, cards: Sequence[Card]) -> list[Card]:
         raise NotImplementedError
 
     # ----- turn flow ----------------------------------------------------------------------
@@ -206,11 +216,9 @@ class TurnMixin:
         if not pile:
             if len(self.discard) <= 1:
                 return None
-            rest = self.discard[:-1]
+            rest = self._shuffled(Label.RESHUFFLE, self.discard[:-1])  # top first
             del self.discard[:-1]
-            # Sorting on random keys is a uniform shuffle, and several times faster than
-            # random.shuffle (one C-level random() per card instead of _randbelow).
-            rest.sort(key=_random_key(self.rng))
+            rest.reverse()
             pile.extend(rest)
             self.log.append(Event("reshuffle", value=len(rest)))
         return pile.pop()
@@ -447,8 +455,7 @@ class TurnMixin:
 
     def _shuffle_hands(self, seat: int) -> None:
         """Rule 25: gather all hands, shuffle, deal out evenly from the player's left."""
-        pool = [c for s in self.active for c in self.hands[s]]
-        self.rng.shuffle(pool)
+        pool = self._shuffled(Label.HANDS, [c for s in self.active for c in self.hands[s]])
         for s in self.active:
             self.hands[s] = []
             self.uno_called[s] = False

@@ -64,6 +64,10 @@ class SeatView:
         version: the game's change counter when the view was made.
         history: cumulative scores after each finished round of the match (one tuple per
             round, empty until the first round ends), for the match chart.
+        deck_commit: the host's commitment to this round's deck, from the deal on (hex;
+            see :mod:`unotui.engine.shuffle`).
+        revealed_key: this round's key (hex) once the round is over, else ``""``: with it
+            :func:`~unotui.engine.verify.verify_round` recomputes every shuffle of the round.
     """
 
     seat: int | None
@@ -101,6 +105,8 @@ class SeatView:
     version: int = 0
     history: tuple[tuple[int, ...], ...] = ()
     challenge_colour: Colour | None = None
+    deck_commit: str = ""
+    revealed_key: str = ""
 
     @property
     def my_turn(self) -> bool:
@@ -174,6 +180,8 @@ def seat_view(game: Game, seat: int | None, log_from: int = 0) -> SeatView:
         version=game.version,
         history=tuple(game.score_history),
         challenge_colour=wd4[1] if wd4 is not None else None,
+        deck_commit=game.deck_commit,
+        revealed_key=game.revealed_key,
     )
 
 
@@ -268,6 +276,8 @@ def seat_views(game: Game, viewers: Sequence[tuple[int | None, int]]) -> list[Se
                 version,
                 history,
                 challenge_colour,
+                game.deck_commit,
+                game.revealed_key,
             )
         )
     return out

@@ -220,8 +220,8 @@ class Room:
         if self.status != "waiting":
             return
         self.book.fill_with_bots(list(BOT_NAMES), self.config.level)
-        rng = secrets.SystemRandom()
-        self.game = Game(self.book.names, self.config.rules, rng=rng)
+        rng = secrets.SystemRandom()  # the computer players' and the referee's
+        self.game = Game(self.book.names, self.config.rules)  # dealt from a secrets-made key
         bots: dict[int, Bot] = {s: make_bot(self.config.level, rng) for s in self.book.bots()}
         pacing = Pacing(
             bot_delay=self.config.bot_delay,

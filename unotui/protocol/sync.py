@@ -115,6 +115,18 @@ def _history_in(v: object) -> tuple[tuple[int, ...], ...]:
     return list_in(v, "history", _ints(-_BIG, _BIG), 1000)
 
 
+def _hex_in(what: str) -> Callable[[object], str]:
+    """Empty, or 64 lowercase hex digits (a SHA-256 digest or a round key)."""
+
+    def read(v: object) -> str:
+        text = str_in(v, what, 64)
+        if text and (len(text) != 64 or text.strip("0123456789abcdef")):
+            raise RemoteProtocolError("bad_message", f"{what}: not 64 lowercase hex digits")
+        return text
+
+    return read
+
+
 def _plain(v: Any) -> Any:
     return v
 
@@ -167,6 +179,8 @@ FIELD_CODECS: dict[str, Codec] = {
         lambda c: None if c is None else colour_out(c),
         lambda v: None if v is None else colour_in(v),
     ),
+    "deck_commit": (str, _hex_in("deck_commit")),
+    "revealed_key": (str, _hex_in("revealed_key")),
 }
 
 #: the view's fields on the wire, in this order (``log_start`` and ``log`` follow them)
@@ -204,6 +218,8 @@ VIEW_FIELDS: tuple[str, ...] = (
     "version",
     "history",
     "challenge_colour",
+    "deck_commit",
+    "revealed_key",
 )
 _SETTABLE = frozenset(VIEW_FIELDS) - {"seat"}
 _VALUES = operator.attrgetter(*VIEW_FIELDS)  # a view's fields in that order, in one call

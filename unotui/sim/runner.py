@@ -113,7 +113,7 @@ def play_game(cfg: Config, index: int, tally: Tally) -> None:
     bots = {
         s: make_bot(cfg.bots[entry_at[s]], Random(_seed(cfg.seed, index, s)), **options) for s in range(n)
     }
-    game = Game(n, rules, rng=Random(_seed(cfg.seed, where.deal, 1 << 20)), dealer=where.dealer)
+    game = Game(n, rules, dealer=where.dealer, seed=_seed(cfg.seed, where.deal, 1 << 20))
     pacing = _HANDS if cfg.target is None else _MATCHES
     referee = Referee(game, bots=bots, humans=(), pacing=pacing, clock=time.perf_counter_ns)
     tally.games += 1

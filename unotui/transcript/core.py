@@ -8,6 +8,7 @@ The format is documented in ``docs/transcripts.md``.  In short::
       "rules": {"preset": "classic", "stacking": "official"},   # optional (default: giant)
       "dealer": 0,                         # optional (default: the seats draw for it)
       "seed": 7,                           # optional (default 0): shuffles and reshuffles
+      "secret": "9f86d0...",               # optional, instead of seed: the match secret (hex)
       "deck": "R5 G7 B+2 ...",             # optional: round 1's deck from the top down
       "actions": [[1, "R5"], [0, "draw"], [0, "keep"], ...]
     }
@@ -20,14 +21,21 @@ names the step.
 from __future__ import annotations
 
 import json
-import random
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from ..engine import Action, Game, Rules, UnoError, deal_order, parse_cards
 
-__all__ = ["FORMAT", "Transcript", "TranscriptError", "deck_from_hands", "final_state", "replay"]
+__all__ = [
+    "FORMAT",
+    "Transcript",
+    "TranscriptError",
+    "deck_from_hands",
+    "final_state",
+    "replay",
+    "transcript_of",
+]
 
 FORMAT = "unotui-transcript/1"
 
@@ -51,6 +59,7 @@ class Transcript:
     seed: int
     deck: tuple[str, ...] | None
     actions: tuple[tuple[int, str], ...]
+    secret: str | None = None  # the match secret in hex; replaces ``seed`` when given
 
     @staticmethod
     def loads(text: str) -> Transcript:
@@ -89,6 +98,13 @@ class Transcript:
         seed = data.get("seed", 0)
         if not isinstance(seed, int) or isinstance(seed, bool):
             raise TranscriptError("'seed' must be an integer")
+        secret = data.get("secret")
+        if secret is not None:
+            if "seed" in data:
+                raise TranscriptError("give either 'seed' or 'secret', not both")
+            if not isinstance(secret, str) or len(secret) != 64 or not _is_hex(secret):
+                raise TranscriptError("'secret' must be 64 hex digits (the match secret)")
+            secret = secret.lower()
         deck = data.get("deck")
         if "hands" not in data:
             extra = [k for k in ("first", "draws") if k in data]
@@ -121,13 +137,18 @@ class Transcript:
             ):
                 raise TranscriptError(f"step {i}: expected [seat, \"action\"], got {step!r}", i)
             actions.append((step[0], step[1]))
-        return Transcript(names, rules, dealer, seed, tuple(deck) if deck else None, tuple(actions))
+        return Transcript(
+            names, rules, dealer, seed, tuple(deck) if deck else None, tuple(actions), secret
+        )
 
     def new_game(self) -> Game:
         """The game in its starting position."""
         try:
             deck = parse_cards(self.deck) if self.deck else None
-            return Game(self.players, self.rules, random.Random(self.seed), self.dealer, deck)
+            if self.secret is not None:
+                return Game(self.players, self.rules, dealer=self.dealer, deck=deck,
+                            secret=bytes.fromhex(self.secret))
+            return Game(self.players, self.rules, dealer=self.dealer, deck=deck, seed=self.seed)
         except UnoError as exc:
             raise TranscriptError(f"setup: {exc}") from None
 
@@ -137,11 +158,37 @@ class Transcript:
         out["rules"] = self.rules.to_mapping()
         if self.dealer is not None:
             out["dealer"] = self.dealer
-        out["seed"] = self.seed
+        if self.secret is not None:
+            out["secret"] = self.secret
+        else:
+            out["seed"] = self.seed
         if self.deck:
             out["deck"] = " ".join(self.deck)
         out["actions"] = [[s, a] for s, a in self.actions]
         return out
+
+
+def transcript_of(game: Game) -> Transcript:
+    """The transcript of ``game`` so far: its setup (names, rules, the dealer and deck it
+    was given, its match secret, or its seed when it had one) and ``game.history``.
+
+    The secret decides every later round too: save a hosted game only once it is over
+    (or keep the file to oneself).
+    """
+    source = game.shuffler
+    deck = tuple(c.text for c in game.first_deck) if game.first_deck else None
+    actions = tuple((seat, str(action)) for seat, action in game.history)
+    if source.seed is not None:
+        return Transcript(game.names, game.rules, game.first_dealer, source.seed, deck, actions)
+    return Transcript(game.names, game.rules, game.first_dealer, 0, deck, actions, source.secret.hex())
+
+
+def _is_hex(text: str) -> bool:
+    try:
+        bytes.fromhex(text)
+    except ValueError:
+        return False
+    return True
 
 
 def deck_from_hands(

@@ -22,8 +22,9 @@ from textual.events import Resize
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, Static
 
+from ...client.fairness import verdict_text
 from ...client.text import display_name
-from ...engine import SeatView
+from ...engine import SeatView, Verdict
 from ..chart import chart_legend, score_chart
 from ..render import card_style
 
@@ -33,6 +34,7 @@ __all__ = [
     "celebration",
     "round_scored",
     "round_table",
+    "shuffle_line",
     "standings",
 ]
 
@@ -153,6 +155,25 @@ def _headline(view: SeatView) -> str:
     return f"{who} won round {view.round_no}!"
 
 
+def shuffle_line(verdict: Verdict | None) -> Text:
+    """The round's shuffle check: a quiet mark when verified (or not checked), to go at
+    the end of a line already there; a loud line of its own on a mismatch."""
+    text, alarm = verdict_text(verdict)
+    if alarm:
+        return Text(text, Style(bold=True, reverse=True, color="red"))
+    if verdict is not None and verdict.ok:
+        return Text(text, Style(color="green"))
+    return Text(text, Style(dim=True))
+
+
+def _with_mark(hint: str, verdict: Verdict | None) -> list[Static]:
+    """The dim hint line with the shuffle mark at its end; a mismatch above it, loudly."""
+    line = shuffle_line(verdict)
+    if verdict_text(verdict)[1]:
+        return [Static(line, id="shuffle-check"), Static(Text(hint, Style(dim=True)))]
+    return [Static(Text.assemble(Text(hint + "   ", Style(dim=True)), line), id="shuffle-check")]
+
+
 def _help(screen: Screen[Any], view: SeatView) -> None:
     from .help import HelpScreen
 
@@ -168,11 +189,14 @@ class RoundOverScreen(ModalScreen[None]):
         Binding("question_mark,f1", "help", "Help"),
     ]
 
-    def __init__(self, view: SeatView, palette: str, rows: ScoreRows = ()) -> None:
+    def __init__(
+        self, view: SeatView, palette: str, rows: ScoreRows = (), verdict: Verdict | None = None
+    ) -> None:
         super().__init__()
         self.view = view
         self.palette = palette
         self.rows = rows
+        self.verdict = verdict
 
     def compose(self) -> ComposeResult:
         v = self.view
@@ -183,9 +207,8 @@ class RoundOverScreen(ModalScreen[None]):
                 yield Static(art, classes="celebration")
             yield Static(round_table(v, self.palette, self.rows))
             target = v.rules.target_score
-            yield Static(
-                Text(f"First to {target} points wins the match. Enter: next round.", Style(dim=True))
-            )
+            hint = f"First to {target} points wins the match. Enter: next round."
+            yield from _with_mark(hint, self.verdict)
         yield Footer()
 
     def action_next(self) -> None:
@@ -211,11 +234,14 @@ class MatchOverScreen(ModalScreen[str]):
     #: the chart's height in rows: at least, and at most
     CHART_ROWS = (4, 16)
 
-    def __init__(self, view: SeatView, history: ScoreRows, palette: str) -> None:
+    def __init__(
+        self, view: SeatView, history: ScoreRows, palette: str, verdict: Verdict | None = None
+    ) -> None:
         super().__init__()
         self.view = view
         self.history = history
         self.palette = palette
+        self.verdict = verdict
         self._rows = self.CHART_ROWS[0]
         self._fits = 0
 
@@ -233,7 +259,7 @@ class MatchOverScreen(ModalScreen[str]):
                 place.append(f"{i:>2}. {_name(v, s):<28} {v.scores[s]:>6}\n")
             yield Static(place, classes="tight")
             yield Static(self._chart(), id="chart")
-            yield Static(Text("r: rematch   m: main menu   q: quit   ?: help", Style(dim=True)))
+            yield from _with_mark("r: rematch   m: main menu   q: quit   ?: help", self.verdict)
         yield Footer()
 
     def on_mount(self) -> None:

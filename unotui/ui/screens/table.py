@@ -27,6 +27,7 @@ from textual.timer import Timer
 from textual.widgets import Static
 
 from ...client.config import HAND_ORDERS
+from ...client.fairness import ShuffleWatch
 from ...client.text import card_name, clean, display_name, refusal
 from ...engine import (
     ACCEPT,
@@ -127,6 +128,7 @@ class TableScreen(Screen[None]):
         self.order: list[int] = []  # indices into view.hand, in the order shown
         self._dialog = False
         self._seen_log = 0
+        self.shuffles = ShuffleWatch()  # the commitments this seat saw; round verdicts
         self._reveals: list[tuple[str, tuple[Card, ...], bool | None, Colour | None]] = []
         self._shown_round = 0
         self._last_phase = ""
@@ -160,6 +162,7 @@ class TableScreen(Screen[None]):
         """Draw ``view`` (the latest from the controller, handed down by the app)."""
         old = self.view
         selected = old.hand[self.order[self.cursor]] if old is not None and self.order else None
+        self.shuffles.observe(view)
         self.view = view
         self.order = hand_order(view.hand, self.order_name)
         if selected is not None and selected in view.hand:  # keep the same card selected
@@ -342,10 +345,12 @@ class TableScreen(Screen[None]):
             return
         if view.phase == "match_over" and self._shown_round != -1:
             self._shown_round = -1
-            self._push(MatchOverScreen(view, list(self.history), self.palette), self._match_done)
+            verdict = self.shuffles.observe(view)
+            self._push(MatchOverScreen(view, list(self.history), self.palette, verdict), self._match_done)
         elif view.phase == "round_over" and self._shown_round != view.round_no:
             self._shown_round = view.round_no
-            self._push(RoundOverScreen(view, self.palette, list(self.history)), self._round_done)
+            verdict = self.shuffles.observe(view)
+            self._push(RoundOverScreen(view, self.palette, list(self.history), verdict), self._round_done)
         elif not view.my_turn or view.version == self._answered:
             return  # not ours, or answered and waiting for the next view
         elif view.phase == "colour":
