@@ -3,7 +3,9 @@
 It starts the match as soon as ``seats - bots`` people have joined, prints one line per
 join, drop, start and result (flushed at once, so a service manager or a test reading
 the pipe sees them as they happen), and stops cleanly on SIGINT or SIGTERM, telling
-every player that the host left.
+every player that the host left.  With ``--data-dir`` every accepted action is journaled
+before anyone hears of it, and a host killed at any moment resumes the table when it is
+started again with the same directory.
 """
 
 from __future__ import annotations
@@ -13,9 +15,12 @@ import contextlib
 import signal
 import sys
 import time
+from pathlib import Path
 
 from .addresses import join_hints
 from .host import Host
+from .journal import Journal
+from .recovery import restore_rooms
 from .room import Room, RoomConfig
 
 __all__ = ["serve_headless"]
@@ -26,8 +31,19 @@ def _say(text: str) -> None:
     print(f"{stamp} {text}", flush=True)
 
 
-async def _serve(config: RoomConfig, bind: str, port: int) -> int:
-    room = Room("", config, on_event=_say)
+async def _serve(config: RoomConfig, bind: str, port: int, data_dir: Path | None = None) -> int:
+    journal = None
+    room = None
+    if data_dir is not None:
+        data_dir.mkdir(parents=True, exist_ok=True)
+        journal = Journal(data_dir / "journal.sqlite3")
+        room = restore_rooms(journal, on_event=_say).get("")
+        if room is not None:
+            replayed = len(room.game.history) if room.game is not None else 0
+            _say(f"resumed the table from {data_dir}: {replayed} actions replayed; "
+                 "players come back with their seats")
+    if room is None:
+        room = Room("", config, on_event=_say, journal=journal)
     host = Host({"": room})
     try:
         bound = await host.listen(bind, port)
@@ -46,9 +62,12 @@ async def _serve(config: RoomConfig, bind: str, port: int) -> int:
     await stop.wait()
     _say("stopping: telling the players")
     await host.close("host_left", "The host stopped the table.")
+    if journal is not None:
+        journal.close()
     return 0
 
 
-def serve_headless(config: RoomConfig, bind: str, port: int) -> int:
-    """Run until interrupted; returns the exit status."""
-    return asyncio.run(_serve(config, bind, port))
+def serve_headless(config: RoomConfig, bind: str, port: int, data_dir: Path | None = None) -> int:
+    """Run until interrupted; returns the exit status.  With ``data_dir`` the table is
+    journaled there, and an unfinished one found there is resumed instead of a new one."""
+    return asyncio.run(_serve(config, bind, port, data_dir))

@@ -24,6 +24,7 @@ import asyncio
 import hmac
 import logging
 import secrets
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
@@ -34,6 +35,7 @@ from ..protocol import messages as m
 from ..protocol.codec import SharedDeltas
 from ..protocol.session import HelloReceived, HostSession
 from ..table import Outcome, Pacing, Referee
+from .journal import Journal, SavedSeat
 from .link import Link
 from .seats import SeatBook
 
@@ -78,6 +80,9 @@ class Room:
             before anything is sent (the journal's hook).
         on_event: a line for the host's log (joins, starts, results).
         on_change: called after the seats or the status changed (the lobby's list).
+        journal: where the table is journaled (seats, secret, accepted actions) so that a
+            restarted host can resume it (:mod:`unotui.net.recovery`).
+        restoring: the table comes from the journal (do not journal it as new).
     """
 
     def __init__(
@@ -88,6 +93,8 @@ class Room:
         on_accepted: Callable[[Sequence[tuple[int, int, Action]]], None] | None = None,
         on_event: Callable[[str], None] | None = None,
         on_change: Callable[[Room], None] | None = None,
+        journal: Journal | None = None,
+        restoring: bool = False,
     ) -> None:
         self.code = code
         self.config = config
@@ -99,9 +106,15 @@ class Room:
         self._on_accepted = on_accepted
         self._on_event = on_event or (lambda text: log.info("%s", text))
         self.on_change = on_change
+        self.journal = journal
+        self.journaled = 0  # game.history entries already in the journal
         self._timer: asyncio.TimerHandle | None = None
         self._dirty: set[Link] = set()  # connections with queued messages, written once per call
         self.loop = asyncio.get_running_loop()
+        if journal is not None and not restoring:
+            from .recovery import config_to_dict
+
+            journal.open_table(code, config_to_dict(config), time.time())
 
     # ----- membership -------------------------------------------------------------------------
 
@@ -222,6 +235,10 @@ class Room:
         self.book.fill_with_bots(list(BOT_NAMES), self.config.level)
         rng = secrets.SystemRandom()  # the computer players' and the referee's
         self.game = Game(self.book.names, self.config.rules)  # dealt from a secrets-made key
+        self.journaled = len(self.game.history)  # the deal a new game makes by itself
+        if self.journal is not None:
+            self._journal_seats()
+            self.journal.started(self.code, self.game.shuffler.secret)
         bots: dict[int, Bot] = {s: make_bot(self.config.level, rng) for s in self.book.bots()}
         pacing = Pacing(
             bot_delay=self.config.bot_delay,
@@ -283,8 +300,12 @@ class Room:
             return
         self.start()
 
-    def close(self, code: str, reason: str) -> None:
-        """The table is going away: tell everyone why, then close."""
+    def close(self, code: str, reason: str, *, forget: bool = False) -> None:
+        """The table is going away: tell everyone why, then close.  Its journal is kept
+        (a restarted host resumes it) unless ``forget`` or its match is over."""
+        if self.journal is not None and (forget or self.status == "over"):
+            self.journal.close_table(self.code)
+            self.journal = None
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
@@ -297,6 +318,8 @@ class Room:
     # ----- the referee's outcomes ---------------------------------------------------------------
 
     def _apply(self, outcome: Outcome) -> None:
+        if self.journal is not None:
+            self._journal_actions(outcome)
         if outcome.accepted and self._on_accepted is not None:
             self._on_accepted(outcome.accepted)
         for seat, seq, code, message in outcome.refusals:
@@ -325,6 +348,35 @@ class Room:
             self._on_event(f"match over: {game.names[game.winner]} won")
             self._broadcast_table()
         self._arm()
+
+    def _journal_actions(self, outcome: Outcome) -> None:
+        """Append what the game applied since the last outcome, before anyone hears of it.
+
+        The game's history is the truth (every action the referee applied, people's,
+        computer players' and the table's own); a person's sequence number is attached
+        where the outcome accepted that person's intent, so a retry after a restart is
+        answered and not applied twice."""
+        game, journal = self.game, self.journal
+        if game is None or journal is None or len(game.history) == self.journaled:
+            return
+        seqs = [(a.seat, a.action, a.seq) for a in outcome.accepted if a.seq >= 0]
+        rows = []
+        for seat, action in game.history[self.journaled:]:
+            seq = -1
+            for k, (s, act, q) in enumerate(seqs):
+                if s == seat and act == action:
+                    seq = q
+                    del seqs[k]
+                    break
+            rows.append((seq, seat, str(action)))
+        journal.append(self.code, rows)
+        self.journaled = len(game.history)
+
+    def _journal_seats(self) -> None:
+        if self.journal is not None:
+            self.journal.seats(self.code, [
+                SavedSeat(e.name, e.kind, e.token, e.owner, e.level, e.identity) for e in self.book.seats
+            ])
 
     def _send_views(self) -> None:
         """Bring every member up to date: the views of one moment, built together (what
@@ -367,21 +419,26 @@ class Room:
 
     def _send_all(self, message: m.Message) -> None:
         for link in list(self.members):
-            _session(link).send(message)
-            self._dirty.add(link)
+            session = _session(link)
+            if not session.closed:
+                session.send(message)
+                self._dirty.add(link)
 
     def _presence(self, seat: int, state: str) -> None:
         name = self.book.seats[seat].name or "?"
         for link, held in list(self.members.items()):
-            if held != seat:
+            if held != seat and not _session(link).closed:
                 _session(link).send(m.Presence(seat, state, name))
                 self._dirty.add(link)
 
     def _broadcast_table(self) -> None:
-        """Send the seats' state (the waiting room; who is away) to everyone."""
+        """Send the seats' state (the waiting room; who is away) to everyone (after the
+        journal has the seats: a rotated token is on disk before its owner hears it)."""
+        self._journal_seats()
         for link, seat in list(self.members.items()):
-            _session(link).send(self.table_state(seat))
-            self._dirty.add(link)
+            if not _session(link).closed:
+                _session(link).send(self.table_state(seat))
+                self._dirty.add(link)
         if self.on_change is not None:
             self.on_change(self)
 

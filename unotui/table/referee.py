@@ -232,6 +232,14 @@ class Referee(Schedule):
         h.remember(seq, refusal)
         return self._finish(now)
 
+    def restore_answers(self, seat: int, seqs: list[int]) -> None:
+        """After a restart from a journal: ``seat``'s intents ``seqs`` were applied before,
+        so a retry of one is answered as accepted and not applied again."""
+        h = self._humans.get(seat)
+        if h is not None:
+            for seq in sorted(seqs):
+                h.remember(seq, None)
+
     def ready(self, seat: int, now: float) -> Outcome:
         """``seat``'s person has read the round's result (ignored while a round is played)."""
         self._start(now)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -47,6 +48,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--hold", type=float, default=120.0, metavar="S", help="seconds a dropped player's seat is held"
     )
     parser.add_argument("--headless", action="store_true", help="host without playing; log to stdout")
+    parser.add_argument("--data-dir", type=Path, metavar="DIR",
+                        help="headless: journal the table here; a killed host resumes it when restarted")
 
 
 def build_config(args: argparse.Namespace) -> tuple[RoomConfig, str]:
@@ -107,10 +110,13 @@ def run(args: argparse.Namespace) -> int:
     except RulesError as exc:
         print(f"unotui host: {exc}", file=sys.stderr)
         return 2
+    if args.data_dir is not None and not args.headless:
+        print("unotui host: --data-dir journals a --headless table (add --headless)", file=sys.stderr)
+        return 2
     if args.headless:
         from ..net.headless import serve_headless
 
-        return serve_headless(room, args.bind, args.port)
+        return serve_headless(room, args.bind, args.port, args.data_dir)
     from .cli import run_hosted
 
     return run_hosted(room, name, args.bind, args.port)

@@ -1,0 +1,105 @@
+"""Rebuilding tables from the journal after the host was killed.
+
+A table comes back as it was: the same seats (names, resume tokens, SSH keys), the same
+match (a game built from the journaled secret, with every journaled action applied again:
+the shuffles follow from the secret, so the state is the same), every person away with
+the seat held, so that each one resumes with the token (or key) they had.  A retried
+intent that was applied before the crash is answered and not applied twice.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from collections.abc import Callable
+
+from ..bots import Bot
+from ..client.players import make_bot
+from ..engine import Action, Game, UnoError
+from ..protocol.values import rules_in, rules_out
+from ..table import Pacing, Referee
+from .journal import Journal, SavedTable
+from .room import Room, RoomConfig
+from .seats import SeatEntry
+
+__all__ = ["config_from_dict", "config_to_dict", "restore_room", "restore_rooms"]
+
+log = logging.getLogger("unotui.host")
+
+_PLAIN = ("name", "seats", "bots", "password", "level", "turn_timer", "hold", "bot_delay", "catch_grace",
+          "auto_keep", "autostart", "first_is_owner", "private")
+
+
+def config_to_dict(config: RoomConfig) -> dict[str, object]:
+    """A room's configuration as JSON-able values (the rules in their wire form)."""
+    out: dict[str, object] = {key: getattr(config, key) for key in _PLAIN}
+    out["rules"] = rules_out(config.rules)
+    return out
+
+
+def config_from_dict(data: dict[str, object]) -> RoomConfig:
+    """The configuration :func:`config_to_dict` wrote."""
+    values = {key: data[key] for key in _PLAIN if key in data}
+    return RoomConfig(rules=rules_in(data["rules"]), **values)  # type: ignore[arg-type]
+
+
+def restore_room(
+    saved: SavedTable,
+    journal: Journal,
+    *,
+    on_event: Callable[[str], None] | None = None,
+    on_change: Callable[[Room], None] | None = None,
+) -> Room:
+    """The room ``saved`` describes, its match replayed; raises ``UnoError`` or
+    ``ValueError`` if the journal does not replay (the caller drops that table)."""
+    config = config_from_dict(saved.config)
+    room = Room(saved.code, config, on_event=on_event, on_change=on_change, journal=journal, restoring=True)
+    now = room.loop.time()
+    if saved.seats:
+        room.book.seats = [
+            SeatEntry(s.name, s.kind, s.token, False, now if s.kind == "human" else None, s.owner, s.level,
+                      identity=s.identity)
+            for s in saved.seats
+        ]
+    if saved.secret is None:  # still a waiting room: people come back to it by token
+        for seat in room.book.humans():
+            entry = room.book.seats[seat]
+            if not entry.owner:
+                room.book.leave(seat)
+        return room
+    game = Game(room.book.names, config.rules, secret=saved.secret)
+    for _seq, seat, text in saved.actions:
+        game.apply(seat, Action.parse(text))
+    room.game = game
+    room.journaled = len(game.history)
+    rng = secrets.SystemRandom()
+    bots: dict[int, Bot] = {s: make_bot(config.level, rng) for s in room.book.bots()}
+    pacing = Pacing(bot_delay=config.bot_delay, catch_grace=config.catch_grace, auto_keep=config.auto_keep,
+                    turn_timer=config.turn_timer, hold=config.hold)
+    referee = Referee(game, bots=bots, humans=room.book.humans(), pacing=pacing, rng=rng)
+    for seat in room.book.humans():
+        referee.restore_answers(seat, [seq for seq, s, _text in saved.actions if s == seat and seq >= 0])
+    room.referee = referee
+    room.status = "over" if game.phase == "match_over" else "playing"
+    for seat in room.book.humans():
+        room._apply(referee.drop(seat, now))
+    room._apply(referee.tick(now))
+    return room
+
+
+def restore_rooms(
+    journal: Journal,
+    *,
+    on_event: Callable[[str], None] | None = None,
+    on_change: Callable[[Room], None] | None = None,
+) -> dict[str, Room]:
+    """Every unfinished table in ``journal``, by code.  A table that does not replay is
+    logged and forgotten (the others come back)."""
+    rooms: dict[str, Room] = {}
+    for saved in journal.tables():
+        try:
+            rooms[saved.code] = restore_room(saved, journal, on_event=on_event, on_change=on_change)
+        except (UnoError, ValueError, KeyError, TypeError) as exc:
+            log.error("table %r does not replay from the journal (%s): dropped", saved.code, exc)
+            journal.close_table(saved.code)
+    return rooms
