@@ -180,3 +180,53 @@ async def test_a_finished_match_is_recorded_and_the_table_closes(tmp_path: Path)
         await until(lambda: code not in lobby.tables)
         assert any(isinstance(u, LobbyClosed) for u in ann.heard) is False
         await ann.client.close()
+
+
+async def test_a_restarted_lobby_resumes_its_tables_and_a_key_finds_its_seat(tmp_path: Path) -> None:
+    from unotui.net.journal import Journal
+
+    journal = Journal(tmp_path / "journal.sqlite3")
+    store = SqliteStore(tmp_path / "lobby.sqlite3")
+    rooms: dict[str, Room] = {}
+    first = Lobby(store, rooms, settings=FAST, on_event=lambda _t: None, journal=journal)
+    host = Host(rooms, lobby=first, limits=HostLimits(new_per_ip_per_s=1000.0, new_per_ip_burst=100),
+                session_factory=lambda now: HostSession(now, rates=FAST_RATES))
+    port = (await host.listen("127.0.0.1", 0))[0][1]
+    ann = await visit(port, "Ann", first.credentials.issue("SHA256:annsKeyAAAAAAAA"))
+    ann.client.quick()
+    await until(lambda: ann.created())
+    code = ann.created()[0]
+    game = RemoteGame("127.0.0.1", port, name="Ann", table=code,
+                      identity=first.credentials.issue("SHA256:annsKeyAAAAAAAA"), reconnect_for=0)
+    player = Player(game, Random(5))
+    await game.start()
+    await until(lambda: has_view(player) and len(game.view.log) > 20)
+    player.auto = False
+    await asyncio.sleep(0.3)
+    before = rooms[code].game
+    assert before is not None
+    history = list(before.history)
+    # The process dies: nothing is closed in good order.  A new process opens the same files.
+    first._reaper.cancel()
+    rooms2: dict[str, Room] = {}
+    second = Lobby(SqliteStore(tmp_path / "lobby.sqlite3"), rooms2, settings=FAST, on_event=lambda _t: None,
+                   journal=Journal(tmp_path / "journal.sqlite3"))
+    host2 = Host(rooms2, lobby=second, limits=HostLimits(new_per_ip_per_s=1000.0, new_per_ip_burst=100),
+                 session_factory=lambda now: HostSession(now, rates=FAST_RATES))
+    port2 = (await host2.listen("127.0.0.1", 0))[0][1]
+    restored = rooms2[code].game
+    assert restored is not None and list(restored.history)[: len(history)] == history
+    cred = second.credentials.issue("SHA256:annsKeyAAAAAAAA")  # the SSH door issues a new one
+    again = await visit(port2, "Ann", cred)
+    assert again.last().seat_at == code
+    back = RemoteGame("127.0.0.1", port2, name="Ann", table=code, identity=cred)
+    await back.start()
+    assert back.seat == game.seat
+    for c in (back,):
+        await c.close()
+    await again.client.close()
+    await ann.client.close()
+    await game.close()
+    await host.close()
+    await host2.close()
+    second.close()

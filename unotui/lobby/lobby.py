@@ -22,7 +22,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from ..engine import Rules
+from ..net.journal import Journal
 from ..net.link import Link
+from ..net.recovery import restore_rooms
 from ..net.room import Room, RoomConfig
 from ..protocol import messages as m
 from ..protocol.session import HelloReceived, HostSession
@@ -113,6 +115,7 @@ class Lobby:
         credentials: checks ``hello.identity``.
         settings: limits and timers.
         on_event: a line for the operator's log.
+        journal: where tables are journaled; the unfinished ones in it are resumed now.
     """
 
     def __init__(
@@ -123,8 +126,10 @@ class Lobby:
         credentials: Credentials | None = None,
         settings: LobbySettings | None = None,
         on_event: Callable[[str], None] | None = None,
+        journal: Journal | None = None,
     ) -> None:
         self.store = store
+        self.journal = journal
         self.rooms = rooms
         self.credentials = credentials or Credentials()
         self.settings = settings or LobbySettings()
@@ -139,6 +144,8 @@ class Lobby:
         self.loop = asyncio.get_running_loop()
         self._reaper = self.loop.call_later(self.settings.reap_every, self._reap)
         store.clear_all_presence()
+        if journal is not None:
+            self._resume(journal)
         seen = store.recent_events(1)
         self._seen_event = seen[-1].id if seen else 0  # operator requests after this one
         self._load_leaders()
@@ -240,6 +247,15 @@ class Lobby:
 
     # ----- tables -----------------------------------------------------------------------------
 
+    def _resume(self, journal: Journal) -> None:
+        """Tables a killed lobby left: back, with their seats held for their people."""
+        for code, room in restore_rooms(journal, on_event=self._on_event,
+                                        on_change=lambda _room: self._changed()).items():
+            self.rooms[code] = room
+            self.tables[code] = _Table(room, time.time(), recorded=room.status == "over")
+            self._on_event(f"[{code}] resumed from the journal ({len(room.game.history) if room.game else 0}"
+                           " actions replayed)")
+
     def _open(self, config: RoomConfig, quick: bool = False) -> str:
         if len(self.rooms) >= self.settings.max_tables:
             return ""
@@ -247,7 +263,7 @@ class Lobby:
                          bot_delay=self.settings.bot_delay, catch_grace=self.settings.catch_grace)
         code = table_code(self.rooms)
         room = Room(code, config, on_event=lambda text: self._on_event(f"[{code}] {text}"),
-                    on_change=lambda _room: self._changed())
+                    on_change=lambda _room: self._changed(), journal=self.journal)
         self.rooms[code] = room
         self.tables[code] = _Table(room, time.time(), quick)
         self._changed()
@@ -258,7 +274,7 @@ class Lobby:
         table = self.tables.pop(code, None)
         room = self.rooms.pop(code, None)
         if room is not None:
-            room.close("match_over", reason)
+            room.close("match_over", reason, forget=True)
         if table is not None:
             self.store.drop_table(code)
             self._changed()
@@ -281,6 +297,9 @@ class Lobby:
                 bot_level=(entry.level or self.settings.level) if entry.kind == "bot" else None,
             ))
         self.store.record_result(room.code, placings)
+        if room.journal is not None:  # recorded: a restart must not resume (and count) it again
+            room.journal.close_table(room.code)
+            room.journal = None
         names = ", ".join(f"{p.rank}. {p.name}" for p in placings)
         self.store.log_event("result", f"{room.code}: {names}")
         self._on_event(f"[{room.code}] result: {names}")

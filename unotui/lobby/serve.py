@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..net.host import Host, HostLimits
+from ..net.journal import Journal
 from ..net.room import Room
 from .identity import Credentials
 from .lobby import Lobby, LobbySettings
@@ -81,7 +82,8 @@ async def serve(options: ServeOptions, stop: asyncio.Event) -> int:
     rooms: dict[str, Room] = {}
     credentials = Credentials()
     settings = LobbySettings(max_tables=options.max_tables, turn_timer=options.turn_timer)
-    lobby = Lobby(store, rooms, credentials=credentials, settings=settings, on_event=say)
+    journal = Journal(options.data_dir / "journal.sqlite3")
+    lobby = Lobby(store, rooms, credentials=credentials, settings=settings, on_event=say, journal=journal)
     public = Host(rooms, lobby=lobby)
     cap = options.max_sessions * 2 + 16  # a lobby and a table connection per session, briefly both
     inner = Host(rooms, lobby=lobby, limits=HostLimits(
@@ -119,6 +121,7 @@ async def serve(options: ServeOptions, stop: asyncio.Event) -> int:
         await inner.close()
         lobby.close()
         store.close()
+        journal.close()
         return 1
     say(f"TCP lobby on port {bound[0][1]}: unotui join THIS-HOST:{bound[0][1]} --table CODE")
     say(f"data directory: {options.data_dir}")
@@ -130,6 +133,7 @@ async def serve(options: ServeOptions, stop: asyncio.Event) -> int:
         await host.close("host_left", "The lobby is shutting down.")
     lobby.close()
     store.close()
+    journal.close()
     return 0
 
 
