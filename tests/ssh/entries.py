@@ -6,7 +6,6 @@ import dataclasses
 import json
 import os
 import signal
-import sys
 from pathlib import Path
 from types import FrameType
 from typing import Any
@@ -32,17 +31,17 @@ def echo(spec: SessionSpec) -> int:
     """
     _record(spec)
     env = {name: os.environ.get(name) for name in ENV_SHOWN}
-    out = sys.stdout
+
+    def say(text: str) -> None:  # unbuffered: the SIGWINCH handler writes too
+        os.write(1, text.encode() + b"\r\n")
 
     def resized(_sig: int, _frame: FrameType | None) -> None:
         size = os.get_terminal_size(0)
-        out.write(f"size {size.columns}x{size.lines}\r\n")
-        out.flush()
+        say(f"size {size.columns}x{size.lines}")
 
     signal.signal(signal.SIGWINCH, resized)
     payload: dict[str, Any] = {"spec": dataclasses.asdict(spec), "env": env, "tty": os.isatty(0)}
-    out.write("SPEC " + json.dumps(payload) + "\r\n")
-    out.flush()
+    say("SPEC " + json.dumps(payload))
     while True:
         try:
             data = os.read(0, 1024)
@@ -51,8 +50,7 @@ def echo(spec: SessionSpec) -> int:
         if not data:
             return 0
         for byte in data:
-            out.write(f"got {byte:02x}\r\n")
-            out.flush()
+            say(f"got {byte:02x}")
             char = chr(byte)
             if char == "q":
                 return 0

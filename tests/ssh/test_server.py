@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import stat
+import time
 from pathlib import Path
 
 import asyncssh
@@ -137,13 +138,14 @@ async def test_an_abnormal_end_resets_the_terminal_and_logs_the_traceback(
 
 
 async def test_idle_sessions_end_with_a_message(tmp_path: Path) -> None:
-    async with serving(tmp_path, limits=SshLimits(idle_timeout=0.6)) as server, connect(server.port) as conn:
+    async with serving(tmp_path, limits=SshLimits(idle_timeout=1.0)) as server, connect(server.port) as conn:
         proc = await conn.create_process(**TERM)
         await read_until(proc.stdout, b"\r\n")
-        await asyncio.sleep(0.3)
         proc.stdin.write(b"a")  # a key restarts the clock
         await read_until(proc.stdout, b"got 61")
+        keyed = time.monotonic()
         result = await asyncio.wait_for(proc.wait(), 10)
+        assert time.monotonic() - keyed >= 0.9
         assert b"without a key" in result.stdout and RESET in result.stdout
 
 
