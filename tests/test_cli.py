@@ -12,7 +12,7 @@ import unotui
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
     cmd = [sys.executable, "-m", "unotui", *args]
-    return subprocess.run(cmd, capture_output=True, text=True, check=False)
+    return subprocess.run(cmd, capture_output=True, text=True, check=False, timeout=60)
 
 
 def test_version() -> None:
@@ -28,11 +28,21 @@ def test_help_lists_every_subcommand() -> None:
         assert name in out.stdout
 
 
-def test_unavailable_subcommand_says_so() -> None:
-    out = run("serve")
-    assert out.returncode == 2
-    assert "not yet available" in out.stderr
-    assert "Traceback" not in out.stderr
+def test_unavailable_subcommand_says_so(monkeypatch: pytest.MonkeyPatch,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    from unotui import cli
+
+    monkeypatch.setitem(cli.SUBCOMMANDS, "later", ("unotui.not_written_yet", "a command to come"))
+    assert cli.main(["later", "--anything"]) == 2
+    err = capsys.readouterr().err
+    assert "not yet available" in err and "Traceback" not in err
+
+
+def test_serve_help_names_its_doors_and_limits() -> None:
+    out = run("serve", "--help")
+    assert out.returncode == 0
+    for option in ("--ssh-port", "--port", "--data-dir", "--max-tables", "--max-sessions", "--ban", "--motd"):
+        assert option in out.stdout
 
 
 def test_output_into_a_closed_pipe_ends_quietly(tmp_path: object) -> None:
