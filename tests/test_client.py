@@ -22,7 +22,7 @@ from unotui.client import (
     suggest,
 )
 from unotui.client.config import Config, config_path, load_config, save_config
-from unotui.engine import DRAW, Action, Card, Event, Game, Play, Rules, play
+from unotui.engine import DRAW, KEEP, Action, Card, Event, Game, Play, Rules, play
 
 from .tui_support import ScriptedBot, deal_order
 
@@ -288,7 +288,8 @@ async def test_the_person_is_held_to_the_catch_grace_too() -> None:
     for _ in range(50):  # Ada plays down to one card (she draws first if she must); bounded
         if game.view.uno_open == 1:
             break
-        game.send(DRAW if DRAW in game.view.legal else game.view.legal[0])
+        legal = game.view.legal  # keep what I draw, so Ada's cards stay playable
+        game.send(KEEP if KEEP in legal else DRAW if DRAW in legal else legal[0])
         await game.settled()
     assert game.view.uno_open == 1, game.view
     game.send(Action.parse("catch 1"))
