@@ -149,6 +149,17 @@ def test_a_hostile_user_name_is_literal_and_the_host_key_survives_a_restart(
         terminals.append(eve)
         screen = eve.wait("unotui lobby")
         assert "[b]x[/b]" in screen  # markup shown as typed, never interpreted
+        eve.wait("online")
+        eve.keys("/")
+        eve.wait("Say to everyone in the lobby")
+        eve.keys("-l", "[@click=app.quit]boom [red]x[/red]")
+        eve.keys("Enter")
+        screen = eve.wait("boom")
+        assert "[@click=app.quit]boom [red]x[/red]" in screen  # a link or markup would vanish
+        eve.keys("q")  # and the session still works: a quick match deals a hand
+        eve.wait("Round 1", timeout=30)
+        eve.keys("C-q")
+        eve.wait("abandon")
         eve.keys("C-q")
         assert eve.exit_status() == 0
     finally:
