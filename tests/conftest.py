@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -24,3 +25,12 @@ def fast_keys(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 def _config_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
     """Never read or write the real settings file."""
     monkeypatch.setenv("UNOTUI_CONFIG_DIR", str(tmp_path_factory.mktemp("config")))
+
+
+@pytest.fixture
+def terminals() -> Iterator[list[Any]]:
+    """tmux terminals a test opens (``tests.ssh.ssh_support.Terminal``), closed after it."""
+    opened: list[Any] = []
+    yield opened
+    for terminal in opened:
+        terminal.close()

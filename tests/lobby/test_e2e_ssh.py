@@ -13,14 +13,12 @@ import shutil
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
-from ..ssh.ssh_support import make_key, ssh_argv
-from ..ssh.test_openssh import Terminal
+from ..ssh.ssh_support import Terminal, make_key, ssh_argv
 
 pytestmark = [
     pytest.mark.skipif(not (shutil.which("tmux") and shutil.which("ssh")), reason="needs tmux and ssh"),
@@ -72,14 +70,6 @@ def stop(lobby: Lobby) -> None:
     except subprocess.TimeoutExpired:
         lobby.process.kill()
         lobby.process.wait()
-
-
-@pytest.fixture
-def terminals() -> Iterator[list[Terminal]]:
-    opened: list[Terminal] = []
-    yield opened
-    for terminal in opened:
-        terminal.close()
 
 
 def test_two_ssh_players_and_a_tcp_player_share_a_table_a_spectator_watches_and_a_key_comes_back(

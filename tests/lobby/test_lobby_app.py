@@ -43,6 +43,15 @@ async def lobby_ready(pilot: Pilot[Any]) -> LobbyScreen:
     return screen
 
 
+async def screen_is(pilot: Pilot[Any], cls: type) -> None:
+    """Wait (bounded) until the app's current screen is a ``cls``."""
+    for _ in range(100):
+        await pilot.pause(0.05)
+        if isinstance(pilot.app.screen, cls):
+            return
+    raise AssertionError(f"{cls.__name__} never came; the screen is {pilot.app.screen!r}")
+
+
 async def test_create_a_table_wait_leave_then_quick_match(tmp_path: Path) -> None:
     async with lobby_host(tmp_path, SETTINGS) as (lobby, port):
         app = LobbyApp("127.0.0.1", port, "Ann")
@@ -56,11 +65,7 @@ async def test_create_a_table_wait_leave_then_quick_match(tmp_path: Path) -> Non
             await pilot.pause()
             assert isinstance(app.screen, CreateTableScreen)
             await pilot.press("ctrl+s")
-            for _ in range(100):
-                await pilot.pause(0.05)
-                if isinstance(app.screen, WaitingScreen):
-                    break
-            assert isinstance(app.screen, WaitingScreen)
+            await screen_is(pilot, WaitingScreen)
             assert len(lobby.tables) == 1
             await pilot.press("escape")
             screen = await lobby_ready(pilot)
@@ -70,11 +75,7 @@ async def test_create_a_table_wait_leave_then_quick_match(tmp_path: Path) -> Non
                     break
             assert not lobby.tables
             await pilot.press("q")
-            for _ in range(100):
-                await pilot.pause(0.05)
-                if isinstance(app.screen, TableScreen):
-                    break
-            assert isinstance(app.screen, TableScreen)
+            await screen_is(pilot, TableScreen)
             assert app.view is not None and len(app.view.names) == 4
 
 
@@ -99,11 +100,7 @@ async def test_enter_sits_at_the_highlighted_table_and_w_watches(tmp_path: Path)
             await pilot.press("down")
             assert screen.highlighted() == bob.created()[0]
             await pilot.press("w")
-            for _ in range(100):
-                await pilot.pause(0.05)
-                if isinstance(app.screen, TableScreen):
-                    break
-            assert isinstance(app.screen, TableScreen)
+            await screen_is(pilot, TableScreen)
             assert app.view is not None and app.view.seat is None  # a spectator
         await seat.close()
         await bob.client.close()

@@ -11,6 +11,7 @@ import shlex
 import subprocess
 import sys
 import time
+import uuid
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,6 +20,8 @@ from typing import Any
 import asyncssh
 
 from unotui.ssh import SshLimits, SshServer
+
+from ..tmux_support import tmux, wait_for
 
 ECHO = "tests.ssh.entries:echo"
 REPO = Path(__file__).resolve().parents[2]
@@ -156,3 +159,37 @@ def make_key(directory: Path) -> tuple[Path, str]:
     subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(key)], check=True)
     listed = subprocess.run(["ssh-keygen", "-lf", f"{key}.pub"], capture_output=True, text=True, check=True)
     return key, listed.stdout.split()[1]
+
+
+class Terminal:
+    """A tmux session running one command; its status lands in a file when it ends."""
+
+    def __init__(self, command: list[str], tmp: Path, size: tuple[int, int] = (100, 30)) -> None:
+        self.name = f"unotui-ssh-{uuid.uuid4().hex[:8]}"
+        self.status = tmp / f"{self.name}.status"
+        line = f"{shell_line(command)}; echo $? > {self.status}; sleep 30"
+        env = {k: v for k, v in os.environ.items() if k != "TMUX"}
+        subprocess.run(
+            ["tmux", "new-session", "-d", "-s", self.name, "-x", str(size[0]), "-y", str(size[1]), line],
+            check=True, env=env,
+        )
+
+    def wait(self, needle: str, timeout: float = 15) -> str:
+        return wait_for(self.name, needle, timeout)
+
+    def keys(self, *keys: str) -> None:
+        tmux("send-keys", "-t", self.name, *keys)
+
+    def flag(self, name: str) -> str:
+        return tmux("display-message", "-p", "-t", self.name, f"#{{{name}}}").strip()
+
+    def exit_status(self, timeout: float = 10) -> int:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.status.exists() and self.status.read_text().strip():
+                return int(self.status.read_text())
+            time.sleep(0.05)
+        raise AssertionError(f"ssh did not end; screen:\n{tmux('capture-pane', '-p', '-t', self.name)}")
+
+    def close(self) -> None:
+        subprocess.run(["tmux", "kill-session", "-t", self.name], capture_output=True)

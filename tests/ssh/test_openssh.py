@@ -5,18 +5,15 @@ a crash resets its own terminal while another session goes on; the session cap's
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 import time
-import uuid
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from ..tmux_support import tmux, wait_for
-from .ssh_support import CliServer, cli_server, make_key, shell_line, ssh_argv
+from ..tmux_support import tmux
+from .ssh_support import CliServer, Terminal, cli_server, make_key, ssh_argv
 
 pytestmark = [
     pytest.mark.skipif(not (shutil.which("tmux") and shutil.which("ssh")), reason="needs tmux and ssh"),
@@ -25,48 +22,6 @@ pytestmark = [
 
 PLAY = "tests.ssh.entries:play"
 CRASH = "tests.ssh.entries:crash_app"
-
-
-class Terminal:
-    """A tmux session running one command; its status lands in a file when it ends."""
-
-    def __init__(self, command: list[str], tmp: Path, size: tuple[int, int] = (100, 30)) -> None:
-        self.name = f"unotui-ssh-{uuid.uuid4().hex[:8]}"
-        self.status = tmp / f"{self.name}.status"
-        line = f"{shell_line(command)}; echo $? > {self.status}; sleep 30"
-        env = {k: v for k, v in os.environ.items() if k != "TMUX"}
-        subprocess.run(
-            ["tmux", "new-session", "-d", "-s", self.name, "-x", str(size[0]), "-y", str(size[1]), line],
-            check=True, env=env,
-        )
-
-    def wait(self, needle: str, timeout: float = 15) -> str:
-        return wait_for(self.name, needle, timeout)
-
-    def keys(self, *keys: str) -> None:
-        tmux("send-keys", "-t", self.name, *keys)
-
-    def flag(self, name: str) -> str:
-        return tmux("display-message", "-p", "-t", self.name, f"#{{{name}}}").strip()
-
-    def exit_status(self, timeout: float = 10) -> int:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.status.exists() and self.status.read_text().strip():
-                return int(self.status.read_text())
-            time.sleep(0.05)
-        raise AssertionError(f"ssh did not end; screen:\n{tmux('capture-pane', '-p', '-t', self.name)}")
-
-    def close(self) -> None:
-        subprocess.run(["tmux", "kill-session", "-t", self.name], capture_output=True)
-
-
-@pytest.fixture
-def terminals() -> Iterator[list[Terminal]]:
-    opened: list[Terminal] = []
-    yield opened
-    for terminal in opened:
-        terminal.close()
 
 
 def records(path: Path) -> list[dict[str, object]]:

@@ -17,7 +17,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
-__all__ = ["CHAT_MAX", "AddressScreen", "ChatScreen", "CodeScreen"]
+__all__ = ["CHAT_MAX", "AddressScreen", "AskScreen", "ChatScreen", "CodeScreen"]
 
 #: the longest chat line (the protocol's limit)
 CHAT_MAX = 280
@@ -50,17 +50,23 @@ class ChatScreen(ModalScreen[str | None]):
         self.dismiss(None)
 
 
-class AddressScreen(ModalScreen[str | None]):
-    """Ask for the host's address (the menu's Join entry); dismissed with it, or ``None``."""
+class AskScreen(ModalScreen[str | None]):
+    """Ask for one line (an address, a code); dismissed with it, or ``None`` on Escape."""
 
     CSS_PATH = "dialogs.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "close", "Close")]
+    TITLE_TEXT = ""
+    HINT = ""
+    PLACEHOLDER = ""
+    MAX_LENGTH = 100
+    RESTRICT: str | None = None
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Static(Text("Join a game: the host's address", Style(bold=True)))
-            yield Static(Text("e.g. 192.168.1.20 or 192.168.1.20:7777 (Enter: join, Escape: back)"))
-            yield Input(placeholder="HOST[:PORT]", max_length=100, id="address")
+            yield Static(Text(self.TITLE_TEXT, Style(bold=True)))
+            yield Static(Text(self.HINT))
+            yield Input(placeholder=self.PLACEHOLDER, max_length=self.MAX_LENGTH, restrict=self.RESTRICT,
+                        id="answer")
 
     def on_mount(self) -> None:
         self.query_one(Input).focus()
@@ -69,28 +75,23 @@ class AddressScreen(ModalScreen[str | None]):
         self.dismiss(event.value.strip() or None)
 
     def action_close(self) -> None:
-        """Back to the menu."""
+        """Back, without an answer."""
         self.dismiss(None)
 
 
-class CodeScreen(ModalScreen[str | None]):
+class AddressScreen(AskScreen):
+    """Ask for the host's address (the menu's Join entry)."""
+
+    TITLE_TEXT = "Join a game: the host's address"
+    HINT = "e.g. 192.168.1.20 or 192.168.1.20:7777 (Enter: join, Escape: back)"
+    PLACEHOLDER = "HOST[:PORT]"
+
+
+class CodeScreen(AskScreen):
     """Ask for a table's code (a private table is joined by code only)."""
 
-    CSS_PATH = "dialogs.tcss"
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "close", "Close")]
-
-    def compose(self) -> ComposeResult:
-        with Vertical(classes="dialog"):
-            yield Static(Text("Join a table by its code", Style(bold=True)))
-            yield Static(Text("The code its creator sees, e.g. K7QMX (Enter: join, Escape: back)"))
-            yield Input(placeholder="CODE", max_length=12, restrict=r"[A-Za-z0-9]*", id="code")
-
-    def on_mount(self) -> None:
-        self.query_one(Input).focus()
-
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        self.dismiss(event.value.strip() or None)
-
-    def action_close(self) -> None:
-        """Back to the lobby."""
-        self.dismiss(None)
+    TITLE_TEXT = "Join a table by its code"
+    HINT = "The code its creator sees, e.g. K7QMX (Enter: join, Escape: back)"
+    PLACEHOLDER = "CODE"
+    MAX_LENGTH = 12
+    RESTRICT = r"[A-Za-z0-9]*"
