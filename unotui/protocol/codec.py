@@ -14,11 +14,13 @@ put a bare int where a card belongs fails here, in the sender, as a
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from ..engine import Event
 from .errors import LocalProtocolError, RemoteProtocolError
 from .framing import CLIENT_LIMITS, PEER_ACCEPTS, Limits, frame, pack_body, unpack_body
 from .messages import (
@@ -123,7 +125,18 @@ def _f(key: str, read: Callable[[object], Any], out: Callable[[Any], object] | N
 
 
 def _int(what: str, lo: int, hi: int) -> Callable[[object], int]:
-    return lambda v: int_in(v, what, lo, hi)
+    def read(v: object) -> int:
+        if type(v) is int and lo <= v <= hi:
+            return v
+        return int_in(v, what, lo, hi)  # raises
+
+    return read
+
+
+def _log_in(v: object) -> tuple[Event, ...]:
+    if type(v) is list and len(v) <= MAX_LOG:
+        return tuple([event_in(e) for e in v])
+    return list_in(v, "log", event_in, MAX_LOG)  # raises
 
 
 def _str(what: str, max_len: int, min_len: int = 0) -> Callable[[object], str]:
@@ -300,7 +313,7 @@ SCHEMAS: dict[type[Any], tuple[Field, ...]] = {
     Snapshot: (_f("view", view_in, view_out),),
     Delta: (
         _f("log_at", _int("log_at", 0, 2**62)),
-        _f("log", lambda v: list_in(v, "log", event_in, MAX_LOG), lambda log: [event_out(e) for e in log]),
+        _f("log", _log_in, lambda log: [event_out(e) for e in log]),
         _f("set", changes_in, changes_out),
     ),
     Accepted: (_f("seq", _seq),),
@@ -395,6 +408,22 @@ class SharedDeltas:
         return body
 
 
+def _check_order() -> None:
+    # _decode passes the fields positionally: the wire order must be the class's order.
+    for cls, fields in SCHEMAS.items():
+        names = [_ATTR.get((cls, f.key), f.key) for f in fields]
+        if names != [f.name for f in dataclasses.fields(cls)]:
+            raise AssertionError(f"SCHEMAS[{cls.__name__}] is not in the class's field order")
+
+
+_check_order()
+#: message class -> (its wire keys with "t", its fields' (key, reader) in order)
+_READERS: dict[type[Any], tuple[frozenset[str], tuple[tuple[str, Callable[[object], Any]], ...]]] = {
+    cls: (frozenset(["t", *(f.key for f in fields)]), tuple((f.key, f.read) for f in fields))
+    for cls, fields in SCHEMAS.items()
+}
+
+
 def _decode(body: bytes, limits: Limits, table: dict[str, type[Any]]) -> Any:
     wire = unpack_body(body, limits)
     if type(wire) is not dict:
@@ -403,11 +432,10 @@ def _decode(body: bytes, limits: Limits, table: dict[str, type[Any]]) -> Any:
     if type(kind) is not str or kind not in table:
         raise RemoteProtocolError("bad_message", "unknown or missing message type 't'")
     cls = table[kind]
-    fields = SCHEMAS[cls]
-    if len(wire) != len(fields) + 1 or any(f.key not in wire for f in fields):
+    keys, readers = _READERS[cls]
+    if wire.keys() != keys:  # exactly "t" and the fields, in any order
         raise RemoteProtocolError("bad_message", f"{kind}: wrong set of fields")
-    values = {_ATTR.get((cls, f.key), f.key): f.read(wire[f.key]) for f in fields}
-    message = cls(**values)
+    message = cls(*[read(wire[key]) for key, read in readers])
     if isinstance(message, Hello) and message.min_version > message.max_version:
         raise RemoteProtocolError("bad_message", "hello: min_version is above max_version")
     if isinstance(message, Create) and message.bots >= message.seats:
