@@ -56,7 +56,7 @@ from .messages import (
     TableState,
     Welcome,
 )
-from .sync import MAX_LOG, changes_in, changes_out, view_in, view_out
+from .sync import _POSITION, _SETTABLE, _WRITE_SET, MAX_LOG, changes_in, changes_out, view_in, view_out
 from .text import CHAT_MAX
 from .values import (
     MAX_SEATS,
@@ -346,6 +346,11 @@ SCHEMAS: dict[type[Any], tuple[Field, ...]] = {
 }
 # The dataclass attribute behind a wire key, where they differ.
 _ATTR: dict[tuple[type[Any], str], str] = {(Delta, "set"): "changes"}
+#: message class -> its fields' (wire key, attribute, out) in order
+_WRITERS: dict[type[Any], tuple[tuple[str, str, Callable[[Any], object]], ...]] = {
+    cls: tuple((f.key, _ATTR.get((cls, f.key), f.key), f.out) for f in fields)
+    for cls, fields in SCHEMAS.items()
+}
 
 
 def encode(message: Message) -> bytes:
@@ -354,12 +359,12 @@ def encode(message: Message) -> bytes:
     Raises:
         LocalProtocolError: not a message, or a field of the wrong type or range.
     """
-    fields = SCHEMAS.get(type(message))
-    if fields is None:
+    writers = _WRITERS.get(type(message))
+    if writers is None:
         raise LocalProtocolError("bad_message", f"not a protocol message: {type(message).__name__}")
     wire: dict[str, object] = {"t": message.TYPE}
-    for f in fields:
-        wire[f.key] = f.out(getattr(message, _ATTR.get((type(message), f.key), f.key)))
+    for key, attr, out in writers:
+        wire[key] = out(getattr(message, attr))
     if isinstance(message, Hello) and message.min_version > message.max_version:
         raise LocalProtocolError("bad_message", "hello: min_version is above max_version")
     if isinstance(message, Create) and message.bots >= message.seats:
@@ -387,13 +392,22 @@ class SharedDeltas:
     over their identity), never for an equal-looking one.  A seat's own hand or private
     event is its own object, so no seat is ever sent bytes made from another seat's value.
     Use one for one moment only (it keeps what it encoded alive).
+
+    Deltas that differ (the actor's, the last actor's) still share most of their parts:
+    the new log events and most changed fields.  Each part is packed once too, by the
+    same writers and checks as :func:`encode`, and a delta's body is its parts joined
+    under their map headers: msgpack packs a map as its header and then each key and
+    value in turn, so the bytes are exactly ``encode(delta)``'s.  Parts are reused by
+    identity as well (the field's name and the very value object, kept alive here).
     """
 
-    __slots__ = ("_deltas",)
+    __slots__ = ("_deltas", "_logs", "_pairs")
 
     def __init__(self) -> None:
         # key -> (the objects the key names, kept alive; the bytes)
         self._deltas: dict[tuple[object, ...], tuple[object, bytes]] = {}
+        self._logs: dict[tuple[int, ...], tuple[object, bytes]] = {}
+        self._pairs: dict[tuple[str, int], tuple[object, bytes]] = {}
 
     def delta(self, delta: Delta) -> bytes:
         """The body of ``delta``: what ``encode(delta)`` makes, made once per distinct delta."""
@@ -403,9 +417,43 @@ class SharedDeltas:
         hit = self._deltas.get(key)
         if hit is not None:
             return hit[1]
-        body = encode(delta)
+        body = self._encode(delta, key[1])
         self._deltas[key] = ((delta.log, values), body)
         return body
+
+    def _encode(self, delta: Delta, log_ids: tuple[int, ...]) -> bytes:
+        if type(delta) is not Delta:
+            return encode(delta)
+        log_at = _LOG_AT.out(delta.log_at)
+        log = self._logs.get(log_ids)
+        if log is None:
+            log = self._logs[log_ids] = (delta.log, pack_body(_LOG.out(delta.log)))
+        changes = delta.changes
+        if not changes.keys() <= _SETTABLE:
+            return encode(delta)  # (which raises, with the message it always had)
+        parts = [_DELTA_HEAD, pack_body(log_at), _LOG_KEY, log[1], _SET_KEY, _map_header(len(changes))]
+        pairs = self._pairs
+        for name in sorted(changes, key=_POSITION.__getitem__):
+            value = changes[name]
+            pair = pairs.get((name, id(value)))
+            if pair is None:
+                pair = pairs[name, id(value)] = (value, _NAMES[name] + pack_body(_WRITE_SET[name](value)))
+            parts.append(pair[1])
+        return b"".join(parts)
+
+
+def _map_header(n: int) -> bytes:
+    """msgpack's header of a map of ``n`` entries (a fixmap up to 15, then a map 16)."""
+    return bytes([0x80 | n]) if n < 16 else b"\xde" + n.to_bytes(2, "big")
+
+
+_LOG_AT, _LOG, _SET = SCHEMAS[Delta]
+if (_LOG_AT.key, _LOG.key, _SET.key) != ("log_at", "log", "set"):
+    raise AssertionError("SharedDeltas packs a delta's fields in the order of SCHEMAS[Delta]")
+# "t": "delta" and the key of the first field, as encode() packs them (a map of 4 entries)
+_DELTA_HEAD = _map_header(4) + pack_body("t") + pack_body(Delta.TYPE) + pack_body("log_at")
+_LOG_KEY, _SET_KEY = pack_body("log"), pack_body("set")
+_NAMES = {name: pack_body(name) for name in _SETTABLE}
 
 
 def _check_order() -> None:

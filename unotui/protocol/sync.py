@@ -171,11 +171,11 @@ def _plain(v: Any) -> Any:
 
 
 def _plain_ints(v: tuple[int, ...]) -> list[int]:
-    return [int(x) for x in v]
+    return list(map(int, v))
 
 
 def _plain_bools(v: tuple[bool, ...]) -> list[bool]:
-    return [bool(x) for x in v]
+    return list(map(bool, v))
 
 
 Codec = tuple[Callable[[Any], object], Callable[[object], Any]]
@@ -305,12 +305,16 @@ def view_in(v: object) -> SeatView:
 
 def changes_out(changes: dict[str, Any]) -> dict[str, object]:
     """The ``set`` map of a delta, in :data:`VIEW_FIELDS` order."""
-    unknown = set(changes) - _SETTABLE
-    if unknown:
+    if not changes.keys() <= _SETTABLE:
+        unknown = set(changes) - _SETTABLE
         raise LocalProtocolError("bad_message", f"not settable in a delta: {sorted(unknown)}")
-    return {name: FIELD_CODECS[name][0](changes[name]) for name in VIEW_FIELDS if name in changes}
+    out = _WRITE_SET
+    return {name: out[name](changes[name]) for name in sorted(changes, key=_POSITION.__getitem__)}
 
 
+#: settable field -> its writer, and its place in VIEW_FIELDS
+_WRITE_SET: dict[str, Callable[[Any], object]] = {name: FIELD_CODECS[name][0] for name in _SETTABLE}
+_POSITION = {name: i for i, name in enumerate(VIEW_FIELDS)}
 #: settable field -> its reader
 _READ_SET: dict[str, Callable[[object], Any]] = {name: FIELD_CODECS[name][1] for name in _SETTABLE}
 

@@ -92,6 +92,9 @@ def _action_table() -> dict[str, Action]:
 #: every canonical action text the wire accepts, mapped to the engine's interned action
 ACTION_BY_TEXT: dict[str, Action] = _action_table()
 
+# id of an interned action -> its text (the ids stay theirs: ACTION_BY_TEXT keeps them alive)
+_TEXT_OF_INTERNED: dict[int, str] = {id(a): text for text, a in ACTION_BY_TEXT.items()}
+
 #: every event kind the engine writes (see ``unotui/engine/events.py``)
 EVENT_KINDS: frozenset[str] = frozenset(
     {
@@ -248,6 +251,9 @@ def colour_in(value: object) -> Colour:
 
 def action_out(action: Action) -> str:
     """The action's canonical text; refuses actions the wire cannot carry (seats >= 10)."""
+    text = _TEXT_OF_INTERNED.get(id(action))
+    if text is not None:  # one of the table's own objects (alive: the table holds it)
+        return text
     if not isinstance(action, Action):
         raise LocalProtocolError("bad_message", f"expected an Action, got {type(action).__name__}")
     text = str(action)
