@@ -465,9 +465,29 @@ def _check_order() -> None:
 
 
 _check_order()
-#: message class -> (its wire keys with "t", its fields' (key, reader) in order)
-_READERS: dict[type[Any], tuple[frozenset[str], tuple[tuple[str, Callable[[object], Any]], ...]]] = {
-    cls: (frozenset(["t", *(f.key for f in fields)]), tuple((f.key, f.read) for f in fields))
+
+
+def _builder(cls: type[Any], fields: tuple[Field, ...]) -> Callable[[dict[str, Any]], Any]:
+    """The function making a ``cls`` from a wire map that has exactly its keys."""
+    readers = tuple((f.key, f.read) for f in fields)
+    if cls is Delta:  # every move, for every seat: spelled out
+        log_at, log, changes = (read for _key, read in readers)
+        return lambda wire: Delta(log_at(wire["log_at"]), log(wire["log"]), changes(wire["set"]))
+
+    def build(wire: dict[str, Any]) -> Any:
+        message = cls(*[read(wire[key]) for key, read in readers])
+        if cls is Hello and message.min_version > message.max_version:
+            raise RemoteProtocolError("bad_message", "hello: min_version is above max_version")
+        if cls is Create and message.bots >= message.seats:
+            raise RemoteProtocolError("bad_message", "create: a table needs a seat for its creator")
+        return message
+
+    return build
+
+
+#: message class -> (its wire keys with "t", the function making it from its wire map)
+_READERS: dict[type[Any], tuple[frozenset[str], Callable[[dict[str, Any]], Any]]] = {
+    cls: (frozenset(["t", *(f.key for f in fields)]), _builder(cls, fields))
     for cls, fields in SCHEMAS.items()
 }
 
@@ -479,16 +499,10 @@ def _decode(body: bytes, limits: Limits, table: dict[str, type[Any]]) -> Any:
     kind = wire.get("t")
     if type(kind) is not str or kind not in table:
         raise RemoteProtocolError("bad_message", "unknown or missing message type 't'")
-    cls = table[kind]
-    keys, readers = _READERS[cls]
+    keys, build = _READERS[table[kind]]
     if wire.keys() != keys:  # exactly "t" and the fields, in any order
         raise RemoteProtocolError("bad_message", f"{kind}: wrong set of fields")
-    message = cls(*[read(wire[key]) for key, read in readers])
-    if isinstance(message, Hello) and message.min_version > message.max_version:
-        raise RemoteProtocolError("bad_message", "hello: min_version is above max_version")
-    if isinstance(message, Create) and message.bots >= message.seats:
-        raise RemoteProtocolError("bad_message", "create: a table needs a seat for its creator")
-    return message
+    return build(wire)
 
 
 def decode_client(body: bytes, limits: Limits = CLIENT_LIMITS) -> ClientMessage:

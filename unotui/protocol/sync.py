@@ -106,6 +106,7 @@ def _int(lo: int, hi: int) -> Callable[[object], int]:
             return v
         return int_in(v, "number", lo, hi)  # raises
 
+    read.bounds = (lo, hi)  # type: ignore[attr-defined]
     return read
 
 
@@ -315,8 +316,13 @@ def changes_out(changes: dict[str, Any]) -> dict[str, object]:
 #: settable field -> its writer, and its place in VIEW_FIELDS
 _WRITE_SET: dict[str, Callable[[Any], object]] = {name: FIELD_CODECS[name][0] for name in _SETTABLE}
 _POSITION = {name: i for i, name in enumerate(VIEW_FIELDS)}
+#: settable field holding one number -> its (lowest, highest) (its reader is _int(lo, hi))
+_INT_RANGES: dict[str, tuple[int, int]] = {}
 #: settable field -> its reader
 _READ_SET: dict[str, Callable[[object], Any]] = {name: FIELD_CODECS[name][1] for name in _SETTABLE}
+_INT_RANGES.update(
+    (name, read.bounds) for name, read in _READ_SET.items() if hasattr(read, "bounds")
+)
 
 
 def changes_in(v: object) -> dict[str, Any]:
@@ -325,8 +331,15 @@ def changes_in(v: object) -> dict[str, Any]:
         raise bad("set", v)
     if not v.keys() <= _SETTABLE:
         raise RemoteProtocolError("bad_message", "set: unknown or unsettable field")
-    read = _READ_SET
-    return {name: read[name](value) for name, value in v.items()}
+    read, ranges = _READ_SET, _INT_RANGES
+    out: dict[str, Any] = {}
+    for name, value in v.items():
+        bounds = ranges.get(name)  # a plain number, checked here without a call
+        if bounds is not None and type(value) is int and bounds[0] <= value <= bounds[1]:
+            out[name] = value
+        else:
+            out[name] = read[name](value)
+    return out
 
 
 def _check(view: SeatView) -> None:
