@@ -417,7 +417,10 @@ class SharedDeltas:
         hit = self._deltas.get(key)
         if hit is not None:
             return hit[1]
-        body = self._encode(delta, key[1])
+        try:
+            body = self._encode(delta, key[1])
+        except LocalProtocolError:
+            return encode(delta)  # which refuses it too, with the error it always gave
         self._deltas[key] = ((delta.log, values), body)
         return body
 
@@ -430,7 +433,7 @@ class SharedDeltas:
             log = self._logs[log_ids] = (delta.log, pack_body(_LOG.out(delta.log)))
         changes = delta.changes
         if not changes.keys() <= _SETTABLE:
-            return encode(delta)  # (which raises, with the message it always had)
+            return encode(delta)  # (which raises)
         parts = [_DELTA_HEAD, pack_body(log_at), _LOG_KEY, log[1], _SET_KEY, _map_header(len(changes))]
         pairs = self._pairs
         for name in sorted(changes, key=_POSITION.__getitem__):
