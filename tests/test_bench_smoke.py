@@ -49,3 +49,13 @@ def test_host_load_bench_summary_line() -> None:
         r"peers=\d+ host_actions_per_s=\d+ echo_actions_per_s=\d+ ratio=(\d+\.\d+|nan) p99_ms=(\d+|nan)",
         line,
     ), line
+
+
+def test_peer_decode_bench_summary_line() -> None:
+    line = last_line(str(BENCH / "peer_decode.py"), "--peers", "8", "--seconds", "0.5", "--rounds", "1")
+    assert re.fullmatch(r"frames=\d+ decode_us=\d+\.\d\d apply_us=\d+\.\d\d", line), line
+
+
+def test_host_views_bench_summary_line() -> None:
+    line = last_line(str(BENCH / "host_views.py"), "--actions", "50", "--rounds", "1")
+    assert re.fullmatch(r"actions=50 views_us=\d+\.\d send_us=\d+\.\d total_us=\d+\.\d", line), line

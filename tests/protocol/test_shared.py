@@ -51,3 +51,52 @@ def test_shared_deltas_send_the_same_bytes_to_every_seat(rules: str, seed: int) 
     send()
     for _ in random_steps(game, seed, 300):
         send()
+
+
+def test_shared_parts_make_encodes_bytes_for_any_delta() -> None:
+    """Deltas packed from shared parts (one field changed, all of them: a map 16 header,
+    the same values in two deltas, an empty one) are exactly ``encode``'s bytes, and a
+    delta ``encode`` refuses is refused with the same error."""
+    from unotui.protocol import LocalProtocolError
+    from unotui.protocol.messages import Delta
+    from unotui.protocol.sync import VIEW_FIELDS
+
+    game = Game(4, RULE_SETS["classic"], rng=random.Random(1))
+    before, after = seat_view(game, 0), None
+    for _ in random_steps(game, 1, 30):
+        after = seat_view(game, 0)
+    assert after is not None
+    every = {name: getattr(after, name) for name in VIEW_FIELDS if name != "seat"}
+    assert len(every) > 15
+    shared = SharedDeltas()
+    deltas = [
+        Delta(3, after.log[:2], every),
+        Delta(3, after.log[:2], {"turn": every["turn"], "hand": before.hand}),
+        Delta(3, after.log[:2], {"hand": every["hand"], "turn": every["turn"]}),  # out of order
+        Delta(5, (), {}),
+        Delta(3, after.log[:1], dict(every)),
+    ]
+    for delta in deltas:
+        assert shared.delta(delta) == encode(delta)
+    wrong_event = after.log[0]._replace(note=1.5)
+    for bad in (Delta(3, (), {"seat": 1}), Delta(3, (), {"nope": 1}), Delta(-1, (), {}),
+                Delta(3, (wrong_event,), {"nope": 1}), Delta(3, (wrong_event,), {"names": (1.5,)}),
+                Delta(3, (), {"hand": (1,)}), Delta(3, (), {"names": ("a", 2**70)})):
+        with pytest.raises(LocalProtocolError) as expected:
+            encode(bad)
+        with pytest.raises(LocalProtocolError) as got:
+            SharedDeltas().delta(bad)
+        assert (got.value.code, got.value.message) == (expected.value.code, expected.value.message)
+
+
+def test_the_reused_packer_is_clean_after_a_refusal() -> None:
+    import msgpack
+
+    from unotui.protocol import LocalProtocolError
+    from unotui.protocol.framing import pack_body
+
+    value = {"a": [1, "b", None, True, {"c": []}]}
+    for bad in ([1, (2,)], [2**70], {"k": [b"x"]}, [1.5]):
+        with pytest.raises(LocalProtocolError):
+            pack_body(bad)
+        assert pack_body(value) == msgpack.packb(value, use_bin_type=True)

@@ -14,11 +14,13 @@ put a bare int where a card belongs fails here, in the sender, as a
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from ..engine import Event
 from .errors import LocalProtocolError, RemoteProtocolError
 from .framing import CLIENT_LIMITS, PEER_ACCEPTS, Limits, frame, pack_body, unpack_body
 from .messages import (
@@ -54,7 +56,7 @@ from .messages import (
     TableState,
     Welcome,
 )
-from .sync import MAX_LOG, changes_in, changes_out, view_in, view_out
+from .sync import _POSITION, _SETTABLE, _WRITE_SET, MAX_LOG, changes_in, changes_out, view_in, view_out
 from .text import CHAT_MAX
 from .values import (
     MAX_SEATS,
@@ -123,7 +125,18 @@ def _f(key: str, read: Callable[[object], Any], out: Callable[[Any], object] | N
 
 
 def _int(what: str, lo: int, hi: int) -> Callable[[object], int]:
-    return lambda v: int_in(v, what, lo, hi)
+    def read(v: object) -> int:
+        if type(v) is int and lo <= v <= hi:
+            return v
+        return int_in(v, what, lo, hi)  # raises
+
+    return read
+
+
+def _log_in(v: object) -> tuple[Event, ...]:
+    if type(v) is list and len(v) <= MAX_LOG:
+        return tuple([event_in(e) for e in v])
+    return list_in(v, "log", event_in, MAX_LOG)  # raises
 
 
 def _str(what: str, max_len: int, min_len: int = 0) -> Callable[[object], str]:
@@ -300,7 +313,7 @@ SCHEMAS: dict[type[Any], tuple[Field, ...]] = {
     Snapshot: (_f("view", view_in, view_out),),
     Delta: (
         _f("log_at", _int("log_at", 0, 2**62)),
-        _f("log", lambda v: list_in(v, "log", event_in, MAX_LOG), lambda log: [event_out(e) for e in log]),
+        _f("log", _log_in, lambda log: [event_out(e) for e in log]),
         _f("set", changes_in, changes_out),
     ),
     Accepted: (_f("seq", _seq),),
@@ -333,6 +346,11 @@ SCHEMAS: dict[type[Any], tuple[Field, ...]] = {
 }
 # The dataclass attribute behind a wire key, where they differ.
 _ATTR: dict[tuple[type[Any], str], str] = {(Delta, "set"): "changes"}
+#: message class -> its fields' (wire key, attribute, out) in order
+_WRITERS: dict[type[Any], tuple[tuple[str, str, Callable[[Any], object]], ...]] = {
+    cls: tuple((f.key, _ATTR.get((cls, f.key), f.key), f.out) for f in fields)
+    for cls, fields in SCHEMAS.items()
+}
 
 
 def encode(message: Message) -> bytes:
@@ -341,12 +359,12 @@ def encode(message: Message) -> bytes:
     Raises:
         LocalProtocolError: not a message, or a field of the wrong type or range.
     """
-    fields = SCHEMAS.get(type(message))
-    if fields is None:
+    writers = _WRITERS.get(type(message))
+    if writers is None:
         raise LocalProtocolError("bad_message", f"not a protocol message: {type(message).__name__}")
     wire: dict[str, object] = {"t": message.TYPE}
-    for f in fields:
-        wire[f.key] = f.out(getattr(message, _ATTR.get((type(message), f.key), f.key)))
+    for key, attr, out in writers:
+        wire[key] = out(getattr(message, attr))
     if isinstance(message, Hello) and message.min_version > message.max_version:
         raise LocalProtocolError("bad_message", "hello: min_version is above max_version")
     if isinstance(message, Create) and message.bots >= message.seats:
@@ -374,13 +392,22 @@ class SharedDeltas:
     over their identity), never for an equal-looking one.  A seat's own hand or private
     event is its own object, so no seat is ever sent bytes made from another seat's value.
     Use one for one moment only (it keeps what it encoded alive).
+
+    Deltas that differ (the actor's, the last actor's) still share most of their parts:
+    the new log events and most changed fields.  Each part is packed once too, by the
+    same writers and checks as :func:`encode`, and a delta's body is its parts joined
+    under their map headers: msgpack packs a map as its header and then each key and
+    value in turn, so the bytes are exactly ``encode(delta)``'s.  Parts are reused by
+    identity as well (the field's name and the very value object, kept alive here).
     """
 
-    __slots__ = ("_deltas",)
+    __slots__ = ("_deltas", "_logs", "_pairs")
 
     def __init__(self) -> None:
         # key -> (the objects the key names, kept alive; the bytes)
         self._deltas: dict[tuple[object, ...], tuple[object, bytes]] = {}
+        self._logs: dict[tuple[int, ...], tuple[object, bytes]] = {}
+        self._pairs: dict[tuple[str, int], tuple[object, bytes]] = {}
 
     def delta(self, delta: Delta) -> bytes:
         """The body of ``delta``: what ``encode(delta)`` makes, made once per distinct delta."""
@@ -390,9 +417,82 @@ class SharedDeltas:
         hit = self._deltas.get(key)
         if hit is not None:
             return hit[1]
-        body = encode(delta)
+        try:
+            body = self._encode(delta, key[1])
+        except LocalProtocolError:
+            return encode(delta)  # which refuses it too, with the error it always gave
         self._deltas[key] = ((delta.log, values), body)
         return body
+
+    def _encode(self, delta: Delta, log_ids: tuple[int, ...]) -> bytes:
+        if type(delta) is not Delta:
+            return encode(delta)
+        log_at = _LOG_AT.out(delta.log_at)
+        log = self._logs.get(log_ids)
+        if log is None:
+            log = self._logs[log_ids] = (delta.log, pack_body(_LOG.out(delta.log)))
+        changes = delta.changes
+        if not changes.keys() <= _SETTABLE:
+            return encode(delta)  # (which raises)
+        parts = [_DELTA_HEAD, pack_body(log_at), _LOG_KEY, log[1], _SET_KEY, _map_header(len(changes))]
+        pairs = self._pairs
+        for name in sorted(changes, key=_POSITION.__getitem__):
+            value = changes[name]
+            pair = pairs.get((name, id(value)))
+            if pair is None:
+                pair = pairs[name, id(value)] = (value, _NAMES[name] + pack_body(_WRITE_SET[name](value)))
+            parts.append(pair[1])
+        return b"".join(parts)
+
+
+def _map_header(n: int) -> bytes:
+    """msgpack's header of a map of ``n`` entries (a fixmap up to 15, then a map 16)."""
+    return bytes([0x80 | n]) if n < 16 else b"\xde" + n.to_bytes(2, "big")
+
+
+_LOG_AT, _LOG, _SET = SCHEMAS[Delta]
+if (_LOG_AT.key, _LOG.key, _SET.key) != ("log_at", "log", "set"):
+    raise AssertionError("SharedDeltas packs a delta's fields in the order of SCHEMAS[Delta]")
+# "t": "delta" and the key of the first field, as encode() packs them (a map of 4 entries)
+_DELTA_HEAD = _map_header(4) + pack_body("t") + pack_body(Delta.TYPE) + pack_body("log_at")
+_LOG_KEY, _SET_KEY = pack_body("log"), pack_body("set")
+_NAMES = {name: pack_body(name) for name in _SETTABLE}
+
+
+def _check_order() -> None:
+    # _decode passes the fields positionally: the wire order must be the class's order.
+    for cls, fields in SCHEMAS.items():
+        names = [_ATTR.get((cls, f.key), f.key) for f in fields]
+        if names != [f.name for f in dataclasses.fields(cls)]:
+            raise AssertionError(f"SCHEMAS[{cls.__name__}] is not in the class's field order")
+
+
+_check_order()
+
+
+def _builder(cls: type[Any], fields: tuple[Field, ...]) -> Callable[[dict[str, Any]], Any]:
+    """The function making a ``cls`` from a wire map that has exactly its keys."""
+    readers = tuple((f.key, f.read) for f in fields)
+    if cls is Delta:  # every move, for every seat: spelled out
+        log_at, log, changes = (read for _key, read in readers)
+        return lambda wire: Delta(log_at(wire["log_at"]), log(wire["log"]), changes(wire["set"]))
+
+    def build(wire: dict[str, Any]) -> Any:
+        message = cls(*[read(wire[key]) for key, read in readers])
+        if cls is Hello and message.min_version > message.max_version:
+            raise RemoteProtocolError("bad_message", "hello: min_version is above max_version")
+        if cls is Create and message.bots >= message.seats:
+            raise RemoteProtocolError("bad_message", "create: a table needs a seat for its creator")
+        return message
+
+    return build
+
+
+#: message class -> (its wire keys with "t", the function making it from its wire map)
+_READERS: dict[type[Any], tuple[frozenset[str], Callable[[dict[str, Any]], Any]]] = {
+    cls: (frozenset(["t", *(f.key for f in fields)]), _builder(cls, fields))
+    for cls, fields in SCHEMAS.items()
+}
 
 
 def _decode(body: bytes, limits: Limits, table: dict[str, type[Any]]) -> Any:
@@ -402,17 +502,10 @@ def _decode(body: bytes, limits: Limits, table: dict[str, type[Any]]) -> Any:
     kind = wire.get("t")
     if type(kind) is not str or kind not in table:
         raise RemoteProtocolError("bad_message", "unknown or missing message type 't'")
-    cls = table[kind]
-    fields = SCHEMAS[cls]
-    if len(wire) != len(fields) + 1 or any(f.key not in wire for f in fields):
+    keys, build = _READERS[table[kind]]
+    if wire.keys() != keys:  # exactly "t" and the fields, in any order
         raise RemoteProtocolError("bad_message", f"{kind}: wrong set of fields")
-    values = {_ATTR.get((cls, f.key), f.key): f.read(wire[f.key]) for f in fields}
-    message = cls(**values)
-    if isinstance(message, Hello) and message.min_version > message.max_version:
-        raise RemoteProtocolError("bad_message", "hello: min_version is above max_version")
-    if isinstance(message, Create) and message.bots >= message.seats:
-        raise RemoteProtocolError("bad_message", "create: a table needs a seat for its creator")
-    return message
+    return build(wire)
 
 
 def decode_client(body: bytes, limits: Limits = CLIENT_LIMITS) -> ClientMessage:

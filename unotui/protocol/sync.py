@@ -24,10 +24,11 @@ import operator
 from collections.abc import Callable
 from typing import Any
 
-from ..engine import Card, SeatView
+from ..engine import Action, Card, SeatView
 from .errors import LocalProtocolError, RemoteProtocolError
 from .messages import Delta, Snapshot
 from .values import (
+    ACTION_BY_TEXT,
     MAX_SEATS,
     action_in,
     action_out,
@@ -44,6 +45,7 @@ from .values import (
     event_out,
     int_in,
     list_in,
+    lookup_list,
     phase_in,
     phase_out,
     rules_in,
@@ -71,15 +73,41 @@ def _seat_or_none(v: object) -> int | None:
 
 
 def _ints(lo: int, hi: int) -> Callable[[object], tuple[int, ...]]:
-    return lambda v: list_in(v, "per-seat numbers", lambda x: int_in(x, "number", lo, hi), MAX_SEATS)
+    def strict(v: object) -> tuple[int, ...]:
+        return list_in(v, "per-seat numbers", lambda x: int_in(x, "number", lo, hi), MAX_SEATS)
+
+    def read(v: object) -> tuple[int, ...]:
+        if type(v) is list and len(v) <= MAX_SEATS:
+            for x in v:
+                if type(x) is not int or not lo <= x <= hi:
+                    return strict(v)  # raises
+            return tuple(v)
+        return strict(v)
+
+    return read
 
 
-def _bools(v: object) -> tuple[bool, ...]:
+def _bools_strict(v: object) -> tuple[bool, ...]:
     return list_in(v, "per-seat flags", lambda x: bool_in(x, "flag"), MAX_SEATS)
 
 
+def _bools(v: object) -> tuple[bool, ...]:
+    if type(v) is list and len(v) <= MAX_SEATS:
+        for x in v:
+            if type(x) is not bool:
+                return _bools_strict(v)  # raises
+        return tuple(v)
+    return _bools_strict(v)
+
+
 def _int(lo: int, hi: int) -> Callable[[object], int]:
-    return lambda v: int_in(v, "number", lo, hi)
+    def read(v: object) -> int:
+        if type(v) is int and lo <= v <= hi:
+            return v
+        return int_in(v, "number", lo, hi)  # raises
+
+    read.bounds = (lo, hi)  # type: ignore[attr-defined]
+    return read
 
 
 def _face_up_out(face_up: dict[int, tuple[Card, ...]]) -> list[object]:
@@ -107,6 +135,18 @@ def _opt_card_in(v: object) -> Card | None:
     return None if v is None else card_in(v)
 
 
+def _hand_in(v: object) -> tuple[Card, ...]:
+    return cards_in(v, "hand")
+
+
+def _legal_strict(v: object) -> tuple[Action, ...]:
+    return list_in(v, "legal", action_in, 512)
+
+
+def _legal_in(v: object) -> tuple[Action, ...]:
+    return lookup_list(v, ACTION_BY_TEXT, _legal_strict, 512)
+
+
 def _history_out(history: tuple[tuple[int, ...], ...]) -> list[object]:
     return [list(row) for row in history]
 
@@ -132,11 +172,11 @@ def _plain(v: Any) -> Any:
 
 
 def _plain_ints(v: tuple[int, ...]) -> list[int]:
-    return [int(x) for x in v]
+    return list(map(int, v))
 
 
 def _plain_bools(v: tuple[bool, ...]) -> list[bool]:
-    return [bool(x) for x in v]
+    return list(map(bool, v))
 
 
 Codec = tuple[Callable[[Any], object], Callable[[object], Any]]
@@ -146,7 +186,7 @@ FIELD_CODECS: dict[str, Codec] = {
     "seat": (_plain, _seat_or_none),
     "names": (list, lambda v: list_in(v, "names", lambda x: str_in(x, "name", 64, 1), MAX_SEATS)),
     "rules": (rules_out, rules_in),
-    "hand": (cards_out, lambda v: cards_in(v, "hand")),
+    "hand": (cards_out, _hand_in),
     "counts": (_plain_ints, _ints(0, 200)),
     "face_up": (_face_up_out, _face_up_in),
     "top": (card_out, card_in),
@@ -172,7 +212,7 @@ FIELD_CODECS: dict[str, Codec] = {
     "eliminated": (_plain_bools, _bools),
     "teams": (_plain_ints, _ints(0, _SEAT)),
     "active": (_plain_ints, _ints(0, _SEAT)),
-    "legal": (lambda v: [action_out(a) for a in v], lambda v: list_in(v, "legal", action_in, 512)),
+    "legal": (lambda v: [action_out(a) for a in v], _legal_in),
     "version": (int, _int(0, 2**62)),
     "history": (_history_out, _history_in),
     "challenge_colour": (
@@ -225,6 +265,12 @@ _SETTABLE = frozenset(VIEW_FIELDS) - {"seat"}
 _VALUES = operator.attrgetter(*VIEW_FIELDS)  # a view's fields in that order, in one call
 _PER_SEAT = ("names", "counts", "uno_called", "scores", "round_points", "eliminated", "teams")
 _SEAT_REFS = ("turn", "actor", "uno_open", "wd4_by", "dealer", "round_winner", "winner")
+# Every field of a view, in the order SeatView takes them (a view rebuilt from these
+# with some replaced is dataclasses.replace without its per-call cost).
+_ALL_FIELDS = tuple(f.name for f in dataclasses.fields(SeatView))
+_ALL_VALUES = operator.attrgetter(*_ALL_FIELDS)
+_INDEX = {name: i for i, name in enumerate(_ALL_FIELDS)}
+_LOG, _LOG_START = _INDEX["log"], _INDEX["log_start"]
 #: the most log events a snapshot or delta may carry
 MAX_LOG = 4096
 
@@ -260,19 +306,40 @@ def view_in(v: object) -> SeatView:
 
 def changes_out(changes: dict[str, Any]) -> dict[str, object]:
     """The ``set`` map of a delta, in :data:`VIEW_FIELDS` order."""
-    unknown = set(changes) - _SETTABLE
-    if unknown:
+    if not changes.keys() <= _SETTABLE:
+        unknown = set(changes) - _SETTABLE
         raise LocalProtocolError("bad_message", f"not settable in a delta: {sorted(unknown)}")
-    return {name: FIELD_CODECS[name][0](changes[name]) for name in VIEW_FIELDS if name in changes}
+    out = _WRITE_SET
+    return {name: out[name](changes[name]) for name in sorted(changes, key=_POSITION.__getitem__)}
+
+
+#: settable field -> its writer, and its place in VIEW_FIELDS
+_WRITE_SET: dict[str, Callable[[Any], object]] = {name: FIELD_CODECS[name][0] for name in _SETTABLE}
+_POSITION = {name: i for i, name in enumerate(VIEW_FIELDS)}
+#: settable field holding one number -> its (lowest, highest) (its reader is _int(lo, hi))
+_INT_RANGES: dict[str, tuple[int, int]] = {}
+#: settable field -> its reader
+_READ_SET: dict[str, Callable[[object], Any]] = {name: FIELD_CODECS[name][1] for name in _SETTABLE}
+_INT_RANGES.update(
+    (name, read.bounds) for name, read in _READ_SET.items() if hasattr(read, "bounds")
+)
 
 
 def changes_in(v: object) -> dict[str, Any]:
     """The changed fields of a delta, as engine values."""
     if type(v) is not dict:
         raise bad("set", v)
-    if not set(v) <= _SETTABLE:
+    if not v.keys() <= _SETTABLE:
         raise RemoteProtocolError("bad_message", "set: unknown or unsettable field")
-    return {name: FIELD_CODECS[name][1](value) for name, value in v.items()}
+    read, ranges = _READ_SET, _INT_RANGES
+    out: dict[str, Any] = {}
+    for name, value in v.items():
+        bounds = ranges.get(name)  # a plain number, checked here without a call
+        if bounds is not None and type(value) is int and bounds[0] <= value <= bounds[1]:
+            out[name] = value
+        else:
+            out[name] = read[name](value)
+    return out
 
 
 def _check(view: SeatView) -> None:
@@ -280,11 +347,26 @@ def _check(view: SeatView) -> None:
     n = len(view.names)
     if not 2 <= n <= MAX_SEATS:
         raise RemoteProtocolError("bad_message", f"view: {n} seats")
-    if any(len(getattr(view, name)) != n for name in _PER_SEAT):
+    # (the _PER_SEAT fields, written out: this runs on every delta)
+    if (
+        len(view.counts) != n
+        or len(view.uno_called) != n
+        or len(view.scores) != n
+        or len(view.round_points) != n
+        or len(view.eliminated) != n
+        or len(view.teams) != n
+    ):
         raise RemoteProtocolError("bad_message", "view: a per-seat list has the wrong length")
-    seats = [view.seat if view.seat is not None else 0, *view.active, *view.face_up]
-    seats += [s for s in (getattr(view, name) for name in _SEAT_REFS) if s >= 0]
-    if any(s >= n for s in seats):
+    # Every seat number the readers let through is >= -1, and -1 ("nobody") is < n: so
+    # the largest of them says whether any is outside the table (_SEAT_REFS written out).
+    seat = view.seat
+    if (
+        (seat is not None and seat >= n)
+        or max(view.turn, view.actor, view.uno_open, view.wd4_by, view.dealer, view.round_winner,
+               view.winner) >= n
+        or (view.active and max(view.active) >= n)
+        or (view.face_up and max(view.face_up) >= n)
+    ):
         raise RemoteProtocolError("bad_message", "view: a seat number outside the table")
 
 
@@ -387,13 +469,19 @@ class ViewDecoder:
                 raise RemoteProtocolError(
                     "bad_message", f"delta log starts at {message.log_at}, expected {end}"
                 )
-            changes = dict(message.changes)
-            if message.log:
-                log = current.log + message.log
-                drop = max(0, len(log) - self.keep)
-                changes["log"], changes["log_start"] = log[drop:], current.log_start + drop
-            view = dataclasses.replace(current, **changes) if changes else current
-            _check(view)
+            changes = message.changes
+            if message.log or changes:
+                values = list(_ALL_VALUES(current))
+                for name, value in changes.items():
+                    values[_INDEX[name]] = value
+                if message.log:
+                    log = current.log + message.log
+                    drop = max(0, len(log) - self.keep)
+                    values[_LOG], values[_LOG_START] = log[drop:], current.log_start + drop
+                view = SeatView(*values)
+                _check(view)
+            else:
+                view = current
         self.view = view
         return view
 
