@@ -104,3 +104,27 @@ async def test_enter_sits_at_the_highlighted_table_and_w_watches(tmp_path: Path)
             assert app.view is not None and app.view.seat is None  # a spectator
         await seat.close()
         await bob.client.close()
+
+
+async def test_the_app_keeps_trying_when_the_lobby_answers_late(tmp_path: Path) -> None:
+    import socket
+
+    with socket.socket() as s:  # a port nobody listens on yet
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    app = LobbyApp("127.0.0.1", port, "Ann")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause(1.0)  # refused at least once
+        from unotui.lobby.lobby import Lobby
+        from unotui.lobby.sqlite_store import SqliteStore
+        from unotui.net.host import Host
+        from unotui.net.room import Room
+
+        rooms: dict[str, Room] = {}
+        lobby = Lobby(SqliteStore(tmp_path / "s.sqlite3"), rooms, settings=SETTINGS, on_event=lambda _t: None)
+        host = Host(rooms, lobby=lobby)
+        await host.listen("127.0.0.1", port)
+        screen = await lobby_ready(pilot)
+        assert screen.state is not None and screen.state.you == "Ann"
+        await host.close()
+        lobby.close()

@@ -9,6 +9,8 @@ seat held for the player's key is taken back at once when the lobby says so.
 
 from __future__ import annotations
 
+import asyncio
+
 from rich.style import Style
 
 from ..client.config import Config
@@ -88,21 +90,35 @@ class LobbyApp(UnoApp):
         self.back_to_menu()
 
     async def _open_lobby(self) -> None:
+        """Connect to the lobby, trying again for a minute: on a busy server (many
+        sessions starting at once) the first answer may come late."""
         await self._close_lobby()
-        client = LobbyClient(self.lobby_host, self.lobby_port, name=self.you, identity=self.identity)
-        self.client = client
-        self._went_back = False
+        delay, waited = 0.5, 0.0
+        while True:
+            client = LobbyClient(self.lobby_host, self.lobby_port, name=self.you, identity=self.identity,
+                                 connect_timeout=10.0)
+            self.client = client
+            self._went_back = False
 
-        def heard(update: LobbyUpdate) -> None:
-            self.call_later(self._lobby_update, client, update)
+            def heard(update: LobbyUpdate, client: LobbyClient = client) -> None:
+                self.call_later(self._lobby_update, client, update)
 
-        client.listen(heard)
-        try:
-            await client.start()
-        except JoinError as exc:
-            screen = self.lobby_screen()
-            if screen is not None:
-                screen.say(f"Cannot reach the lobby: {exc}", Style(bold=True))
+            client.listen(heard)
+            try:
+                await client.start()
+                break
+            except JoinError as exc:
+                self.client = None
+                screen = self.lobby_screen()
+                if waited >= 60 or exc.code not in ("unreachable", "eof"):
+                    if screen is not None:
+                        screen.say(f"Cannot reach the lobby: {exc}", Style(bold=True))
+                    break
+                if screen is not None and waited == 0:
+                    screen.say("The lobby is busy; trying again...", Style(dim=True))
+                await asyncio.sleep(delay)
+                waited += delay
+                delay = min(delay * 2, 8.0)
         self.first_frame_drawn()
 
     async def _close_lobby(self) -> None:

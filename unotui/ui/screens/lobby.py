@@ -17,6 +17,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
+from textual.css.query import NoMatches
 from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, RichLog, Static
@@ -95,6 +96,7 @@ class LobbyScreen(Screen[None]):
     def __init__(self) -> None:
         super().__init__()
         self.state: LobbyState | None = None
+        self._pending: list[Text] = []
 
     def compose(self) -> ComposeResult:
         yield Static(Text("Connecting to the lobby...", Style(dim=True)), id="lobby-head")
@@ -117,6 +119,10 @@ class LobbyScreen(Screen[None]):
         table.focus()
         self.say("Welcome! Enter sits at the highlighted table, q finds you a quick match, "
                  "n opens a new table.", Style(dim=True))
+        log = self.query_one("#lobby-log", RichLog)
+        for text in self._pending:
+            log.write(text)
+        self._pending.clear()
         if self.state is not None:
             self.show(self.state)
 
@@ -125,8 +131,8 @@ class LobbyScreen(Screen[None]):
     def show(self, state: LobbyState) -> None:
         """Draw ``state`` (keeps the highlighted table where it was, by code)."""
         self.state = state
-        if not self.is_mounted:
-            return
+        if not self.is_mounted or not self.query("#tables"):
+            return  # drawn from self.state when mounted
         head = Text()
         head.append("unotui lobby", Style(bold=True))
         head.append(f"   you are {display_name(state.you)}   {state.online} online")
@@ -152,8 +158,14 @@ class LobbyScreen(Screen[None]):
         self.query_one("#leaders", Static).update(board)
 
     def say(self, line: str, style: Style | None = None) -> None:
-        """A line in the lobby's log (chat, refusals, notices)."""
-        self.query_one("#lobby-log", RichLog).write(Text(_clean(line), style or Style()))
+        """A line in the lobby's log (chat, refusals, notices); kept until the log is up."""
+        text = Text(_clean(line), style or Style())
+        try:
+            log = self.query_one("#lobby-log", RichLog)
+        except NoMatches:  # not composed yet: written when it is
+            self._pending.append(text)
+            return
+        log.write(text)
 
     def highlighted(self) -> str | None:
         """The code of the highlighted table, if any."""
