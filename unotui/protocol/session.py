@@ -342,7 +342,15 @@ class HostSession(_Session):
 
         ``ping`` is answered here; ``bye`` and every protocol error end in one
         :class:`ConnectionClosed`.  Chat comes out already cleaned (and rate limited).
+        A stream that ends inside a frame is ``bad_frame`` (a half-closed client still
+        reads the error); a client, by contrast, takes a host's stream cut mid-frame for
+        a dropped connection (``eof``) and resumes.
         """
+        if not data and not self.closed:
+            try:
+                self._frames.close()
+            except RemoteProtocolError as exc:
+                return self._fail(exc)
         return super().receive_data(data, now)
 
     def tick(self, now: float) -> list[HostEvent]:
