@@ -224,11 +224,18 @@ class RawPeer:
         self.writer.write(frame(msgpack.packb(value, use_bin_type=True), 1 << 30))
 
     async def _read(self, timeout: float) -> None:
-        data = await asyncio.wait_for(self.reader.read(65536), timeout)
+        try:
+            data = await asyncio.wait_for(self.reader.read(65536), timeout)
+        except ConnectionResetError:  # the host closed while our bytes were on the way
+            data = b""
         if not data:
             self.eof = True
             return
-        self.heard += [decode_host(body) for body in self._decoder.feed(data)]
+        for body in self._decoder.feed(data):
+            message = decode_host(body)
+            if isinstance(message, m.Ping):  # alive, as any client is
+                self.send(m.Pong(message.n))
+            self.heard.append(message)
 
     async def wait(self, predicate: Callable[[object], bool], timeout: float = 5.0) -> object:
         """The first message (heard already or from now on) for which ``predicate`` holds."""

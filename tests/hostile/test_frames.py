@@ -86,8 +86,8 @@ async def _attack(port: int, k: int, payload: bytes) -> str:
 async def test_every_bad_frame_gets_its_code_and_the_match_at_the_other_table_ends_intact() -> None:
     async with arena() as a:
         await a.start_legit()
-        got = await asyncio.gather(*(_attack(a.port, k, payload) for k, (_c, payload, _e) in enumerate(CASES)))
-        wrong = [(case, want, code) for (case, _p, want), code in zip(CASES, got, strict=True) if code != want]
+        got = await asyncio.gather(*(_attack(a.port, k, sent) for k, (_c, sent, _e) in enumerate(CASES)))
+        wrong = [(c, want, code) for (c, _s, want), code in zip(CASES, got, strict=True) if code != want]
         assert not wrong, wrong
         assert not a.host.links - {link for r in a.rooms.values() for link in r.members}
         await a.legit_intact()
