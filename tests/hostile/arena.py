@@ -197,6 +197,7 @@ class RawPeer:
         self.eof = False
         self._decoder = FrameDecoder(256 * 1024)
         self.welcome: m.Welcome | None = None
+        self.answer_pings = True
 
     @classmethod
     async def connect(cls, port: int, source: str = "127.0.0.2") -> RawPeer:
@@ -233,8 +234,9 @@ class RawPeer:
             return
         for body in self._decoder.feed(data):
             message = decode_host(body)
-            if isinstance(message, m.Ping):  # alive, as any client is
-                self.send(m.Pong(message.n))
+            if isinstance(message, m.Ping) and self.answer_pings:  # alive, as any client is
+                with contextlib.suppress(OSError):
+                    self.send(m.Pong(message.n))
             self.heard.append(message)
 
     async def wait(self, predicate: Callable[[object], bool], timeout: float = 5.0) -> object:

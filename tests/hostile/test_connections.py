@@ -112,6 +112,7 @@ async def test_half_open_and_silent_peers_lose_the_connection_but_keep_the_seat(
         assert room.book.seats[0].kind == "human"  # held for a resume
         # Silent: the peer neither sends nor reads (gone without a FIN): after three
         # heartbeats of silence (1 s each here) the host times it out.
+        silent.answer_pings = False
         silent.writer.transport.pause_reading()
         loop = asyncio.get_running_loop()
         began = loop.time()
