@@ -11,6 +11,8 @@ from tests.net.lan_support import FAST, until
 from unotui.engine import Action, Game, Rules
 from unotui.net.room import RoomConfig
 from unotui.protocol import messages as m
+from unotui.protocol.codec import encode
+from unotui.protocol.framing import frame
 
 from .arena import RawPeer, arena, size
 
@@ -171,3 +173,31 @@ async def test_an_early_catch_is_refused_too_early() -> None:
         assert game.version == version and len(game.hands[me]) == 1
         ann.close()
         bob.close()
+
+
+async def test_a_member_whose_session_closed_is_skipped_not_a_crash() -> None:
+    """Regression: a session that closed itself (rate limit, bad frame, timeout) stays a
+    member until its transport's ``connection_lost`` runs; anything the room sent everyone
+    meanwhile raised ``LocalProtocolError`` inside another connection's callback (seen by
+    bench/chaos.py: a drop's presence and the referee's ``drop`` were cut short).  An
+    intent followed by a bad frame in one read hit the same: its own ``accepted``."""
+    async with arena(TARGET) as a:
+        room = a.rooms["target"]
+        ann = await RawPeer.seated(a.port, "Ann", source="127.0.14.1")
+        bob = await RawPeer.seated(a.port, "Bob", source="127.0.14.2")
+        await until(lambda: room.status == "playing")
+        link = next(link for link, seat in room.members.items() if seat == bob.welcome.seat)  # type: ignore[union-attr]
+        link.session.close("timeout", "as if it had timed out")  # not yet gone from the room
+        other = next(k for k in room.members if k is not link)
+        room.chat(other, "still here")  # raised LocalProtocolError
+        room.flush()
+        assert await bob.error() == "timeout"
+        await until(lambda: link not in room.members)
+        # An intent (accepted or refused: either answer goes to a session closed by the
+        # bad frame right behind it in the same read).
+        ann.write(frame(encode(m.Intent(500, Action.parse("draw"))), 4096) + b"\x00\x00\x00\x01\xc1")
+        assert await ann.error() == "bad_frame"
+        await until(lambda: not room.members)
+        late = await RawPeer.seated(a.port, "Late", source="127.0.14.3", spectate=True)  # still serving
+        await late.wait(lambda x: isinstance(x, m.Snapshot))
+        late.close()
