@@ -80,7 +80,8 @@ async def _serve(games: int, quick: bool) -> None:
         return lambda acts: accepted[code].extend([seq, seat, str(a)] for seq, seat, a in acts)
 
     for k in range(games):
-        config = RoomConfig(name=f"game {k}", seats=3, bots=1, autostart=True, rules=rules, level="random", **fast)
+        config = RoomConfig(name=f"game {k}", seats=3, bots=1, autostart=True, rules=rules, level="random",
+                            **fast)
         rooms[f"g{k}"] = Room(f"g{k}", config, on_accepted=journal(f"g{k}"), on_event=lambda _t: None)
     for k in range(64):
         config = RoomConfig(name=f"target {k}", seats=3, bots=1, autostart=True, rules=rules, **fast)
@@ -169,7 +170,8 @@ async def floods(port: int, faults: Faults, count: int) -> None:
     from unotui.protocol.framing import frame
 
     for k in range(count):
-        peer = await RawPeer.seated(port, f"Flood{k}", table=f"t{1 + k % 60}", source=next(_addr), spectate=True)
+        peer = await RawPeer.seated(port, f"Flood{k}", table=f"t{1 + k % 60}", source=next(_addr),
+                                    spectate=True)
         peer.write(b"".join(frame(encode(m.Ping(n)), 4096) for n in range(100)))
         faults.count("message_flood", await _outcome(peer) == "rate_limited")
         chatter = await RawPeer.seated(port, f"Chat{k}", table=f"t{1 + k % 60}", source=next(_addr),
@@ -200,12 +202,12 @@ async def half_open_and_silent(port: int, faults: Faults, count: int, heartbeat:
     await asyncio.gather(*(one(k) for k in range(count)))
 
 
-async def tokens(port: int, faults: Faults, count: int) -> None:
+async def tokens(port: int, faults: Faults, count: int, games: int) -> None:
     base = {"t": "hello", "min_version": 1, "max_version": 1, "name": "Mallory", "password": None,
             "spectate": False, "client": "x", "lobby": False, "identity": None}
     for k in range(count):
         peer = await RawPeer.connect(port, next(_addr))
-        peer.send_raw({**base, "token": secrets.token_urlsafe(32), "table": f"g{k % 8}"})
+        peer.send_raw({**base, "token": secrets.token_urlsafe(32), "table": f"g{k % games}"})
         faults.count("guessed_token", await _outcome(peer) == "bad_token")
 
 
@@ -240,22 +242,37 @@ async def never_reads(port: int, faults: Faults, count: int) -> list[RawPeer]:
 async def play(port: int, k: int) -> tuple[bool, int]:
     """One bot game on table g{k}; (completed, actions lost) as this side saw them."""
     code = f"g{k}"
-    players = [Recorder(RemoteGame("127.0.0.1", port, name=n, table=code, reconnect_for=60), Random(k * 3 + i),
-                        pace=PACE) for i, n in enumerate(("Ann", "Bob"))]
+    players = [Recorder(RemoteGame("127.0.0.1", port, name=n, table=code, reconnect_for=60),
+                        Random(k * 3 + i), pace=PACE) for i, n in enumerate(("Ann", "Bob"))]
     PLAYERS[code] = players
-    watcher = Player(RemoteGame("127.0.0.1", port, name="Watch", table=code, spectate=True), Random(0), auto=False)
+    watcher = Player(RemoteGame("127.0.0.1", port, name="Watch", table=code, spectate=True), Random(0),
+                     auto=False)
     try:
         for p in (*players, watcher):
-            await p.game.start()
+            await _join(p.game)
         await until(lambda: all(has_view(p) for p in players), 30)
         await until(lambda: all(p.game.view.phase == "match_over" for p in players), 600)
         done = True
-    except (AssertionError, JoinError):
+    except (AssertionError, JoinError) as exc:
+        print(f"game {k} did not complete: {exc!r}", file=sys.stderr)
         done = False
     for p in (*players, watcher):
         with contextlib.suppress(Exception):
             await p.game.close()
     return done, 0
+
+
+async def _join(game: RemoteGame) -> None:
+    """Join, trying again while the door is busy (as the error asks: "try again later")."""
+    for _ in range(100):
+        try:
+            await game.start()
+            return
+        except JoinError as exc:
+            if not exc.code.startswith("too_many"):
+                raise
+            await asyncio.sleep(0.2)
+    raise JoinError("the door stayed busy", "too_many_connections")
 
 
 async def kill_restart(faults: Faults, rounds: int) -> list[float]:
@@ -269,8 +286,8 @@ async def kill_restart(faults: Faults, rounds: int) -> list[float]:
     recoveries: list[float] = []
     with tempfile.TemporaryDirectory() as data:
         port = _free_port()
-        argv = [sys.executable, "-m", "unotui", "host", "--headless", "--bind", "127.0.0.1", "--port", str(port),
-                "--seats", "3", "--bots", "1", "--data-dir", data]
+        argv = [sys.executable, "-m", "unotui", "host", "--headless", "--bind", "127.0.0.1",
+                "--port", str(port), "--seats", "3", "--bots", "1", "--data-dir", data]
         proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         await _wait_port(port)
         players = [Recorder(RemoteGame("127.0.0.1", port, name=n, reconnect_for=60), Random(i), pace=PACE)
@@ -284,11 +301,11 @@ async def kill_restart(faults: Faults, rounds: int) -> list[float]:
             proc.send_signal(signal.SIGKILL)
             proc.wait()
             restarted = time.monotonic()
-            before = [len(p.updates) for p in players]
+            before = {id(p): len(p.updates) for p in players}
             proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             try:
-                await until(lambda: all(len(p.updates) > b and has_view(p) for p, b in zip(players, before,
-                                                                                           strict=True)), 30)
+                await until(lambda b=before: all(len(p.updates) > b[id(p)] and has_view(p)
+                                                 for p in players), 30)
                 recoveries.append(time.monotonic() - restarted)
                 ok = all(p.game.view.version >= v for p, v in zip(players, seen, strict=True))
             except AssertionError:
@@ -331,8 +348,8 @@ async def main_async(args: argparse.Namespace) -> int:
     def n(ci: int, full: int) -> int:
         return max(1, round((ci if quick else full) * scale))
 
-    proc = subprocess.Popen([sys.executable, __file__, "--serve", "--games", str(games)] + (["--quick"] if quick
-                            else []), stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    argv = [sys.executable, __file__, "--serve", "--games", str(games), *(["--quick"] if quick else [])]
+    proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     assert proc.stdout is not None and proc.stdin is not None
     port = int(re.fullmatch(r"port=(\d+)", proc.stdout.readline().strip()).group(1))  # type: ignore[union-attr]
     faults = Faults()
@@ -346,7 +363,7 @@ async def main_async(args: argparse.Namespace) -> int:
         slowloris(port, faults, n(60, 300)),
         floods(port, faults, n(3, 30)),
         half_open_and_silent(port, faults, n(3, 20), heartbeat),
-        tokens(port, faults, n(50, 1000)),
+        tokens(port, faults, n(50, 1000), games),
         illegal_intents(port, faults, n(5, 40)),
     )
     recoveries = await kill_restart(faults, n(2, 10))
