@@ -22,7 +22,9 @@ What a seat may know is modelled here from the rules, independently of the view 
   ``keep`` to the seat that drew, a ``reveal`` to the challenger (``target``); its cards
   equal the true event's;
 * no list anywhere in a frame holds the next four cards of the draw pile in order;
-* no string anywhere is another seat's resume token;
+* no string anywhere is another seat's resume token, the match secret, or the key of a
+  round that is not over (the key is revealed at the round's end, by design: with it the
+  round's shuffles can be checked, and recomputed);
 * card names in free text (refusals, errors) are the seat's own, public (the discard
   pile), or ones the seat itself named in an intent.
 
@@ -146,6 +148,10 @@ def _problems(msg: dict[str, Any], viewer: int | None, room: Room | None, named:
         if kind in ("snapshot", "delta"):
             yield "a view with no game"
         return
+    ended = game.phase in _ENDED
+    for text in _strings(msg):
+        if text in _secrets(game, ended):
+            yield "the match secret or a round key before its round ended"
     own = Counter(c.text for c in game.hands[viewer]) if viewer is not None else Counter()
     if kind == "snapshot":
         yield from _fields(msg["view"], viewer, game, own)
@@ -159,6 +165,14 @@ def _problems(msg: dict[str, Any], viewer: int | None, room: Room | None, named:
             if word not in public:
                 yield f"card {word} named in a {kind}"
     yield from _pile_order(msg, game)
+
+
+def _secrets(game: Game, ended: bool) -> set[str]:
+    """What would tell the order of every shuffle: the match secret, and the keys of this
+    round (unless it is over: then it is revealed, by design) and of the rounds to come."""
+    source = game.shuffler
+    first = game.round_no + 1 if ended else game.round_no
+    return {source.secret.hex(), *(source.round_key(r).hex() for r in range(first, first + 3))}
 
 
 def _fields(fields: dict[str, Any], viewer: int | None, game: Game, own: Counter[str]) -> Iterator[str]:

@@ -8,8 +8,9 @@ presence, refused intents (a card not held, out of turn), round ends and the mat
 The rules rotate through sets that lay hands open or move cards between hands (challenges,
 seven-o and jump-in, stacking, hands face up, swap and shuffle hands, draw to match).
 
-``UNOTUI_AUDIT_GAMES`` sets the number of games (20 by default; the ``slow`` variant
-plays 1,000).  The figures are printed (``pytest -s``) and returned by :func:`run_audit`.
+``UNOTUI_AUDIT_GAMES`` sets the number of games (20 by default, the CI size of this
+``slow`` test; 1,000 for the full audit).  The figures are printed (``pytest -s``) and
+returned by :func:`run_audit`.
 """
 
 from __future__ import annotations
@@ -129,16 +130,12 @@ def _check(result: AuditResult, games: int) -> None:
     assert result.resumes > 0 and result.refusals >= games
 
 
-@pytest.mark.timeout(300)
-async def test_no_seat_or_spectator_is_ever_sent_a_hidden_card() -> None:
-    games = int(os.environ.get("UNOTUI_AUDIT_GAMES", "20"))
-    _check(await run_audit(games), games)
-
-
 @pytest.mark.slow
 @pytest.mark.timeout(3600)
-async def test_no_leak_in_a_thousand_games() -> None:
-    _check(await run_audit(1000, parallel=16), 1000)
+async def test_no_seat_or_spectator_is_ever_sent_a_hidden_card() -> None:
+    """20 games in CI; ``UNOTUI_AUDIT_GAMES=1000`` for the full audit."""
+    games = int(os.environ.get("UNOTUI_AUDIT_GAMES", "20"))
+    _check(await run_audit(games, parallel=16 if games > 100 else 8), games)
 
 
 def test_the_audit_catches_a_leak() -> None:
@@ -177,3 +174,6 @@ def test_the_audit_catches_a_leak() -> None:
     # (check_redacted) would pass it; the audit models privacy from the kind instead.
     public = tuple(e._replace(to=-1) for e in seat_view(game, drawer).log)
     assert sent(dataclasses.replace(honest, log=public)) > 0
+    # The round key before the round is over tells every shuffle of the round.
+    key = game.shuffler.round_key(game.round_no).hex()
+    assert sent(dataclasses.replace(honest, revealed_key=key)) > 0
