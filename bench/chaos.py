@@ -164,8 +164,8 @@ async def slowloris(port: int, faults: Faults, count: int) -> None:
         faults.count("slowloris", await _outcome(peer) in door)
         task.cancel()
 
-    base = next(_addr).rsplit(".", 1)[0]
-    await asyncio.gather(*(one(f"{base}.{1 + k // 4}") for k in range(count)))
+    # Four from each address (the door's per-address cap), in a range of their own.
+    await asyncio.gather(*(one(f"127.250.{k // 4 // 250}.{1 + k // 4 % 250}") for k in range(count)))
 
 
 async def floods(port: int, faults: Faults, count: int) -> None:
@@ -363,17 +363,28 @@ async def main_async(args: argparse.Namespace) -> int:
     faults = Faults()
     began = time.monotonic()
     plays = [asyncio.create_task(play(port, k)) for k in range(games)]
-    await asyncio.sleep(0.5)
+    # The games take their seats first (their players wait at a busy door, as told), then
+    # the attacks come while they play: those at the door, then those that sit down.
+    with contextlib.suppress(AssertionError):
+        await until(lambda: all(any(has_view(p) for p in PLAYERS.get(f"g{k}", []))
+                                for k in range(games)), 120)
     stuck = await never_reads(port, faults, n(2, 8))
     heartbeat = 1.0 if quick else 15.0
-    await asyncio.gather(
+    attacks = list(await asyncio.gather(
         bad_frames(port, faults, n(1, 5)),
         slowloris(port, faults, n(60, 300)),
+        return_exceptions=True,
+    ))
+    attacks += await asyncio.gather(
         floods(port, faults, n(3, 30)),
         half_open_and_silent(port, faults, n(3, 20), heartbeat),
         tokens(port, faults, n(50, 1000), games),
         illegal_intents(port, faults, n(5, 40)),
+        return_exceptions=True,
     )
+    for failed in (a for a in attacks if isinstance(a, BaseException)):
+        faults.count("attack_failed", False)  # an attacker that could not play its part
+        faults.notes.append(f"an attack stopped early: {failed!r}")
     recoveries = await kill_restart(faults, n(2, 10))
     results = await asyncio.gather(*plays)
     for peer in stuck:
