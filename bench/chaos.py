@@ -65,14 +65,14 @@ PLAYERS: dict[str, list[Recorder]] = {}
 # ----- the host process ----------------------------------------------------------------------
 
 
-async def _serve(games: int, quick: bool) -> None:
+async def _serve(games: int, quick: bool, target: int) -> None:
     from tests.hostile.audit import Auditor, TappedSession
     from unotui.net.host import Host, HostLimits
     from unotui.net.room import Room, RoomConfig
     from unotui.protocol.session import Timing
 
     timing = Timing(hello=1.0, frame=1.0, heartbeat=1.0) if quick else Timing()
-    rules = Rules.preset("classic").with_(target_score=60)
+    rules = Rules.preset("classic").with_(target_score=target)
     fast = dict(bot_delay=0.0, catch_grace=0.0, auto_keep=0.0)
     accepted: dict[str, list[list[Any]]] = {}
     rooms: dict[str, Room] = {}
@@ -356,7 +356,8 @@ async def main_async(args: argparse.Namespace) -> int:
     def n(ci: int, full: int) -> int:
         return max(1, round((ci if quick else full) * scale))
 
-    argv = [sys.executable, __file__, "--serve", "--games", str(games), *(["--quick"] if quick else [])]
+    argv = [sys.executable, __file__, "--serve", "--games", str(games),
+            "--target-score", str(args.target_score), *(["--quick"] if quick else [])]
     proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     assert proc.stdout is not None and proc.stdin is not None
     port = int(re.fullmatch(r"port=(\d+)", proc.stdout.readline().strip()).group(1))  # type: ignore[union-attr]
@@ -430,10 +431,11 @@ def main() -> int:
     parser.add_argument("--quick", action="store_true", help="CI size, short timeouts")
     parser.add_argument("--games", type=int, default=0, help="bot games (default 6 quick, 40 full)")
     parser.add_argument("--scale", type=float, default=1.0, help="multiply the number of each fault")
+    parser.add_argument("--target-score", type=int, default=60, help="the games' target (1: one round)")
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve:
-        asyncio.run(_serve(args.games, args.quick))
+        asyncio.run(_serve(args.games, args.quick, args.target_score))
         return 0
     return asyncio.run(main_async(args))
 
