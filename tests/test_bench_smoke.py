@@ -59,3 +59,11 @@ def test_peer_decode_bench_summary_line() -> None:
 def test_host_views_bench_summary_line() -> None:
     line = last_line(str(BENCH / "host_views.py"), "--actions", "50", "--rounds", "1")
     assert re.fullmatch(r"actions=50 views_us=\d+\.\d send_us=\d+\.\d total_us=\d+\.\d", line), line
+
+
+def test_chaos_bench_summary_line() -> None:
+    tiny = ("--quick", "--games", "1", "--scale", "0.1", "--target-score", "1")
+    line = last_line(str(BENCH / "chaos.py"), *tiny)
+    assert re.fullmatch(
+        r"faults=\d+ games_completed=1 actions_lost=0 leaks=0 host_crashes=0 recovery_s=(\d+\.\d+|nan)", line
+    ), line

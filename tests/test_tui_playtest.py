@@ -3,40 +3,19 @@ checks what is on the screen (zero delays, seeded deals)."""
 
 from __future__ import annotations
 
-import io
 from typing import Any
 
 import pytest
-from rich.console import Console
 
 from unotui.engine import Rules
 from unotui.ui.app import UnoApp
 from unotui.ui.widgets import GameLog
 
-from .tui_support import ScriptedBot, deal_order, play_card, scripted_app, settle
+from .tui_support import ScriptedBot, deal_order, full_text, play_card, scripted_app, settle, words
 
 CLASSIC = Rules.preset("classic")
 pytestmark = pytest.mark.usefixtures("fast_keys")
 SIZES = [(80, 24), (120, 40)]
-
-
-def full_text(app: UnoApp) -> str:
-    """The whole terminal as plain text, with the screens a dialog leaves visible below it."""
-    width, height = app.size
-    console = Console(
-        width=width, height=height, file=io.StringIO(), color_system=None, record=True, legacy_windows=False
-    )
-    console.print(app.screen._compositor.render_update(full=True, screen_stack=app._background_screens))
-    return console.export_text()
-
-
-def words(app: UnoApp) -> str:
-    """The screen's words in one line: frames and line breaks gone, so that text wrapped
-    inside a box reads as one sentence."""
-    text = full_text(app)
-    for frame in "│█╭╮╰╯─▀▄▊▎":
-        text = text.replace(frame, " ")
-    return " ".join(text.split())
 
 
 def _long_log_app() -> UnoApp:

@@ -4,10 +4,13 @@ and play by key presses alone."""
 from __future__ import annotations
 
 import asyncio
+import io
 import random
 from collections.abc import Sequence
 from typing import Any
 
+from rich.console import Console
+from textual.app import App
 from textual.pilot import Pilot
 
 from unotui.bots import RandomBot
@@ -228,3 +231,22 @@ async def autoplay(pilot: Pilot[Any], until: type = MatchOverScreen, max_keys: i
         else:
             await pilot.pause(0.01)
     raise AssertionError(f"no {until.__name__} after {len(pressed)} keys")
+
+
+def full_text(app: App[Any]) -> str:
+    """The whole terminal as plain text, with the screens a dialog leaves visible below it."""
+    width, height = app.size
+    console = Console(
+        width=width, height=height, file=io.StringIO(), color_system=None, record=True, legacy_windows=False
+    )
+    console.print(app.screen._compositor.render_update(full=True, screen_stack=app._background_screens))
+    return console.export_text()
+
+
+def words(app: App[Any]) -> str:
+    """The screen's words in one line: frames and line breaks gone, so that text wrapped
+    inside a box reads as one sentence."""
+    text = full_text(app)
+    for frame in "│█╭╮╰╯─▀▄▊▎":
+        text = text.replace(frame, " ")
+    return " ".join(text.split())

@@ -13,6 +13,9 @@ from unotui.engine import DEAL, Catch, Phase
 from unotui.net.host import Host, HostLimits
 from unotui.net.remote import RemoteGame
 from unotui.net.room import Room, RoomConfig
+from unotui.protocol import messages as m
+from unotui.protocol.codec import decode_host, encode
+from unotui.protocol.framing import FrameDecoder, frame
 from unotui.protocol.session import HostSession, Rates
 
 FAST_RATES = Rates(per_s=10_000, burst=10_000, chat_per_s=100, chat_burst=100)
@@ -98,6 +101,29 @@ def has_view(p: Player) -> bool:
     except LookupError:
         return False
     return True
+
+
+async def raw(
+    port: int, source: str = "127.0.0.1"
+) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    """A bare TCP connection to the host on ``port`` (from the loopback address ``source``:
+    any of 127.0.0.0/8, so that tests can stand for several addresses)."""
+    return await asyncio.wait_for(asyncio.open_connection("127.0.0.1", port, local_addr=(source, 0)), 5)
+
+
+async def frames_until_closed(reader: asyncio.StreamReader, timeout: float = 5.0) -> list[object]:
+    """Every message the host sends on a raw connection until it closes it."""
+    decoder, out = FrameDecoder(256 * 1024), []
+    while True:
+        data = await asyncio.wait_for(reader.read(65536), timeout)
+        if not data:
+            return out
+        out += [decode_host(body) for body in decoder.feed(data)]
+
+
+def hello_frame(name: str = "raw", **fields: object) -> bytes:
+    """The frame of a ``hello`` (fields as :class:`~unotui.protocol.messages.Hello` takes them)."""
+    return frame(encode(m.Hello(1, 1, name, **fields)), 4096)  # type: ignore[arg-type]
 
 
 async def until(predicate: object, timeout: float = 10.0) -> None:

@@ -19,38 +19,20 @@ from unotui.net.host import Host, HostLimits
 from unotui.net.remote import RemoteGame
 from unotui.net.room import Room, RoomConfig
 from unotui.protocol import messages as m
-from unotui.protocol.codec import decode_host, encode
-from unotui.protocol.framing import FrameDecoder, frame
+from unotui.protocol.codec import encode
+from unotui.protocol.framing import frame
 from unotui.protocol.session import HostSession, Timing
 
-from .lan_support import FAST, Player, hosted, until
+from .lan_support import FAST, Player, frames_until_closed, hello_frame, hosted, raw, until
 
 pytestmark = pytest.mark.timeout(30)
 
 
-async def _raw(port: int) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
-    return await asyncio.wait_for(asyncio.open_connection("127.0.0.1", port), 5)
-
-
-async def _frames(reader: asyncio.StreamReader, timeout: float = 5.0) -> list[object]:
-    """Every message until the host closes the connection."""
-    decoder, out = FrameDecoder(256 * 1024), []
-    while True:
-        data = await asyncio.wait_for(reader.read(65536), timeout)
-        if not data:
-            return out
-        out += [decode_host(body) for body in decoder.feed(data)]
-
-
-def _hello(name: str = "raw") -> bytes:
-    return frame(encode(m.Hello(1, 1, name)), 4096)
-
-
 async def test_an_oversized_frame_gets_too_large_and_is_closed_before_its_body() -> None:
     async with hosted(RoomConfig(seats=2, **FAST)) as (_host, _room, port):
-        reader, writer = await _raw(port)
+        reader, writer = await raw(port)
         writer.write((10_000_000).to_bytes(4, "big") + b"x" * 10)  # claims 10 MB, sends 10 bytes
-        got = await _frames(reader)
+        got = await frames_until_closed(reader)
         assert isinstance(got[-1], m.Error) and got[-1].code == "too_large"
         writer.close()
 
@@ -61,9 +43,9 @@ async def test_garbage_gets_bad_frame_and_the_game_at_the_host_goes_on() -> None
         players = [Player(RemoteGame("127.0.0.1", port, name=n), Random(k)) for k, n in enumerate("AB")]
         for p in players:
             await p.game.start()
-        reader, writer = await _raw(port)
+        reader, writer = await raw(port)
         writer.write(frame(b"\xc1\xc1\xc1", 4096))  # 0xc1 is never valid msgpack
-        got = await _frames(reader)
+        got = await frames_until_closed(reader)
         assert isinstance(got[-1], m.Error) and got[-1].code == "bad_frame"
         await until(lambda: room.game is not None and room.game.round_winner >= 0, 20)
         assert not any(p.closed for p in players)
@@ -73,9 +55,9 @@ async def test_garbage_gets_bad_frame_and_the_game_at_the_host_goes_on() -> None
 
 async def test_anything_before_hello_is_refused() -> None:
     async with hosted(RoomConfig(seats=2, **FAST)) as (_host, _room, port):
-        reader, writer = await _raw(port)
+        reader, writer = await raw(port)
         writer.write(frame(encode(m.Ready()), 4096))
-        got = await _frames(reader)
+        got = await frames_until_closed(reader)
         assert [type(x) for x in got] == [m.Error]
         writer.close()
 
@@ -90,8 +72,8 @@ async def test_silence_after_connecting_times_out() -> None:
         host = Host(room_holder, session_factory=lambda now: HostSession(now, timing=timing))
         port = (await host.listen("127.0.0.1", 0))[0][1]
         try:
-            reader, writer = await _raw(port)
-            got = await _frames(reader, timeout=3)
+            reader, writer = await raw(port)
+            got = await frames_until_closed(reader, timeout=3)
             assert isinstance(got[-1], m.Error) and got[-1].code == "timeout"
             writer.close()
         finally:
@@ -105,9 +87,9 @@ async def test_a_frame_that_never_completes_times_out() -> None:
     host = Host(rooms, session_factory=lambda now: HostSession(now, timing=Timing(frame=0.2)))
     port = (await host.listen("127.0.0.1", 0))[0][1]
     try:
-        reader, writer = await _raw(port)
-        writer.write(_hello()[:6])  # the length and two bytes of the body, then nothing
-        got = await _frames(reader, timeout=3)
+        reader, writer = await raw(port)
+        writer.write(hello_frame()[:6])  # the length and two bytes of the body, then nothing
+        got = await frames_until_closed(reader, timeout=3)
         assert isinstance(got[-1], m.Error) and got[-1].code == "timeout"
         writer.close()
     finally:
@@ -119,9 +101,9 @@ async def test_connection_caps_refuse_with_a_reason() -> None:
         max_connections=50, unauthenticated_per_ip=2, new_per_ip_per_s=0.01, new_per_ip_burst=50
     )
     async with hosted(RoomConfig(seats=2, **FAST), limits=limits) as (host, _room, port):
-        kept = [await _raw(port) for _ in range(2)]  # two connections that never say hello
-        reader, writer = await _raw(port)
-        got = await _frames(reader)
+        kept = [await raw(port) for _ in range(2)]  # two connections that never say hello
+        reader, writer = await raw(port)
+        got = await frames_until_closed(reader)
         assert isinstance(got[-1], m.Error) and got[-1].code == "too_many_unauthenticated"
         writer.close()
         assert host.refused["too_many_unauthenticated"] == 1
@@ -132,9 +114,9 @@ async def test_connection_caps_refuse_with_a_reason() -> None:
 async def test_new_connections_per_address_are_rate_limited() -> None:
     limits = HostLimits(unauthenticated_per_ip=100, new_per_ip_per_s=0.01, new_per_ip_burst=3)
     async with hosted(RoomConfig(seats=2, **FAST), limits=limits) as (_host, _room, port):
-        conns = [await _raw(port) for _ in range(3)]
-        reader, writer = await _raw(port)
-        got = await _frames(reader)
+        conns = [await raw(port) for _ in range(3)]
+        reader, writer = await raw(port)
+        got = await frames_until_closed(reader)
         assert isinstance(got[-1], m.Error) and got[-1].code == "too_many_new_connections"
         for _r, w in [*conns, (reader, writer)]:
             w.close()
@@ -143,9 +125,9 @@ async def test_new_connections_per_address_are_rate_limited() -> None:
 async def test_total_connections_are_capped() -> None:
     limits = HostLimits(max_connections=3, unauthenticated_per_ip=100, new_per_ip_burst=100)
     async with hosted(RoomConfig(seats=2, **FAST), limits=limits) as (_host, _room, port):
-        conns = [await _raw(port) for _ in range(3)]
-        reader, writer = await _raw(port)
-        got = await _frames(reader)
+        conns = [await raw(port) for _ in range(3)]
+        reader, writer = await raw(port)
+        got = await frames_until_closed(reader)
         assert isinstance(got[-1], m.Error) and got[-1].code == "too_many_connections"
         for _r, w in [*conns, (reader, writer)]:
             w.close()
@@ -162,7 +144,7 @@ async def test_a_peer_that_never_reads_is_dropped_and_its_seat_held() -> None:
         await asyncio.get_running_loop().sock_connect(sock, ("127.0.0.1", port))
         _reader, writer = await asyncio.open_connection(sock=sock)
         writer.transport.pause_reading()  # the stuck peer never reads again
-        writer.write(_hello("Stuck"))
+        writer.write(hello_frame("Stuck"))
         await until(lambda: room.status == "playing")
         link = next(link for link, seat in room.members.items() if seat == 1)
         link.max_buffer = 2048  # a small buffer so the test needs only a few updates

@@ -152,6 +152,10 @@ class Host:
             room = self._room_of.get(link)
             if isinstance(event, HelloReceived):
                 self._authenticated(link)
+                if link.session.closed:
+                    # Something after the hello in the same read broke the protocol: the
+                    # session is over, so admitting it would seat nobody (and keep the seat).
+                    continue
                 lobby = self.lobby
                 identity = lobby.identity_of(event.hello) if lobby is not None else None
                 if lobby is not None and event.hello.lobby:

@@ -21,6 +21,7 @@ from .. import __version__
 from ..engine import Rules
 from ..protocol import messages as m
 from ..protocol.session import PROTOCOL_VERSION, ConnectionClosed, PeerSession
+from ..protocol.text import clean
 from .link import Link
 from .remote import JoinError
 
@@ -134,9 +135,10 @@ class LobbyClient:
             elif isinstance(event, m.Created | m.ChatLine | m.Refused):
                 self._emit(event)
             elif isinstance(event, ConnectionClosed):
+                message = clean(event.message)  # the host's words: a hostile host's too
                 if self._welcomed is not None and not self._welcomed.done():
-                    self._welcomed.set_exception(JoinError(event.message, event.code))
-                self._emit(LobbyClosed(event.code, event.message))
+                    self._welcomed.set_exception(JoinError(message, event.code))
+                self._emit(LobbyClosed(event.code, message))
 
     def _lost(self, link: Link) -> None:
         if link is self._link:

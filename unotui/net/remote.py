@@ -36,6 +36,7 @@ from ..client.room import RoomChanged, RoomInfo, SeatInfo
 from ..engine import DEAL, Action, Rules, SeatView
 from ..protocol import messages as m
 from ..protocol.session import PROTOCOL_VERSION, ConnectionClosed, Fault, PeerSession, ViewUpdated
+from ..protocol.text import clean
 from .addresses import DEFAULT_PORT
 from .link import Link
 
@@ -277,14 +278,15 @@ class RemoteGame(Controller):
 
     def _connection_closed(self, event: ConnectionClosed) -> None:
         """The session ended: by the host's word (``closed``/``error``) or by silence."""
+        message = clean(event.message)  # the host's words: a hostile host's too
         if self._welcomed is not None and not self._welcomed.done():
-            self._welcomed.set_exception(JoinError(event.message, event.code))
+            self._welcomed.set_exception(JoinError(message, event.code))
             self._closing = True
             return
         if event.fault is Fault.REMOTE and event.code in ("eof", "timeout") and self.token:
             return  # the connection died: _lost() tries to resume the seat
         self._closing = True
-        self._emit(Closed(event.message, event.code))
+        self._emit(Closed(message, event.code))
 
     def _lost(self, link: Link) -> None:
         if link is not self._link:

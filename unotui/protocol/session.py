@@ -342,7 +342,15 @@ class HostSession(_Session):
 
         ``ping`` is answered here; ``bye`` and every protocol error end in one
         :class:`ConnectionClosed`.  Chat comes out already cleaned (and rate limited).
+        A stream that ends inside a frame is ``bad_frame`` (a half-closed client still
+        reads the error); a client, by contrast, takes a host's stream cut mid-frame for
+        a dropped connection (``eof``) and resumes.
         """
+        if not data and not self.closed:
+            try:
+                self._frames.close()
+            except RemoteProtocolError as exc:
+                return self._fail(exc)
         return super().receive_data(data, now)
 
     def tick(self, now: float) -> list[HostEvent]:
@@ -385,7 +393,13 @@ class HostSession(_Session):
 
     def send(self, message: Message) -> None:
         """Queue a message for an admitted client (not ``welcome``/``error``: see
-        :meth:`accept`, :meth:`reject`; views go through :meth:`send_view`)."""
+        :meth:`accept`, :meth:`reject`; views go through :meth:`send_view`).
+
+        A session that has closed (its client broke the protocol, timed out or said bye)
+        drops what it is given: its connection is still a member of its table until the
+        transport closes, and the table's broadcasts must not fail on it."""
+        if self.state is State.CLOSED:
+            return
         if self.state not in (State.ACTIVE, State.SPECTATING):
             raise LocalProtocolError("bad_message", f"cannot send {message.TYPE} in state {self.state}")
         if not isinstance(message, _SENDABLE):
@@ -398,7 +412,10 @@ class HostSession(_Session):
         ``shared``: when the same moment goes to several connections (views from
         :func:`~unotui.engine.seat_views`), one :class:`SharedDeltas` for all of them
         packs what they see alike once.  The bytes sent are the same either way.
+        A closed session drops the view (see :meth:`send`).
         """
+        if self.state is State.CLOSED:
+            return False
         if self.state not in (State.ACTIVE, State.SPECTATING):
             raise LocalProtocolError("bad_message", f"cannot send a view in state {self.state}")
         if view.seat != self.seat:

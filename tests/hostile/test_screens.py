@@ -1,0 +1,222 @@
+"""Hostile text on every screen: escape sequences, bidi controls, zero-width characters
+and markup in names, chat, table names, log lines and errors are shown as inert literal
+text (read from the rendered screen), from an honest host and from a hostile one.
+
+The hostile host is a few lines here: a raw asyncio server speaking frames, which sends a
+welcome and then whatever it likes to a real ``RemoteGame`` inside the real app.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+from typing import Any
+
+import msgpack
+import pytest
+
+from tests.lobby.test_lobby_net import lobby_host, visit
+from tests.net.lan_support import FAST, Player, hosted, until
+from tests.tui_support import full_text, words
+from unotui.client.config import Config
+from unotui.client.options import GameOptions
+from unotui.engine import Game, Rules, seat_view
+from unotui.net.remote import JoinError, RemoteGame
+from unotui.net.room import RoomConfig
+from unotui.protocol import messages as m
+from unotui.protocol.codec import encode
+from unotui.protocol.framing import FrameDecoder
+from unotui.protocol.sync import ViewEncoder
+from unotui.ui.app import UnoApp
+from unotui.ui.lobby_app import LobbyApp
+from unotui.ui.screens.table import TableScreen
+from unotui.ui.screens.waiting import WaitingScreen
+
+pytestmark = [pytest.mark.timeout(60), pytest.mark.usefixtures("fast_keys")]
+
+OSC, SGR, BIDI, ZW = "\x1b]0;pwn\x07", "\x1b[31m", "\u202e", "\u200b"
+#: names (at most 16 cells once cleaned) and a chat line carrying every trick
+EVE = f"{OSC}{SGR}Eve"  # -> "]0;pwn[31mEve"
+BOLD = f"[b]bold[/b]{BIDI}{ZW}"  # -> "[b]bold[/b]"
+CHAT = f"{OSC} {SGR}red {BIDI}evil{ZW} [b]bold[/b] [@click=app.quit]x"
+SHOWN = ["]0;pwn[31mEve", "[b]bold[/b]", "[@click=app.quit]x", "evil"]
+NEVER = ["\x1b", "\x07", BIDI, ZW, "\u2066", "\u200f"]
+
+
+def inert(text: str, expect: list[str]) -> None:
+    """``text`` (a rendered screen) shows ``expect`` literally and no control at all."""
+    assert not [c for c in NEVER if c in text], [c for c in NEVER if c in text]
+    missing = [e for e in expect if e not in text]
+    assert not missing, (missing, text)
+
+
+async def wait_for(pilot: Any, predicate: Callable[[], bool], timeout: float = 10.0) -> None:
+    end = asyncio.get_running_loop().time() + timeout
+    while not predicate():
+        assert asyncio.get_running_loop().time() < end, "not in time"
+        await pilot.pause(0.02)
+
+
+def joined_app(port: int, name: str = "Me", **kwargs: Any) -> UnoApp:
+    def factory(_options: GameOptions) -> RemoteGame:
+        return RemoteGame("127.0.0.1", port, name=name, **kwargs)
+
+    return UnoApp(Config(), GameOptions(name=name, delay=0), factory=factory, save_settings=False)
+
+
+# ----- an honest host, hostile players --------------------------------------------------------
+
+
+async def test_hostile_names_and_chat_are_literal_in_the_waiting_room_and_at_the_table() -> None:
+    rules = Rules.preset("classic").with_(target_score=1000)
+    config = RoomConfig(seats=3, autostart=True, rules=rules, **FAST)
+    async with hosted(config) as (_host, _room, port):
+        eve = Player(RemoteGame("127.0.0.1", port, name=EVE), random.Random(1), auto=False)
+        await eve.game.start()
+        app = joined_app(port)
+        async with app.run_test(size=(160, 50)) as pilot:
+            await wait_for(pilot, lambda: isinstance(app.screen, WaitingScreen) and bool(app.screen.room))
+            eve.game.chat(CHAT)
+            await wait_for(pilot, lambda: "evil" in words(app))
+            inert(words(app), ["]0;pwn[31mEve", "[b]bold[/b]", "[@click=app.quit]x"])
+            bold = Player(RemoteGame("127.0.0.1", port, name=BOLD), random.Random(2), auto=False)
+            await bold.game.start()  # the third seat: the match starts
+            await wait_for(pilot, lambda: isinstance(app.screen, TableScreen) and app.view is not None)
+            eve.game.chat(CHAT)
+            await wait_for(pilot, lambda: "evil" in words(app))
+            inert(full_text(app) + words(app), SHOWN)
+            await pilot.click("#players")  # a would-be link does nothing
+            await pilot.pause()
+            assert app.is_running
+        await eve.game.close()
+        await bold.game.close()
+
+
+async def test_the_lobby_screen_shows_hostile_names_tables_motd_and_chat_literally(tmp_path: Path) -> None:
+    async with lobby_host(tmp_path) as (lobby, port):
+        lobby.store.set_motd(CHAT)
+        eve = await visit(port, EVE)
+        eve.client.create(f"{OSC}[b]T[/b]{BIDI}", 4, 2, Rules.preset("classic"), "easy", None, False)
+        await until(lambda: eve.created())
+        app = LobbyApp("127.0.0.1", port, BOLD)
+        async with app.run_test(size=(160, 50)) as pilot:
+            await wait_for(pilot, lambda: "[b]T[/b]" in words(app))
+            eve.client.chat(CHAT)
+            await wait_for(pilot, lambda: words(app).count("evil") >= 2)
+            inert(full_text(app) + words(app), [*SHOWN, "]0;pwn[b]T[/b]"])
+            assert app.is_running
+        await eve.client.close()
+
+
+# ----- a hostile host ---------------------------------------------------------------------------
+
+
+def _frame(body: bytes) -> bytes:
+    return len(body).to_bytes(4, "big") + body
+
+
+class FakeHost:
+    """A raw server: reads the hello, sends a welcome, then what the test queues."""
+
+    def __init__(self) -> None:
+        self.queue: asyncio.Queue[bytes | None] = asyncio.Queue()
+        self.hellos: list[bytes] = []
+        self.port = 0
+        self._server: asyncio.Server | None = None
+
+    def send(self, message: m.Message) -> None:
+        self.queue.put_nowait(_frame(encode(message)))
+
+    def send_raw(self, value: object) -> None:
+        self.queue.put_nowait(_frame(msgpack.packb(value, use_bin_type=True)))
+
+    def hang_up(self) -> None:
+        self.queue.put_nowait(None)
+
+    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        decoder = FrameDecoder(4096)
+        while not self.hellos:
+            data = await reader.read(4096)
+            if not data:
+                return
+            self.hellos += decoder.feed(data)
+        while (chunk := await self.queue.get()) is not None:
+            writer.write(chunk)
+            await writer.drain()
+        writer.close()
+
+    @contextlib.asynccontextmanager
+    async def running(self) -> AsyncIterator[FakeHost]:
+        self._server = await asyncio.start_server(self._serve, "127.0.0.1", 0)
+        self.port = self._server.sockets[0].getsockname()[1]
+        try:
+            yield self
+        finally:
+            self._server.close()
+
+
+def welcome(table_name: str = f"{OSC}Kitchen{BIDI}") -> m.Welcome:
+    return m.Welcome(1, 0, "t" * 43, "", table_name, 2, Rules.preset("classic"), 15000, 4096)
+
+
+async def test_a_hostile_host_s_names_log_errors_and_chat_are_literal_on_every_screen() -> None:
+    async with FakeHost().running() as fake:
+        fake.send(welcome())
+        seats = (m.SeatState("Me", "human", False), m.SeatState(EVE, "human", False))
+        fake.send(m.TableState("waiting", seats, 0, False, 0, None, 0))
+        fake.send(m.Presence(1, "joined", BOLD))
+        fake.send(m.ChatLine(1, EVE, CHAT))
+        app = joined_app(fake.port)
+        async with app.run_test(size=(160, 50)) as pilot:
+            await wait_for(pilot, lambda: "evil" in words(app))
+            assert isinstance(app.screen, WaitingScreen)
+            inert(words(app), ["]0;pwn[31mEve", "[b]bold[/b]", "[@click=app.quit]x"])
+            # The match "starts": a view whose names are hostile, so every log line is.
+            game = Game(["Me", EVE], Rules.preset("classic"), rng=random.Random(3))
+            fake.send(ViewEncoder().update(seat_view(game, 0)))  # type: ignore[arg-type]
+            fake.send(m.ChatLine(None, BOLD, CHAT))
+            fake.send(m.Refused(None, "rate_limited", CHAT))
+            await wait_for(pilot, lambda: isinstance(app.screen, TableScreen) and "evil" in words(app))
+            await pilot.pause(0.1)
+            inert(full_text(app) + words(app), SHOWN)
+            fake.send(m.Closed("host_left", f"{CHAT} bye"))
+            await wait_for(pilot, lambda: "Game closed" in words(app))
+            inert(full_text(app) + words(app), ["]0;pwn [31mred evil"])
+            assert app.is_running
+
+
+async def test_a_malformed_message_from_the_host_closes_with_a_sentence_not_a_traceback() -> None:
+    async with FakeHost().running() as fake:
+        fake.send(welcome())
+        game = Game(["Me", "Bob"], Rules.preset("classic"), rng=random.Random(3))
+        fake.send(ViewEncoder().update(seat_view(game, 0)))  # type: ignore[arg-type]
+        app = joined_app(fake.port)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await wait_for(pilot, lambda: isinstance(app.screen, TableScreen))
+            fake.send_raw({"t": "delta", "log_at": 0, "log": [], "set": {"hand": [f"{OSC}R5"]}})
+            await wait_for(pilot, lambda: "Game closed" in words(app))
+            text = words(app)
+            inert(text, ["Game closed"])
+            assert "Traceback" not in text and app.is_running
+
+
+async def test_a_hostile_host_s_refusal_at_the_door_is_cleaned_before_anyone_prints_it() -> None:
+    """Regression: ``unotui join`` printed the host's error message raw to stderr (and the
+    menu showed it in a notification): a hostile host could retitle the terminal."""
+    async with FakeHost().running() as fake:
+        fake.send(m.Error("table_full", f"{OSC}{SGR}full{BIDI}"))
+        with pytest.raises(JoinError) as caught:
+            await RemoteGame("127.0.0.1", fake.port, name="Me").start()
+        assert str(caught.value) == "]0;pwn[31mfull"
+    async with FakeHost().running() as fake:
+        fake.send(m.Error("table_full", f"{OSC}{SGR}full{BIDI}"))
+        app = joined_app(fake.port)
+        async with app.run_test(size=(80, 24)):
+            for _ in range(200):
+                await asyncio.sleep(0.02)
+                if app.exit_message:
+                    break
+        assert app.exit_message == "]0;pwn[31mfull"
