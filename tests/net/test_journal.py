@@ -15,7 +15,7 @@ from random import Random
 
 import pytest
 
-from unotui.engine import seat_view
+from unotui.engine import Action, seat_view
 from unotui.net.host import Host
 from unotui.net.journal import Journal
 from unotui.net.recovery import restore_rooms
@@ -53,6 +53,12 @@ async def test_a_table_rebuilt_from_its_journal_is_the_same_table(tmp_path: Path
     assert [seat_view(copy, s) for s in range(3)] == [seat_view(game, s) for s in range(3)]
     assert [e.token for e in again.book.seats] == [e.token for e in room.book.seats]
     assert all(not again.book.seats[s].connected for s in again.book.humans())  # held for their owners
+    # an intent applied before the "crash", sent again: answered, not applied twice
+    rows = Journal(tmp_path / "journal.sqlite3").tables()[0].actions
+    seq, seat, text = next(row for row in rows if row[0] >= 0)
+    assert again.referee is not None
+    outcome = again.referee.receive(seat, Action.parse(text), seq, again.loop.time())
+    assert not outcome.accepted and not outcome.refusals and copy.history == game.history
     for p in players:
         await p.game.close()
     await host.close()
