@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import DataTable
+from textual.widgets import DataTable, RichLog
 
 from tests.net.lan_support import until
 from unotui.engine import Rules
@@ -99,6 +99,11 @@ async def test_enter_sits_at_the_highlighted_table_and_w_watches(tmp_path: Path)
             assert screen.highlighted() == bob.created()[1]
             await pilot.press("down")
             assert screen.highlighted() == bob.created()[0]
+            await pilot.press("enter")  # a match in progress: told how to watch, not sent away
+            await pilot.pause(0.2)
+            assert app.screen is screen
+            log = "\n".join(line.text for line in screen.query_one("#lobby-log", RichLog).lines)
+            assert "w watches it" in log
             await pilot.press("w")
             await screen_is(pilot, TableScreen)
             assert app.view is not None and app.view.seat is None  # a spectator

@@ -183,6 +183,11 @@ class LobbyScreen(Screen[None]):
         if code is None:
             self.notify("No table to sit at: n opens one, q finds you a quick match.", markup=False)
             return
+        state = self.state
+        row = next((t for t in state.tables if t.code == code), None) if state is not None else None
+        if row is not None and row.status != "waiting" and (state is None or state.seat_at != code):
+            self.say(f"The match at {code} has started: w watches it, q finds you a seat elsewhere.")
+            return
         self.post_message(JoinTable(code))
 
     def action_watch(self) -> None:
