@@ -58,6 +58,12 @@ async def test_create_a_table_wait_leave_then_quick_match(tmp_path: Path) -> Non
         async with app.run_test(size=(80, 24)) as pilot:
             screen = await lobby_ready(pilot)
             assert "Ann - 1 online" in lobby_text(screen.state)  # type: ignore[arg-type]
+            await pilot.pause(0.2)
+            log = screen.query_one("#lobby-log", RichLog)
+            shown = " ".join(line.text.strip() for line in log.lines)
+            assert "q finds you a quick match, n opens a new table." in shown
+            width = log.scrollable_content_region.width  # wrapped to the pane, never cut at its edge
+            assert max(len(line.text.rstrip()) for line in log.lines) <= width
             await pilot.press("t")  # the colour toggle works in the lobby too
             await pilot.pause()
             assert app.palette == "colourblind"

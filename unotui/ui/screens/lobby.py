@@ -107,7 +107,7 @@ class LobbyScreen(Screen[None]):
                          id="empty")
         with Horizontal(id="lower"):
             yield Static(id="leaders")
-            yield RichLog(id="lobby-log", wrap=True, markup=False, max_lines=200)
+            yield RichLog(id="lobby-log", wrap=True, markup=False, max_lines=200, min_width=20)
         yield Footer()
 
     def on_mount(self) -> None:
