@@ -171,6 +171,7 @@ def _with_mark(hint: str, verdict: Verdict | None) -> list[Static]:
     line = shuffle_line(verdict)
     if verdict_text(verdict)[1]:
         return [Static(line, id="shuffle-check"), Static(Text(hint, Style(dim=True)))]
+    line.plain = line.plain.replace(" ", "\u00a0")  # the mark wraps as a whole, never mid-phrase
     return [Static(Text.assemble(Text(hint + "   ", Style(dim=True)), line), id="shuffle-check")]
 
 
