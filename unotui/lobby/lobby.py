@@ -19,7 +19,7 @@ import asyncio
 import logging
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 
 from ..engine import Rules
 from ..net.journal import Journal
@@ -76,7 +76,6 @@ class _Table:
     over_at: float | None = None
     empty_since: float | None = None
     recorded: bool = False
-    joined: set[str] = field(default_factory=set)
 
 
 def rules_summary(rules: Rules) -> str:
@@ -138,7 +137,6 @@ class Lobby:
         self._on_event = on_event or (lambda text: log.info("%s", text))
         self._guests = 0
         self._closed = False
-        self._stale = True
         self._refresh_at: asyncio.TimerHandle | None = None
         self._leaders: tuple[m.LeaderRow, ...] = ()
         self.loop = asyncio.get_running_loop()
@@ -361,7 +359,6 @@ class Lobby:
 
     def _changed(self) -> None:
         """Something in the list changed: refresh everyone soon (once for many changes)."""
-        self._stale = True
         if self._refresh_at is None:
             self._refresh_at = self.loop.call_later(0.1, self._refresh)
 
