@@ -2,9 +2,13 @@
 
 Everything that decides anything (framing, limits, the handshake, heartbeats, rate
 limits) lives in the session object of :mod:`unotui.protocol`; this module only moves
-bytes and calls the session's clock.  It is an :class:`asyncio.Protocol` rather than a
+bytes and calls the session's clock.  It is an :class:`asyncio.BufferedProtocol` rather than a
 pair of streams: a host with a thousand peers must not keep a reading task per peer,
-and a callback per chunk is the cheapest way asyncio offers to hand bytes on.
+and a callback per chunk is the cheapest way asyncio offers to hand bytes on.  Buffered,
+because a plain protocol's transport allocates a fresh 256 KiB ``bytes`` for every read:
+above malloc's mmap threshold, that is an ``mmap``, an ``mremap`` and a ``munmap`` (and
+page faults) per message.  Here each read lands in one buffer per thread (reads and
+their handling never interleave on one loop) and only the bytes read are copied out.
 
 Slow readers: the transport buffers what the peer has not read yet.  When that buffer
 passes ``max_buffer`` bytes the peer is disconnected (its seat is held, and it resumes
@@ -16,10 +20,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import threading
 from collections.abc import Callable
 from typing import Any, Protocol
 
 __all__ = ["Link", "Session"]
+
+#: bytes read from the socket at a time (a frame may span reads: the session reassembles)
+_READ_SIZE = 64 * 1024
+_per_thread = threading.local()
 
 
 class Session(Protocol):
@@ -42,7 +51,7 @@ class Session(Protocol):
         """Whether the session is over (the link then closes the socket)."""
 
 
-class Link(asyncio.Protocol):
+class Link(asyncio.BufferedProtocol):
     """One connection: feeds a session and hands its events to ``on_events``.
 
     Args:
@@ -70,8 +79,12 @@ class Link(asyncio.Protocol):
         self._gone = False
         self.closed_by_us = ""
         self.loop = asyncio.get_running_loop()
+        buffer = getattr(_per_thread, "buffer", None)
+        if buffer is None:
+            buffer = _per_thread.buffer = memoryview(bytearray(_READ_SIZE))
+        self._buffer: memoryview = buffer
 
-    # ----- asyncio.Protocol --------------------------------------------------------------
+    # ----- asyncio.BufferedProtocol --------------------------------------------------------------
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         assert isinstance(transport, asyncio.Transport)
@@ -87,7 +100,15 @@ class Link(asyncio.Protocol):
                 sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         self._after(self.session.tick(self.loop.time()))
 
+    def get_buffer(self, sizehint: int) -> memoryview:
+        return self._buffer
+
+    def buffer_updated(self, nbytes: int) -> None:
+        if nbytes:
+            self.data_received(bytes(self._buffer[:nbytes]))
+
     def data_received(self, data: bytes) -> None:
+        """Bytes read from the socket (tests may call this directly)."""
         self._after(self.session.receive_data(data, self.loop.time()))
 
     def eof_received(self) -> bool:
