@@ -100,3 +100,67 @@ def test_the_reused_packer_is_clean_after_a_refusal() -> None:
         with pytest.raises(LocalProtocolError):
             pack_body(bad)
         assert pack_body(value) == msgpack.packb(value, use_bin_type=True)
+
+
+@pytest.mark.parametrize("rules", sorted(RULE_SETS))
+@pytest.mark.parametrize("seed", range(3))
+def test_follow_sends_exactly_what_update_and_encode_send(rules: str, seed: int) -> None:
+    """``SharedDeltas.follow`` (the public changes found and packed once a moment) puts
+    the same bytes on the wire as ``ViewEncoder.update`` + ``encode`` for every viewer:
+    seats, a spectator, a seat that joins late, one that misses moments (a gap: it falls
+    back to a snapshot), one with a short log window (long catch-ups), and a seat's
+    view sent twice in one moment."""
+    players = 2 + seed % 4
+    game = Game(players, RULE_SETS[rules], rng=random.Random(seed))
+    rnd = random.Random(seed)
+    viewers: list[tuple[int | None, int]] = [(s, 200) for s in range(players)]
+    viewers += [(None, 200), (0, 3), (1 % players, 200)]
+    alone = [ViewEncoder(max_log) for _s, max_log in viewers]
+    together = [ViewEncoder(max_log) for _s, max_log in viewers]
+    joined = [k != len(viewers) - 1 for k in range(len(viewers))]  # the last joins later
+    fell_back = fast = 0
+
+    def send(step: int) -> None:
+        nonlocal fell_back, fast
+        if step == 40:
+            joined[-1] = True
+        here = [k for k in range(len(viewers)) if joined[k] and not (k == 1 and rnd.random() < 0.1)]
+        views = seat_views(game, [(viewers[k][0], together[k].log_from) for k in here])
+        shared = SharedDeltas()
+        for k, view in zip(here, views, strict=True):
+            for _twice in range(2 if k == 0 and step % 7 == 0 else 1):
+                one = alone[k].update(seat_view(game, viewers[k][0], alone[k].log_from))
+                expected = None if one is None else encode(one)
+                got = shared.follow(together[k], view)
+                fast += got is not False
+                if got is False:
+                    fell_back += 1
+                    both = together[k].update(view)
+                    got = None if both is None else encode(both)
+                assert got == expected, (step, k)
+
+    send(0)
+    for step, _ in enumerate(random_steps(game, seed, 300), 1):
+        send(step)
+    assert fell_back >= len(viewers)  # the first view of each is a snapshot, made by update
+    assert fast > 5 * fell_back  # and the fast way made most of them
+
+
+def test_follow_never_mixes_two_moments_in_one_shared_deltas() -> None:
+    """Views of different moments through one ``SharedDeltas`` (not what a host does, but
+    nothing stops it): each still gets exactly its own delta's bytes."""
+    game = Game(3, RULE_SETS["classic"], rng=random.Random(4))
+    alone = [ViewEncoder() for _ in range(3)]
+    together = [ViewEncoder() for _ in range(3)]
+    for k in range(3):
+        view = seat_view(game, k)
+        assert encode(alone[k].update(view)) == encode(together[k].update(view))  # type: ignore[arg-type]
+    steps = random_steps(game, 4, 200)
+    for _ in range(60):
+        shared = SharedDeltas()
+        for k in range(3):
+            next(steps, None)  # the game moves on between the seats' views
+            one = alone[k].update(seat_view(game, k, alone[k].log_from))
+            got = shared.follow(together[k], seat_view(game, k, together[k].log_from))
+            assert got is not False
+            assert got == (None if one is None else encode(one))

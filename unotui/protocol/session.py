@@ -420,6 +420,13 @@ class HostSession(_Session):
             raise LocalProtocolError("bad_message", f"cannot send a view in state {self.state}")
         if view.seat != self.seat:
             raise LocalProtocolError("bad_message", f"a view of seat {view.seat} for seat {self.seat}")
+        if shared is not None:
+            body = shared.follow(self._views, view)
+            if body is None:
+                return False
+            if body is not False:
+                self._out += frame(body, self._limit_out)
+                return True
         message = self._views.update(view)
         if message is None:
             return False

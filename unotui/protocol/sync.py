@@ -263,6 +263,11 @@ VIEW_FIELDS: tuple[str, ...] = (
 )
 _SETTABLE = frozenset(VIEW_FIELDS) - {"seat"}
 _VALUES = operator.attrgetter(*VIEW_FIELDS)  # a view's fields in that order, in one call
+#: a seat's own fields; every other field is alike for every viewer of one moment
+OWN_FIELDS = ("seat", "hand", "drawn", "legal")
+#: the fields every viewer of one moment sees alike, in :data:`VIEW_FIELDS` order
+PUBLIC_FIELDS = tuple(name for name in VIEW_FIELDS if name not in OWN_FIELDS)
+PUBLIC_VALUES = operator.attrgetter(*PUBLIC_FIELDS)
 _PER_SEAT = ("names", "counts", "uno_called", "scores", "round_points", "eliminated", "teams")
 _SEAT_REFS = ("turn", "actor", "uno_open", "wd4_by", "dealer", "round_winner", "winner")
 # Every field of a view, in the order SeatView takes them (a view rebuilt from these
@@ -387,7 +392,7 @@ class ViewEncoder:
             raise ValueError(f"max_log must be 1..{MAX_LOG}")
         self.max_log = max_log
         self._last: SeatView | None = None
-        self._values: tuple[Any, ...] = ()  # the last view's VIEW_FIELDS values
+        self._public: tuple[Any, ...] | None = None  # PUBLIC_VALUES(self._last), once known
         self._sent = 0  # absolute index of the next log event to send
 
     @property
@@ -401,8 +406,32 @@ class ViewEncoder:
         start = max(view.log_start, end - self.max_log)
         trimmed = dataclasses.replace(view, log=view.log[start - view.log_start :], log_start=start)
         check_redacted(trimmed.log, view.seat)
-        self._last, self._values, self._sent = view, _VALUES(view), end
+        self._last, self._public, self._sent = view, None, end
         return Snapshot(trimmed)
+
+    def follow(self, view: SeatView) -> tuple[SeatView, tuple[Any, ...], tuple[Any, ...], int] | None:
+        """What a delta to ``view`` builds on: (the last view, its public values, the new
+        log events, the log index after them); ``None`` when only :meth:`update` can
+        say (no snapshot yet, another seat, a gap or a long catch-up in the log).
+
+        For :class:`~unotui.protocol.codec.SharedDeltas`, which then makes the delta and
+        calls :meth:`advance`.
+        """
+        last = self._last
+        if last is None or view.seat != last.seat:
+            return None
+        start, sent = view.log_start, self._sent
+        end = start + len(view.log)
+        if end < sent or start > sent or end - sent > self.max_log:
+            return None
+        public = self._public
+        if public is None:
+            public = self._public = PUBLIC_VALUES(last)
+        return last, public, view.log[sent - start :], end
+
+    def advance(self, view: SeatView, public: tuple[Any, ...], end: int) -> None:
+        """The client now has ``view`` (whose public values are ``public``), its log up to ``end``."""
+        self._last, self._public, self._sent = view, public, end
 
     def update(self, view: SeatView) -> Snapshot | Delta | None:
         """The message that brings the client from the last view to ``view``.
@@ -425,16 +454,15 @@ class ViewEncoder:
             return self.snapshot(view)
         new = view.log[self._sent - view.log_start :]
         check_redacted(new, view.seat)
-        values = _VALUES(view)
         changes = {
             name: value
-            for name, value, old in zip(VIEW_FIELDS, values, self._values, strict=True)
+            for name, value, old in zip(VIEW_FIELDS, _VALUES(view), _VALUES(last), strict=True)
             if value is not old and value != old
         }
         if not changes and not new:
             return None
         delta = Delta(self._sent, new, changes)
-        self._last, self._values, self._sent = view, values, end
+        self._last, self._public, self._sent = view, None, end
         return delta
 
 
