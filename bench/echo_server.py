@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import socket
 import struct
 import sys
 from typing import Any
@@ -35,6 +36,9 @@ class Echo(asyncio.Protocol):
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         assert isinstance(transport, asyncio.Transport)
         self.transport = transport
+        sock = transport.get_extra_info("socket")
+        if sock is not None:  # as the host does (unotui.net.link): no Nagle delay on small frames
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
     def data_received(self, data: bytes) -> None:
         self.buf += data

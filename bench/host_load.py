@@ -2,9 +2,14 @@
 
 1. A host process (``unotui.net.host.Host``) serves ``peers / seats`` tables; every seat
    is a remote peer (no computer players at the host), the table starts when full.
-2. This process runs every peer on one event loop: each decodes what the host sends
-   with the real parser (``decode_host``) and, on its turn, sends a random legal action
-   at once (the "bots deciding instantly"); between rounds it says ready.
+2. This process runs every peer on one event loop: on its turn each sends a random legal
+   action at once (the "bots deciding instantly"); between rounds it says ready.  During
+   the warm-up every frame the host sends goes through the real strict parser
+   (``decode_host``); while measuring, the peers decode frames as the echo peers do (one
+   ``msgpack.unpackb``, then read the fields they act on), so that both phases put the
+   same client work beside the server: the thousand peers stand for a thousand
+   machines, and their parsing is not the host's cost.  ``--strict-peers`` keeps the
+   strict parser all along (the peers' process then costs about as much as the host).
 3. Measured over ``--seconds`` after a warm-up: actions per second (intents the host
    accepted), the latency from a peer's intent to the update answering it (p50/p99),
    bytes the host sent per action, and the host's memory (PSS).
@@ -105,8 +110,9 @@ class Stats:
 class Peer(asyncio.Protocol):
     """One seat at a hosted table, played by a random legal policy with no delay."""
 
-    def __init__(self, stats: Stats, table: str, seed: int) -> None:
+    def __init__(self, stats: Stats, table: str, seed: int, strict: bool = False) -> None:
         self.stats = stats
+        self.strict = strict
         self.table = table
         self.rng = random.Random(seed)
         self.frames = FrameDecoder(256 * 1024)
@@ -132,11 +138,34 @@ class Peer(asyncio.Protocol):
             for body in self.frames.feed(data):
                 if stats.measuring:
                     stats.frames_in += 1
+                    if not self.strict:
+                        self.handle_plain(msgpack.unpackb(body, raw=False, strict_map_key=True))
+                        continue
                 self.handle(decode_host(body))
         except Exception as exc:  # a bench must report, not hang
             stats.errors.append(repr(exc))
             if self.transport is not None:
                 self.transport.close()
+
+    def handle_plain(self, wire: dict[str, Any]) -> None:
+        """A frame as plain msgpack (the measuring window, unless ``--strict-peers``)."""
+        kind = wire["t"]
+        if kind == "delta":
+            changes = wire["set"]
+            for key in ("legal", "actor", "phase", "dealer"):
+                if key in changes:
+                    self.state[key] = changes[key]
+            self.act()
+        elif kind == "accepted":
+            self.handle(m.Accepted(wire["seq"]))
+        elif kind == "refused":
+            self.handle(m.Refused(wire["seq"], wire["code"], wire["message"]))
+        elif kind == "snapshot":
+            view = wire["view"]
+            self.state = {f: view[f] for f in ("legal", "actor", "phase", "dealer")}
+            self.act()
+        elif kind in ("error", "closed"):
+            self.stats.errors.append(f"{wire['code']}: {wire['message']}")
 
     def handle(self, msg: Any) -> None:
         if isinstance(msg, m.Welcome):
@@ -173,8 +202,8 @@ class Peer(asyncio.Protocol):
         st = self.state
         phase, legal = st.get("phase"), st.get("legal") or ()
         if phase == "round_over":
-            if DEAL in legal:
-                self.send(m.Intent(self._seq(), DEAL))
+            if DEAL in legal or "deal" in legal:
+                self.send(self._seq(), DEAL)
             elif not st.get("ready_sent"):
                 st["ready_sent"] = True
                 self.transport.write(frame(encode(m.Ready()), 4096))
@@ -182,19 +211,24 @@ class Peer(asyncio.Protocol):
         st.pop("ready_sent", None)
         if st.get("actor") != self.seat:
             return
-        options = [a for a in legal if not isinstance(a, Catch)]
+        options = [a for a in legal if not isinstance(a, Catch) and not str(a).startswith("catch")]
         if options:
-            self.send(m.Intent(self._seq(), self.rng.choice(options)))
+            self.send(self._seq(), self.rng.choice(options))
 
     def _seq(self) -> int:
         self.seq += 1
         return self.seq
 
-    def send(self, intent: m.Intent) -> None:
+    def send(self, seq: int, action: Any) -> None:
+        """An intent: ``action`` is an engine action, or its text form (plain decoding)."""
         assert self.transport is not None
         self.waiting = True
-        self.sent_at[intent.seq] = time.perf_counter()
-        self.transport.write(frame(encode(intent), 4096))
+        self.sent_at[seq] = time.perf_counter()
+        if isinstance(action, str):  # what encode(Intent) packs for it, byte for byte
+            body = msgpack.packb({"t": "intent", "seq": seq, "action": action})
+            self.transport.write(_LEN.pack(len(body)) + body)
+        else:
+            self.transport.write(frame(encode(m.Intent(seq, action)), 4096))
 
 
 class EchoPeer(asyncio.Protocol):
@@ -294,14 +328,18 @@ async def _measure(stats: Stats, warmup: float, seconds: float, server: int) -> 
     return elapsed, server_pct, (time.process_time() - c0) / elapsed * 100
 
 
-async def run_host_phase(peers: int, seats: int, warmup: float, seconds: float) -> dict[str, float]:
+async def run_host_phase(
+    peers: int, seats: int, warmup: float, seconds: float, strict: bool = False
+) -> dict[str, float]:
     tables = peers // seats
     server = os.environ.get("HOST_LOAD_SERVER", str(Path(__file__)))
     proc, port = _start([server, "--serve-host", str(tables), str(seats)])
     try:
         stats = Stats()
         factories = [
-            (lambda t=t, s=s: Peer(stats, f"t{t}", t * 97 + s)) for t in range(tables) for s in range(seats)
+            (lambda t=t, s=s: Peer(stats, f"t{t}", t * 97 + s, strict))
+            for t in range(tables)
+            for s in range(seats)
         ]
         conns = await _connect_all(factories, port)
         await asyncio.wait_for(asyncio.gather(*(p.welcomed for p in conns)), 60)
@@ -325,6 +363,7 @@ async def run_host_phase(peers: int, seats: int, warmup: float, seconds: float) 
         "actions": stats.actions,
         "server_cpu": server_cpu,
         "peers_cpu": peers_cpu,
+        "server_us_per_action": server_cpu / 100 * elapsed / max(1, stats.actions) * 1e6,
     }
 
 
@@ -356,6 +395,7 @@ async def run_echo_phase(
         "p99_ms": lat[min(len(lat) - 1, int(len(lat) * 0.99))] * 1000,
         "server_cpu": server_cpu,
         "peers_cpu": peers_cpu,
+        "server_us_per_action": server_cpu / 100 * elapsed / max(1, stats.actions) * 1e6,
     }
 
 
@@ -368,6 +408,9 @@ def main() -> None:
         "--warmup", type=float, default=None, help="seconds before measuring (default: a sixth of --seconds)"
     )
     parser.add_argument(
+        "--strict-peers", action="store_true", help="peers parse every frame strictly while measuring too"
+    )
+    parser.add_argument(
         "--serve-host", nargs=2, type=int, metavar=("TABLES", "SEATS"), help=argparse.SUPPRESS
     )
     args = parser.parse_args()
@@ -378,7 +421,7 @@ def main() -> None:
     if args.warmup is None:
         args.warmup = args.seconds / 6
     peers = args.peers - args.peers % args.seats
-    host = asyncio.run(run_host_phase(peers, args.seats, args.warmup, args.seconds))
+    host = asyncio.run(run_host_phase(peers, args.seats, args.warmup, args.seconds, args.strict_peers))
     echo = asyncio.run(
         run_echo_phase(peers, args.seats, args.warmup, args.seconds, round(host["frame_bytes"]))
     )
@@ -389,11 +432,14 @@ def main() -> None:
         f"p50 {host['p50_ms']:.1f} ms, p99 {host['p99_ms']:.1f} ms, "
         f"{host['bytes_per_action']:.0f} bytes/action ({host['frame_bytes']:.0f} per frame), "
         f"host PSS {host['host_pss_mib']:.1f} MiB, "
-        f"CPU host {host['server_cpu']:.0f}% peers {host['peers_cpu']:.0f}%"
+        f"CPU host {host['server_cpu']:.0f}% peers {host['peers_cpu']:.0f}%, "
+        f"host CPU {host['server_us_per_action']:.0f} us/action"
+        + (" (strict peers)" if args.strict_peers else "")
     )
     print(
         f"echo: {echo['actions_per_s']:.0f} actions/s, p99 {echo['p99_ms']:.1f} ms, "
-        f"CPU echo {echo['server_cpu']:.0f}% peers {echo['peers_cpu']:.0f}%"
+        f"CPU echo {echo['server_cpu']:.0f}% peers {echo['peers_cpu']:.0f}%, "
+        f"echo CPU {echo['server_us_per_action']:.0f} us/action"
     )
     print(
         f"peers={peers} host_actions_per_s={host['actions_per_s']:.0f} "
