@@ -164,3 +164,23 @@ def test_follow_never_mixes_two_moments_in_one_shared_deltas() -> None:
             got = shared.follow(together[k], seat_view(game, k, together[k].log_from))
             assert got is not False
             assert got == (None if one is None else encode(one))
+
+
+def test_pairs_kept_across_moments_are_bounded_and_keyed_by_type() -> None:
+    """Pairs packed once per process (ints, strings, cards, colours, phases) stay under
+    their bound, and an int is never taken for an equal bool or card."""
+    from unotui.engine import ALL_CARDS
+    from unotui.protocol import codec
+
+    shared = SharedDeltas()
+    for k in range(codec._LASTING_MAX + 50):
+        shared._pair("version", k)
+    assert len(codec._LASTING) <= codec._LASTING_MAX
+    card = ALL_CARDS[1]
+    assert int(card) == 1
+    assert shared._pair("version", 1) != shared._pair("top", card)
+    from unotui.protocol.messages import Delta
+
+    for name, value in (("version", 1), ("version", True), ("top", card), ("pending", 1), ("phase", "play")):
+        pair = shared._pair(name, value)  # whatever was cached before under an equal key
+        assert encode(Delta(0, (), {name: value})).endswith(b"\xa3set\x81" + pair), (name, value)

@@ -253,7 +253,7 @@ def seat_views(game: Game, viewers: Sequence[tuple[int | None, int]]) -> list[Se
     scores, round_points = tuple(game.scores), tuple(game.round_points)
     round_no, dealer, round_winner, winner = game.round_no, game.dealer, game.round_winner, game.winner
     eliminated = tuple(game.eliminated)
-    teams = tuple(game.team_of(s) for s in range(n))
+    teams = _teams(game)
     active = tuple(game.active)
     version = game.version
     history = tuple(game.score_history)
@@ -261,13 +261,15 @@ def seat_views(game: Game, viewers: Sequence[tuple[int | None, int]]) -> list[Se
     # Each event once per log_from: public events are shared as they are, a private one
     # as its owner sees it (itself) or as everyone else does (one blanked copy).
     blanked: dict[int, Event] = {}
-    logs: dict[int, tuple[Event, ...]] = {}
+    logs: dict[int, tuple[tuple[Event, ...], frozenset[int]]] = {}
     out: list[SeatView] = []
     for seat, log_from in viewers:
-        events = logs.get(log_from)
-        if events is None:
-            events = logs[log_from] = tuple(log[log_from:])
-        if any(e.to >= 0 and e.to != seat and e.cards for e in events):
+        seen = logs.get(log_from)
+        if seen is None:  # the events, and the seats that own a private one with cards
+            events = tuple(log[log_from:])
+            seen = logs[log_from] = (events, frozenset(e.to for e in events if e.to >= 0 and e.cards))
+        events, owners = seen
+        if owners and (seat not in owners or len(owners) > 1):
             events = tuple(
                 e if e.to < 0 or e.to == seat or not e.cards else _blank(blanked, log_from + i, e)
                 for i, e in enumerate(events)
@@ -314,6 +316,18 @@ def seat_views(game: Game, viewers: Sequence[tuple[int | None, int]]) -> list[Se
             )
         )
     return out
+
+
+def _teams(game: Game) -> tuple[int, ...]:
+    """Each seat's team: fixed for the match, so made once per game and table size."""
+    key = (game.n, game.rules.teams)
+    teams = _TEAMS.get(key)
+    if teams is None:
+        teams = _TEAMS[key] = tuple(game.team_of(s) for s in range(game.n))
+    return teams
+
+
+_TEAMS: dict[tuple[int, bool], tuple[int, ...]] = {}
 
 
 def _blank(cache: dict[int, Event], index: int, event: Event) -> Event:

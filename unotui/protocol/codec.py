@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from ..engine import Event, SeatView
+from ..engine import Card, Colour, Event, Phase, SeatView
 from .errors import LocalProtocolError, RemoteProtocolError
 from .framing import CLIENT_LIMITS, PEER_ACCEPTS, Limits, frame, pack_body, unpack_body
 from .messages import (
@@ -423,7 +423,7 @@ class SharedDeltas:
         # key -> (the objects the key names, kept alive; the bytes)
         self._deltas: dict[tuple[object, ...], tuple[object, bytes]] = {}
         self._logs: dict[tuple[int, ...], tuple[object, bytes]] = {}
-        self._pairs: dict[tuple[str, int], tuple[object, bytes]] = {}
+        self._pairs: dict[tuple[str, object], tuple[object, bytes]] = {}
         self._canon: tuple[object, ...] | None = None  # the moment's public values
         # (id(before), id(after)) -> (before, after, the changed pairs' bytes, how many)
         self._diffs: dict[tuple[int, int], tuple[object, object, tuple[bytes, ...], int]] = {}
@@ -494,10 +494,25 @@ class SharedDeltas:
         return body
 
     def _pair(self, name: str, value: object) -> bytes:
-        """``name: value`` as a delta's ``set`` packs it, once per value object."""
-        pair = self._pairs.get((name, id(value)))
+        """``name: value`` as a delta's ``set`` packs it, once per value object.
+
+        Values that outlive the moment (cards, colours, phases, None, exact ints and
+        strings, whose bytes follow from the value alone) are packed once per process,
+        in a bounded cache that keeps them alive; containers once per moment.
+        """
+        kind = type(value)
+        cache: dict[tuple[str, object], tuple[object, bytes]]
+        if kind is int or kind is str:
+            cache, key = _LASTING, (name, value)
+        elif kind in _SINGLETONS:
+            cache, key = _LASTING, (name, id(value))
+        else:
+            cache, key = self._pairs, (name, id(value))
+        pair = cache.get(key)
         if pair is None:
-            pair = self._pairs[name, id(value)] = (value, _NAMES[name] + pack_body(_WRITE_SET[name](value)))
+            if len(_LASTING) >= _LASTING_MAX:
+                _LASTING.clear()
+            pair = cache[key] = (value, _NAMES[name] + pack_body(_WRITE_SET[name](value)))
         return pair[1]
 
     def _public_parts(self, before: tuple[Any, ...], after: tuple[Any, ...]) -> tuple[tuple[bytes, ...], int]:
@@ -561,6 +576,11 @@ if (_LOG_AT.key, _LOG.key, _SET.key) != ("log_at", "log", "set"):
 _DELTA_HEAD = _map_header(4) + pack_body("t") + pack_body(Delta.TYPE) + pack_body("log_at")
 _LOG_KEY, _SET_KEY = pack_body("log"), pack_body("set")
 _NAMES = {name: pack_body(name) for name in _SETTABLE}
+#: (field, value or its id) -> (the value, kept alive; its ``set`` pair's bytes)
+_LASTING: dict[tuple[str, object], tuple[object, bytes]] = {}
+_LASTING_MAX = 4096
+#: types whose values are made once per process (a card, colour or phase is one object)
+_SINGLETONS = frozenset({Card, Colour, Phase, type(None), bool})
 #: a seat's own fields that a delta may set, in view order
 _OWN_SENT = tuple(name for name in OWN_FIELDS if name != "seat")
 #: public field i -> the run it is packed in: how many of the seat's own fields precede it
