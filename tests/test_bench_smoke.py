@@ -46,7 +46,7 @@ def test_ssh_load_bench_summary_line() -> None:
 def test_host_load_bench_summary_line() -> None:
     line = last_line(str(BENCH / "host_load.py"), "--peers", "40", "--seconds", "1")
     assert re.fullmatch(
-        r"peers=\d+ host_actions_per_s=\d+ echo_actions_per_s=\d+ ratio=(\d+\.\d+|nan) p99_ms=(\d+|nan)",
+        r"peers=\d+ host_actions_per_s=[1-9]\d* echo_actions_per_s=[1-9]\d* ratio=\d+\.\d+ p99_ms=\d+",
         line,
     ), line
 
@@ -59,6 +59,11 @@ def test_peer_decode_bench_summary_line() -> None:
 def test_host_views_bench_summary_line() -> None:
     line = last_line(str(BENCH / "host_views.py"), "--actions", "50", "--rounds", "1")
     assert re.fullmatch(r"actions=50 views_us=\d+\.\d send_us=\d+\.\d total_us=\d+\.\d", line), line
+
+
+def test_host_path_bench_summary_line() -> None:
+    line = last_line(str(BENCH / "host_path.py"), "--tables", "2", "--steps", "40", "--rounds", "1")
+    assert re.fullmatch(r"actions=[1-9]\d* host_us_per_action=\d+\.\d", line), line
 
 
 def test_chaos_bench_summary_line() -> None:
