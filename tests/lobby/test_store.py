@@ -297,6 +297,15 @@ def test_events_append_and_read_oldest_first(store: SqliteStore) -> None:
     assert len(store.recent_events()) == 6 and store.recent_events(0) == []
 
 
+def test_the_events_log_keeps_only_its_newest_lines(path: Path) -> None:
+    with SqliteStore(path, events_kept=150) as store:
+        for i in range(1000):
+            store.log_event("result", f"match {i}")
+        kept = store.recent_events(10_000)
+        assert 150 <= len(kept) < 250  # pruned every 100 events down to the newest 150
+        assert kept[-1].text == "match 999" and kept[0].text == f"match {1000 - len(kept)}"
+
+
 # ----- the file ---------------------------------------------------------------------------
 
 

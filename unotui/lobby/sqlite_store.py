@@ -55,12 +55,21 @@ def open_store(data_dir: Path | None = None) -> SqliteStore:
     return SqliteStore(directory / STORE_FILE)
 
 
+#: events kept in the log (the newest; ``unotui serve`` writes one per result and command)
+EVENTS_KEPT = 10_000
+#: how often (in events) the old ones are deleted
+_PRUNE_EVERY = 100
+
+
 class SqliteStore:
     """:class:`~unotui.lobby.store.LobbyStore` on one SQLite file (or ``":memory:"``)."""
 
-    def __init__(self, path: Path | str, *, clock: Callable[[], float] = time.time) -> None:
+    def __init__(
+        self, path: Path | str, *, clock: Callable[[], float] = time.time, events_kept: int = EVENTS_KEPT
+    ) -> None:
         self.path = path
         self._clock = clock
+        self._events_kept = max(1, events_kept)
         try:
             # ``timeout`` is sqlite's busy_timeout: wait this long for another writer.
             self._conn = sqlite3.connect(str(path), isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000)
@@ -303,7 +312,9 @@ class SqliteStore:
     def log_event(self, kind: str, text: str) -> None:
         values = (self._clock(), check_text("kind", kind), check_text("text", text))
         with self._write() as db:
-            db.execute("INSERT INTO events (at, kind, text) VALUES (?,?,?)", values)
+            newest = db.execute("INSERT INTO events (at, kind, text) VALUES (?,?,?)", values).lastrowid
+            if newest is not None and newest % _PRUNE_EVERY == 0:  # now and then, not every line
+                db.execute("DELETE FROM events WHERE id <= ?", (newest - self._events_kept,))
 
     def recent_events(self, limit: int = 50) -> list[Event]:
         rows = self._conn.execute(

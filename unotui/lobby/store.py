@@ -239,7 +239,8 @@ class LobbyStore(Protocol):
     # ----- events log -----------------------------------------------------------------------
 
     def log_event(self, kind: str, text: str) -> None:
-        """Append one line to the events log."""
+        """Append one line to the events log (which keeps only its newest lines: a lobby
+        that runs for months must not grow without bound)."""
 
     def recent_events(self, limit: int = 50) -> list[Event]:
         """The last ``limit`` events, oldest first (as a log reads)."""
