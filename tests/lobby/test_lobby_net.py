@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from random import Random
 
@@ -15,6 +15,7 @@ from unotui.engine import Rules
 from unotui.lobby.identity import Credentials
 from unotui.lobby.lobby import Lobby, LobbySettings
 from unotui.lobby.sqlite_store import SqliteStore
+from unotui.lobby.store import PlayerStats
 from unotui.net.host import Host, HostLimits
 from unotui.net.lobby_client import LobbyClient, LobbyClosed, LobbyUpdate
 from unotui.net.remote import JoinError, RemoteGame
@@ -24,8 +25,8 @@ from unotui.protocol.session import HostSession
 
 pytestmark = pytest.mark.timeout(60)
 
-FAST = LobbySettings(bot_delay=0.0, catch_grace=0.0, reap_every=0.2, over_grace=0.5, empty_grace=0.5,
-                     turn_timer=30.0, max_tables=4)
+FAST = LobbySettings(bot_delay=0.0, catch_grace=0.0, auto_keep=0.0, reap_every=0.2, over_grace=0.5,
+                     empty_grace=0.5, turn_timer=30.0, max_tables=4)
 
 
 @contextlib.asynccontextmanager
@@ -161,7 +162,8 @@ async def test_create_outside_the_lobby_and_too_many_tables_are_refused(tmp_path
 
 
 async def test_a_finished_match_is_recorded_and_the_table_closes(tmp_path: Path) -> None:
-    settings = LobbySettings(bot_delay=0.0, catch_grace=0.0, reap_every=0.2, over_grace=0.3, empty_grace=0.3)
+    settings = LobbySettings(bot_delay=0.0, catch_grace=0.0, auto_keep=0.0, reap_every=0.2, over_grace=0.3,
+                             empty_grace=0.3)
     async with lobby_host(tmp_path, settings) as (lobby, port):
         cred = lobby.credentials.issue("SHA256:annsKeyAAAAAAAA")
         ann = await visit(port, "Ann", cred)
@@ -230,3 +232,75 @@ async def test_a_restarted_lobby_resumes_its_tables_and_a_key_finds_its_seat(tmp
     await host.close()
     await host2.close()
     second.close()
+
+
+@pytest.mark.parametrize("dies", ["before recording", "before the journal forgets"])
+async def test_a_match_that_ends_as_the_lobby_dies_is_counted_once(tmp_path: Path, dies: str) -> None:
+    """The process dies as a match ends: before its result reached the store, or after
+    that but before the journal forgot the table.  The restarted lobby resumes the
+    finished match from the journal and records it, under the match's name, so the
+    player's games end at exactly 1 either way."""
+    from unotui.lobby.store import Placing
+    from unotui.net.journal import Journal
+
+    class Dies(Exception):
+        pass
+
+    dying = [True]  # until the test's own teardown
+
+    class DiesBeforeForgetting(Journal):
+        def close_table(self, code: str) -> None:
+            if dies == "before the journal forgets" and dying[0]:
+                raise Dies  # the crash: this write never happens
+            super().close_table(code)
+
+    class DiesBeforeRecording(SqliteStore):
+        def record_result(self, table: str, placings: Sequence[Placing], match_key: str | None = None
+                          ) -> list[PlayerStats]:
+            if dies == "before recording" and dying[0]:
+                raise Dies
+            return super().record_result(table, placings, match_key)
+
+    settings = LobbySettings(bot_delay=0.0, catch_grace=0.0, auto_keep=0.0, reap_every=0.2, over_grace=30.0,
+                             empty_grace=30.0)
+    store = DiesBeforeRecording(tmp_path / "lobby.sqlite3")
+    rooms: dict[str, Room] = {}
+    first = Lobby(store, rooms, settings=settings, on_event=lambda _t: None,
+                  journal=DiesBeforeForgetting(tmp_path / "journal.sqlite3"))
+    host = Host(rooms, lobby=first, limits=HostLimits(new_per_ip_per_s=1000.0, new_per_ip_burst=100),
+                session_factory=lambda now: HostSession(now, rates=FAST_RATES))
+    port = (await host.listen("127.0.0.1", 0))[0][1]
+    cred = first.credentials.issue("SHA256:annsKeyAAAAAAAA")
+    ann = await visit(port, "Ann", cred)
+    # One short round (two cards each; the first out wins the match), and a one-second
+    # turn timer for whatever the random player leaves waiting.
+    rules = Rules.preset("classic").with_(target_score=1, hand_size=2)
+    ann.client.create("Short", 2, 1, rules, "random", 1.0, False)
+    await until(lambda: ann.created())
+    code = ann.created()[0]
+    game = RemoteGame("127.0.0.1", port, name="Ann", table=code, identity=cred, reconnect_for=0)
+    player = Player(game, Random(3))
+    await game.start()
+    await until(lambda: has_view(player) and game.view.phase == "match_over", timeout=40)
+    await until(lambda: first.tables[code].recorded)  # it tried, and "died" in the middle
+    counted = store.stats("SHA256:annsKeyAAAAAAAA")
+    assert (counted.games if counted else 0) == (0 if dies == "before recording" else 1)
+    first._reaper.cancel()
+    second_store = SqliteStore(tmp_path / "lobby.sqlite3")
+    rooms2: dict[str, Room] = {}
+    second = Lobby(second_store, rooms2, settings=settings, on_event=lambda _t: None,
+                   journal=Journal(tmp_path / "journal.sqlite3"))
+    resumed = rooms2[code].game
+    assert resumed is not None and resumed.phase == "match_over"
+    journal = Journal(tmp_path / "journal.sqlite3")  # a reader of the same file
+    await until(lambda: (code not in second.tables or second.tables[code].recorded) and not journal.tables())
+    stats = second_store.stats("SHA256:annsKeyAAAAAAAA")
+    assert stats is not None and stats.games == 1
+    assert len(second_store.recent_matches(10)) == 1
+    dying[0] = False
+    await game.close()
+    await ann.client.close()
+    await host.close()
+    second.close()
+    second_store.close()
+    store.close()

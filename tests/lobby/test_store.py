@@ -170,6 +170,32 @@ def test_record_result_counts_games_wins_points_and_returns_stats(store: SqliteS
     assert (bob.name, bob.games, bob.wins, bob.points) == ("Bobby", 2, 1, 50)
 
 
+def test_a_match_recorded_twice_under_its_name_counts_once(store: SqliteStore) -> None:
+    placings = [seat("Ada", 1, "k:ada", points=40), seat("Bob", 2, "k:bob")]
+    first = store.record_result("T1", placings, "T1:abc")
+    again = store.record_result("T1", placings, "T1:abc")
+    assert again == first and [s.games for s in first] == [1, 1]
+    assert len(store.recent_matches(10)) == 1
+    store.record_result("T1", placings, "T1:def")  # another match at the same table
+    store.record_result("T1", placings)  # no name: always counted
+    ada = store.stats("k:ada")
+    assert ada is not None and (ada.games, ada.points) == (3, 120)
+
+
+def test_a_version_1_file_gains_match_names_and_keeps_its_rows(tmp_path: Path) -> None:
+    path = tmp_path / "old.sqlite3"
+    conn = sqlite3.connect(path)
+    for statement in schema._STEPS[0]:
+        conn.execute(statement)
+    conn.execute("INSERT INTO matches (table_code, finished) VALUES ('OLD', 1.0)")
+    conn.commit()
+    conn.close()
+    with SqliteStore(path) as store:
+        store.record_result("NEW", [seat("Ada", 1, "k:ada"), seat("Bob", 2)], "NEW:1")
+        store.record_result("NEW", [seat("Ada", 1, "k:ada"), seat("Bob", 2)], "NEW:1")
+        assert [m.table for m in store.recent_matches(10)] == ["NEW", "OLD"]
+
+
 def test_ratings_are_what_openskill_computes(store: SqliteStore) -> None:
     """Guests enter as newcomers and bots at their level's anchor; only keys keep theirs."""
     model = PlackettLuce()
@@ -396,7 +422,7 @@ def test_pragmas_are_set(store: SqliteStore, path: Path) -> None:
     other = sqlite3.connect(path)
     try:
         assert other.execute("PRAGMA journal_mode").fetchone()[0] == "wal"  # kept in the file
-        assert other.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 1
+        assert other.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 2
     finally:
         other.close()
 

@@ -45,6 +45,7 @@ __all__ = [
     "ShuffleSource",
     "commitment",
     "fisher_yates",
+    "match_name",
     "round_key",
     "secret_from_seed",
     "shuffled",
@@ -83,6 +84,13 @@ def secret_from_seed(seed: int) -> bytes:
 def round_key(secret: bytes, round_no: int) -> bytes:
     """``HMAC-SHA256(secret, b"round" || round_no as 4 bytes big-endian)``."""
     return hmac.digest(secret, b"round" + round_no.to_bytes(4, "big"), "sha256")
+
+
+def match_name(secret: bytes) -> str:
+    """A name for the match that is the same after a restart from its journal:
+    ``HMAC-SHA256(secret, b"match")`` as 32 hex digits.  A message no round key uses, so
+    it tells nothing about any shuffle (the lobby records a result once under it)."""
+    return hmac.digest(secret, b"match", "sha256").hex()[:32]
 
 
 def stream_seed(key: bytes, label: str, ordinal: int) -> bytes:

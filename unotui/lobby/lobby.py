@@ -22,6 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from ..engine import Rules
+from ..engine.shuffle import match_name
 from ..net.journal import Journal
 from ..net.link import Link
 from ..net.recovery import restore_rooms
@@ -46,7 +47,8 @@ class LobbySettings:
     ``turn_timer`` is every public table's timer (a table cannot be held hostage by
     someone idle); private tables may ask for none.  Tables end ``over_grace`` seconds
     after their match is over, and ``empty_grace`` seconds after nobody is left who could
-    come back.
+    come back.  ``bot_delay``, ``catch_grace`` and ``auto_keep`` pace the tables (see
+    :class:`~unotui.table.outcome.Pacing`).
     """
 
     max_tables: int = 50
@@ -55,6 +57,7 @@ class LobbySettings:
     level: str = "medium"
     bot_delay: float = 0.8
     catch_grace: float = 1.0
+    auto_keep: float = 0.8
     hold: float = 120.0
     over_grace: float = 120.0
     empty_grace: float = 60.0
@@ -250,7 +253,11 @@ class Lobby:
         for code, room in restore_rooms(journal, on_event=self._on_event,
                                         on_change=lambda _room: self._changed()).items():
             self.rooms[code] = room
-            self.tables[code] = _Table(room, time.time(), recorded=room.status == "over")
+            # A finished match is recorded (again): if the lobby died before recording it,
+            # now it is; if after, the store knows the match's name and counts it once.
+            self.tables[code] = table = _Table(room, time.time())
+            if room.status == "over":
+                self._record(table)
             self._on_event(f"[{code}] resumed from the journal ({len(room.game.history) if room.game else 0}"
                            " actions replayed)")
 
@@ -258,7 +265,8 @@ class Lobby:
         if len(self.rooms) >= self.settings.max_tables:
             return ""
         config = replace(config, autostart=True, first_is_owner=True, hold=self.settings.hold,
-                         bot_delay=self.settings.bot_delay, catch_grace=self.settings.catch_grace)
+                         bot_delay=self.settings.bot_delay, catch_grace=self.settings.catch_grace,
+                         auto_keep=self.settings.auto_keep)
         code = table_code(self.rooms)
         room = Room(code, config, on_event=lambda text: self._on_event(f"[{code}] {text}"),
                     on_change=lambda _room: self._changed(), journal=self.journal)
@@ -269,6 +277,9 @@ class Lobby:
 
     def close_table(self, code: str, reason: str = "The table was closed.") -> None:
         """End a table (its match over, empty, or by the operator) and drop it."""
+        table = self.tables.get(code)
+        if table is not None and table.room.status == "over":
+            self._record(table)  # a result is never dropped with its table
         table = self.tables.pop(code, None)
         room = self.rooms.pop(code, None)
         if room is not None:
@@ -294,7 +305,10 @@ class Lobby:
                 identity=entry.identity if entry.kind == "human" else None,
                 bot_level=(entry.level or self.settings.level) if entry.kind == "bot" else None,
             ))
-        self.store.record_result(room.code, placings)
+        # Named by the match's secret, which the journal keeps: a lobby that crashed
+        # between recording and closing the journal resumes this match, and records it
+        # again, without counting it twice.
+        self.store.record_result(room.code, placings, f"{room.code}:{match_name(game.shuffler.secret)}")
         if room.journal is not None:  # recorded: a restart must not resume (and count) it again
             room.journal.close_table(room.code)
             room.journal = None

@@ -81,7 +81,16 @@ _V1 = (
     "PRAGMA user_version = 1",
 )
 
-_STEPS: tuple[tuple[str, ...], ...] = (_V1,)
+# Version 2: a match's key, so that a result recorded just before a crash (and resumed
+# from the journal afterwards) is not counted twice.  Old rows have none (NULL: unique
+# indexes let any number of NULLs be).
+_V2 = (
+    "ALTER TABLE matches ADD COLUMN match_key TEXT",
+    "CREATE UNIQUE INDEX matches_by_key ON matches (match_key)",
+    "PRAGMA user_version = 2",
+)
+
+_STEPS: tuple[tuple[str, ...], ...] = (_V1, _V2)
 """``_STEPS[n]`` takes the file from version ``n`` to ``n + 1``."""
 
 SCHEMA_VERSION = len(_STEPS)

@@ -187,7 +187,9 @@ class SqliteStore:
                 (identity, name, new.mu, new.sigma, new.ordinal, self._clock()),
             )
 
-    def record_result(self, table: str, placings: Sequence[Placing]) -> list[PlayerStats]:
+    def record_result(
+        self, table: str, placings: Sequence[Placing], match_key: str | None = None
+    ) -> list[PlayerStats]:
         """See :meth:`LobbyStore.record_result`.  Guests and bots are rated as
         :mod:`unotui.lobby.ratings` says; if one key holds several seats, its best seat
         counts for it and the others are rated as guests."""
@@ -201,7 +203,13 @@ class SqliteStore:
                 mine[ident] = seat
         counted = {seat: ident for ident, seat in mine.items()}
         now = self._clock()
+        if match_key is not None:
+            check_text("match_key", match_key)
         with self._write() as db:
+            if match_key is not None and db.execute(
+                "SELECT 1 FROM matches WHERE match_key = ?", (match_key,)
+            ).fetchone():
+                return [s for ident in counted.values() if (s := self.stats(ident)) is not None]
             before: list[ratings.Rating] = []
             for seat, p in enumerate(placings):
                 if seat in counted:
@@ -222,7 +230,8 @@ class SqliteStore:
                     (ident, p.name, int(p.rank == 1), p.points, new.mu, new.sigma, new.ordinal, now),
                 )
             match_id = db.execute(
-                "INSERT INTO matches (table_code, finished) VALUES (?, ?)", (table, now)
+                "INSERT INTO matches (table_code, finished, match_key) VALUES (?, ?, ?)",
+                (table, now, match_key),
             ).lastrowid
             db.executemany(
                 "INSERT INTO placings (match_id, seat, name, rank, points, identity, bot_level) "

@@ -199,9 +199,15 @@ class LobbyStore(Protocol):
     def remember_name(self, identity: str, name: str) -> None:
         """The nickname ``identity`` uses now: the leaderboard shows the latest one."""
 
-    def record_result(self, table: str, placings: Sequence[Placing]) -> list[PlayerStats]:
+    def record_result(
+        self, table: str, placings: Sequence[Placing], match_key: str | None = None
+    ) -> list[PlayerStats]:
         """A match at ``table`` ended: count a game (and a win for rank 1) and the points
         of every identified player, rate the match, and return their stats afterwards.
+
+        ``match_key`` names the match once and for all: a second result with a key
+        already recorded changes nothing (a lobby that crashed just after recording
+        resumes the finished match from its journal and records it again).
 
         Raises:
             ValueError: fewer than two placings.
