@@ -202,6 +202,32 @@ async def test_beyond_k_sessions_another_worker_starts(tmp_path: Path) -> None:
                 conn.close()
 
 
+
+async def test_a_hard_crash_ends_every_session_of_its_worker_only(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The documented price of sharing: a segfault takes the worker's sessions (each
+    player's terminal reset), not another worker's."""
+    async with serving(tmp_path, sessions_per_process=2, app_entry=CRASH) as server:
+        conns = [await connect(server.port, user=user).__aenter__() for user in ("ann", "bob", "cy")]
+        try:
+            ann, bob, cy = [await _open(conn) for conn in conns]
+            assert _session(server, "ann").pid == _session(server, "bob").pid != _session(server, "cy").pid
+            ann.key("x")  # SIGSEGV: the whole worker dies
+            for screen in (ann, bob):
+                result = await asyncio.wait_for(screen.proc.wait(), 10)
+                assert result.exit_status == 1
+                assert RESET in screen.data and b"ended unexpectedly" in screen.data
+                assert b"Fatal Python error" not in screen.data
+            await cy.wait(b"count 1", cy.key("c"))  # the other worker goes on
+            cy.proc.stdin.write(b"\x11")
+            assert (await asyncio.wait_for(cy.proc.wait(), 10)).exit_status == 0
+        finally:
+            for conn in conns:
+                conn.close()
+    assert "Fatal Python error: Segmentation fault" in caplog.text
+
+
 # ----- the driver and the entries in this process (no SSH) ------------------------------------
 
 
