@@ -54,6 +54,8 @@ from typing import Any
 
 import asyncssh
 
+from unotui.lobby.serve import SESSIONS_PER_PROCESS
+
 ROOT = Path(__file__).resolve().parent.parent
 SIZE = (100, 30)
 
@@ -76,6 +78,17 @@ def _cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def _parents() -> dict[int, int]:
+    parents: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                parents[int(entry.name)] = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+    return parents
+
+
 def _descendants(root: int) -> list[int]:
     children: dict[int, list[int]] = {}
     for entry in Path("/proc").iterdir():
@@ -96,13 +109,15 @@ def _descendants(root: int) -> list[int]:
 
 
 def start_server(
-    entry: str, preload: list[str], sessions: int, data_dir: Path
+    entry: str, preload: list[str], sessions: int, data_dir: Path, per_process: int = 1,
+    app_entry: str | None = None,
 ) -> tuple[subprocess.Popen[str], int]:
     preloads = [arg for module in preload for arg in ("--preload", module)]
     command = [
         sys.executable, "-m", "unotui.ssh", "--port", "0", "--data-dir", str(data_dir), "--entry", entry,
         *preloads, "--max-sessions", str(sessions + 20), "--per-ip", str(sessions + 20),
         "--rate-per-ip", "1000", "--rate-burst", str(sessions + 20),
+        "--sessions-per-process", str(per_process), *(("--app-entry", app_entry) if app_entry else ()),
     ]
     server = subprocess.Popen(command, stdout=subprocess.PIPE, text=True, cwd=ROOT)
     assert server.stdout is not None
@@ -187,14 +202,14 @@ class Session:
                 await asyncio.wait_for(self._conn.wait_closed(), 5)
 
 
-def start_lobby(sessions: int, data_dir: Path) -> tuple[subprocess.Popen[str], int, int]:
+def start_lobby(sessions: int, data_dir: Path, per_process: int) -> tuple[subprocess.Popen[str], int, int]:
     """``unotui serve`` (the real lobby) with the per-address limits raised for one
     address; returns (process, SSH port, TCP port)."""
     n = str(sessions + 20)
     command = [
         sys.executable, "-m", "unotui", "serve", "--bind", "127.0.0.1", "--ssh-port", "0", "--port", "0",
         "--data-dir", str(data_dir), "--max-sessions", n, "--ssh-per-ip", n, "--ssh-rate-per-ip", "1000",
-        "--ssh-rate-burst", n,
+        "--ssh-rate-burst", n, "--sessions-per-process", str(per_process),
     ]
     server = subprocess.Popen(command, stdout=subprocess.PIPE, text=True, cwd=ROOT)
     assert server.stdout is not None
@@ -289,6 +304,7 @@ async def load(server_pid: int, port: int, args: argparse.Namespace) -> dict[str
     await asyncio.sleep(2)  # let the apps settle (the demo freezes its objects after a frame)
     pids = [server_pid, *_descendants(server_pid)]
     pss = {pid: _pss_kib(pid) for pid in pids}
+    parents = _parents()
     keys = [k.encode().decode("unicode_escape").encode("latin-1") for k in args.keys.split(",")]
     await asyncio.gather(*(s.press(keys, args.keys_per_session, args.spread) for s in reached))
     elapsed = time.perf_counter() - started
@@ -301,6 +317,7 @@ async def load(server_pid: int, port: int, args: argparse.Namespace) -> dict[str
         "first": [s.first_frame for s in reached if s.first_frame is not None],
         "all_in": all_in,
         "pss": pss,
+        "parents": {pid: parents.get(pid, 0) for pid in pids},
         "latencies": [x for s in reached for x in s.latencies],
         "server_cpu": server_cpu,
         "session_cpu": session_cpu,
@@ -313,10 +330,12 @@ def report(n: int, server_pid: int, local: list[float], ssh: list[float], result
     for failure in result["failures"][:5]:
         print(f"a session failed: {failure}")
     pss: dict[int, int] = result["pss"]
+    parents: dict[int, int] = result["parents"]
     total_mib = sum(pss.values()) / 1024
     server_mib = pss.get(server_pid, 0) / 1024
-    children = sorted(v for pid, v in pss.items() if pid != server_pid)
-    forkserver_mib = children[0] / 1024 if children else 0.0  # the smallest: it draws nothing
+    forkservers = [pid for pid in pss if parents.get(pid) == server_pid]  # the server's only child
+    forkserver_mib = sum(pss[pid] for pid in forkservers) / 1024
+    children = sorted(v for pid, v in pss.items() if pid != server_pid and pid not in forkservers)
     ratio = statistics.median(ssh) / statistics.median(local) if ssh and local else float("nan")
     first: list[float] = result["first"]
     latencies: list[float] = result["latencies"]
@@ -331,9 +350,11 @@ def report(n: int, server_pid: int, local: list[float], ssh: list[float], result
     if first:
         print(f"first frame with {n} connecting at once: p50 {percentile(first, 0.5) * ms:.0f} ms, "
               f"p95 {percentile(first, 0.95) * ms:.0f} ms; {result['reached']} in {result['all_in']:.1f} s")
+    per = f"{n / len(children):.1f} sessions" if children else "no session"
     print(f"memory: {total_mib:.1f} MiB PSS in {len(pss)} processes = {total_mib / n:.2f} MiB per session "
           f"(target <= 15): server {server_mib:.1f} MiB, forkserver {forkserver_mib:.1f} MiB, "
-          f"a session's process {percentile(children[1:], 0.5) / 1024:.1f} MiB (median)")
+          f"{len(children)} session processes ({per} each) {sum(children) / 1024:.1f} MiB, "
+          f"median {percentile(children, 0.5) / 1024:.1f} MiB, max {max(children, default=0) / 1024:.1f} MiB")
     print(f"key to screen: p50 {percentile(latencies, 0.5) * ms:.0f} ms, p95 {p95:.0f} ms over "
           f"{len(latencies)} keys")
     elapsed = result["elapsed"]
@@ -361,6 +382,10 @@ def main() -> int:
     parser.add_argument("--timeout", type=float, default=120, help="seconds for every session's first frame")
     parser.add_argument("--lobby", action="store_true",
                         help="measure the real lobby (unotui serve): marker 'online', key 't' unless given")
+    parser.add_argument("--sessions-per-process", type=int, default=SESSIONS_PER_PROCESS, metavar="K",
+                        help=f"sessions per worker process (default {SESSIONS_PER_PROCESS}, as unotui serve; "
+                             "1: a process per session)")
+    parser.add_argument("--app-entry", help="the worker's entry (default: the demo's, or the lobby's)")
     args = parser.parse_args()
     preload = args.preload or ["unotui.ui.preload"]
     if args.lobby:
@@ -370,10 +395,11 @@ def main() -> int:
     marker = args.marker.encode()
     with tempfile.TemporaryDirectory() as tmp:
         if args.lobby:
-            server, port, tcp = start_lobby(args.sessions, Path(tmp))
+            server, port, tcp = start_lobby(args.sessions, Path(tmp), args.sessions_per_process)
             extra = ("host=127.0.0.1", f"port={tcp}")
         else:
-            server, port = start_server(args.entry, preload, args.sessions, Path(tmp))
+            server, port = start_server(args.entry, preload, args.sessions, Path(tmp),
+                                        args.sessions_per_process, args.app_entry)
             extra = ()
         try:
             # The first run of each kind only warms the caches.
