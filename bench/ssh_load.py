@@ -1,7 +1,9 @@
 """Many SSH sessions at once against the SSH shell (``unotui.ssh``), and the local ceiling.
 
 1. The server runs in its own process (``python -m unotui.ssh``, limits raised for one
-   address), serving ``--entry`` (default: the demo, a solo game at the table).
+   address), serving ``--entry`` (default: the demo, a solo game at the table), with
+   ``--sessions-per-process`` sessions to a worker process (default: ``unotui serve``'s;
+   1: a process per session).
 2. First frame over SSH, unloaded: ``--runs`` sessions one after another, each timed
    from the TCP connect to the first output that contains ``--marker`` (a text only the
    finished first screen shows; for the demo "Players, ", the title of the
@@ -13,10 +15,11 @@
 4. Load: ``--sessions`` asyncssh clients connect at once, each with a 100x30 pty;
    ``reached_lobby`` counts those that saw the marker (within ``--timeout``).  Then the
    memory: PSS (``/proc/PID/smaps_rollup``) of the server, the forkserver and every
-   session's process, summed and divided by the sessions.  Then key-to-screen latency:
-   each session, at a random moment within ``--spread`` seconds and after its output has
-   been quiet for a second, sends the next of ``--keys`` (the demo: Right, Left: the
-   selection moves along the hand) and times the first output after it,
+   session's process (a worker, or a session's own), summed and divided by the sessions.
+   Then key-to-screen latency: each session, at a random moment within ``--spread``
+   seconds and after its output has been quiet for a second, sends the next of ``--keys``
+   (the demo: Right, Left: the selection moves along the hand) and times the first
+   output after it,
    ``--keys-per-session`` times; p95 over all.  Server CPU: the server process's user +
    system time over the load phase (the sessions' own CPU is printed apart).
 
@@ -25,13 +28,19 @@ line is exactly ``sessions=N reached_lobby=N pss_mib_per_session=X first_frame_r
 key_p95_ms=N``.  Run: ``python bench/ssh_load.py`` (100 sessions), ``--sessions 2 --runs 1``
 for a smoke run.
 
-Measured on the shared 2-core machine (load average 3-11 from other work), 100 sessions:
-the demo table: all 100 reached, 19.2 MiB PSS per session (server 31, forkserver 16, a
-session 18.6 MiB), first frame 297 ms over SSH vs 900 ms local (ratio 0.33), p50 12.7 s
-with 100 connecting at once, key p95 42 ms, server 1.4 s CPU over 54 s.  A one-line
-Textual app (``--entry tests.ssh.entries:crash_app --marker "count 0" --keys c
---preload textual.app``): 12.4 MiB per session, ratio 0.29, key p95 22 ms.  The 15 MiB
-target holds for a small screen, not for the demo's full table with three bots.
+Measured on the shared 2-core machine, 100 sessions, 8 per worker (the default):
+the lobby (``--lobby``): all 100 reached the lobby in 26.8 s, 5.65 MiB PSS per session
+(server 39.2, forkserver 17.2, 13 workers of 40 MiB), first frame 218 ms over SSH vs 856
+ms local (ratio 0.25), key p95 8.5 s (``t``, the theme, re-renders the whole screen: 300
+of them within 3 s, right after 100 start-ups; the sessions used 84 s of CPU in the 51 s
+load phase).  4 per worker: 7.59 MiB per session; 16 per worker: 4.50 MiB.  A process
+per session (``--sessions-per-process 1``), same day: 95 of 100 reached within 120 s,
+19.05 MiB per session (a session's process 18.5 MiB), key p95 5.1 s (its keys came after
+the 120 s wait for the 5 that never arrived, not right after the start-ups).  The demo
+table: all 100 in 17.7 s, 5.23 MiB per session (server 31.8, forkserver 16.9, 13 workers
+of 37 MiB), ratio 0.46, key p95 33 ms.  Earlier, a process per session: the demo 19.2 MiB
+per session, a one-line Textual app 12.4 MiB: the ~13 MiB of pages a fork dirties is why
+sessions share workers.
 """
 
 from __future__ import annotations
