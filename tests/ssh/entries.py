@@ -163,6 +163,14 @@ def echo_app(spec: SessionSpec, terminal: Any) -> EchoApp:
     return EchoApp(spec, terminal)
 
 
+def play_app(spec: SessionSpec, terminal: Any) -> Any:
+    """:func:`play` for a worker: record the spec, then the demo's app."""
+    _record(spec)
+    from unotui.ssh.demo import make_app
+
+    return make_app(spec, terminal)
+
+
 def crash_app_threaded(spec: SessionSpec, terminal: Any) -> Any:
     """:func:`crash_app` for a worker, bound to the session's terminal; it also shows
     its size (``size WxH``) and paints one line in an RGB colour."""
