@@ -173,7 +173,7 @@ def play_app(spec: SessionSpec, terminal: Any) -> Any:
 
 def crash_app_threaded(spec: SessionSpec, terminal: Any) -> Any:
     """:func:`crash_app` for a worker, bound to the session's terminal; it also shows
-    its size (``size WxH``) and paints one line in an RGB colour."""
+    its size (``size WxH``), says when Esc arrives alone, and paints a line in RGB."""
     _record(spec)
     from textual.app import App, ComposeResult
     from textual.widgets import Static
@@ -202,5 +202,7 @@ def crash_app_threaded(spec: SessionSpec, terminal: Any) -> Any:
                 os.kill(os.getpid(), signal.SIGSEGV)
             elif event.key == "t":
                 raise RuntimeError("boom from the crash app")
+            elif event.key == "escape":
+                self.query_one("#count", Static).update("a lone escape")
 
     return attach(Crash(), terminal)

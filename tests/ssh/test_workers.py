@@ -256,7 +256,9 @@ def _read_until(fd: int, needle: bytes, timeout: float = 10) -> bytes:
     return data
 
 
-def test_the_pty_closing_ends_the_app_and_its_thread(keep_textual_redirects: None) -> None:
+def test_a_lone_esc_is_a_key_and_the_pty_closing_ends_the_app_and_its_thread(
+    keep_textual_redirects: None,
+) -> None:
     from tests.ssh.entries import crash_app_threaded
 
     master, slave = os.openpty()
@@ -267,6 +269,8 @@ def test_the_pty_closing_ends_the_app_and_its_thread(keep_textual_redirects: Non
     thread.start()
     try:
         _read_until(master, b"count 0")
+        os.write(master, b"\x1b")  # the input thread sleeps until input: Esc needs its tick
+        _read_until(master, b"a lone escape")
     finally:
         os.close(master)  # what the server does when the SSH channel has gone
     thread.join(10)

@@ -36,6 +36,7 @@ import textual.app
 from rich.console import Console
 from textual import constants, events
 from textual._loop import loop_last
+from textual._time import get_time
 from textual._xterm_parser import XTermParser
 from textual.app import App
 from textual.driver import Driver
@@ -118,6 +119,7 @@ class SessionDriver(LinuxDriver):
         self._in_band_window_resize = False
         self._mouse_pixels = False
         self._hung_up = Lock()
+        self._wake_r, self._wake_w = os.pipe()
 
     @property
     def can_suspend(self) -> bool:
@@ -191,6 +193,8 @@ class SessionDriver(LinuxDriver):
         with contextlib.suppress(Exception):
             self._disable_mouse_support()
         self.exit_event.set()
+        with contextlib.suppress(OSError):
+            os.write(self._wake_w, b"x")  # the input thread waits on the tty and this pipe
         if self._key_thread is not None:
             self._key_thread.join()
         self.exit_event.clear()
@@ -207,17 +211,21 @@ class SessionDriver(LinuxDriver):
                 self._loop.call_soon_threadsafe(self._app.panic, rich.traceback.Traceback())
 
     def run_input_thread(self) -> None:
-        """LinuxDriver's loop; the end of the pty (EOF, EIO) ends the app."""
+        """LinuxDriver's loop, but asleep until a key (or the parser's Esc timeout, or the
+        end) rather than awake every 0.1 s: K sessions' input threads polling in one process
+        would take the GIL from the session that is drawing 10 K times a second.  The end of
+        the pty (EOF, EIO) ends the app."""
         selector = selectors.SelectSelector()
         fileno = self.fileno
         selector.register(fileno, selectors.EVENT_READ)
+        selector.register(self._wake_r, selectors.EVENT_READ)
         parser = XTermParser(self._debug)
         decode = getincrementaldecoder("utf-8")().decode
         try:
             while not self.exit_event.is_set():
-                ready = selector.select(0.1)
-                for _last, (_key, mask) in loop_last(ready):
-                    if not mask & selectors.EVENT_READ:
+                ready = selector.select(_tick_in(parser))
+                for _last, (key, mask) in loop_last(ready):
+                    if key.fd != fileno or not mask & selectors.EVENT_READ:
                         continue
                     try:
                         data = os.read(fileno, 4096)
@@ -235,6 +243,24 @@ class SessionDriver(LinuxDriver):
             with contextlib.suppress(Exception):
                 for _event in parser.feed(""):
                     pass
+
+    def close(self) -> None:
+        super().close()
+        for fd in (self._wake_r, self._wake_w):
+            with contextlib.suppress(OSError):
+                os.close(fd)
+
+
+def _tick_in(parser: XTermParser) -> float | None:
+    """Seconds until the parser must be ticked (a lone Esc becomes a key after a moment);
+    None: nothing pending, wait for input.  (Textual keeps the deadline private: if it
+    is not found, poll as LinuxDriver does.)"""
+    deadline = getattr(parser, "_timeout_time", 0.0)
+    if deadline is None:
+        return None
+    if not isinstance(deadline, float) or deadline <= 0.0:
+        return 0.1
+    return min(0.1, max(0.0, deadline - get_time()))
 
 
 def _no_redirect(_target: object) -> AbstractContextManager[None]:
