@@ -38,9 +38,11 @@ per session (``--sessions-per-process 1``), same day: 95 of 100 reached within 1
 19.05 MiB per session (a session's process 18.5 MiB), key p95 5.1 s (its keys came after
 the 120 s wait for the 5 that never arrived, not right after the start-ups).  The demo
 table: all 100 in 17.7 s, 5.23 MiB per session (server 31.8, forkserver 16.9, 13 workers
-of 37 MiB), ratio 0.46, key p95 33 ms.  Earlier, a process per session: the demo 19.2 MiB
-per session, a one-line Textual app 12.4 MiB: the ~13 MiB of pages a fork dirties is why
-sessions share workers.
+of 37 MiB), ratio 0.46, key p95 33 ms.  Key latency with 40 lobby sessions (``--lobby
+--sessions 40 --runs 1``), several runs each: p95 1.2-2.7 s with 8 per worker, 0.9-2.5 s
+with 4, 0.7-1.1 s with a process per session: a worker's sessions share one core.
+Earlier, a process per session: the demo 19.2 MiB per session, a one-line Textual app
+12.4 MiB: the ~13 MiB of pages a fork dirties is why sessions share workers.
 """
 
 from __future__ import annotations
