@@ -29,16 +29,16 @@ key_p95_ms=N``.  Run: ``python bench/ssh_load.py`` (100 sessions), ``--sessions 
 for a smoke run.
 
 Measured on the shared 2-core machine, 100 sessions, 8 per worker (the default):
-the lobby (``--lobby``): all 100 reached the lobby in 26.8 s, 5.65 MiB PSS per session
-(server 39.2, forkserver 17.2, 13 workers of 40 MiB), first frame 218 ms over SSH vs 856
-ms local (ratio 0.25), key p95 8.5 s (``t``, the theme, re-renders the whole screen: 300
-of them within 3 s, right after 100 start-ups; the sessions used 84 s of CPU in the 51 s
+the lobby (``--lobby``): all 100 reached the lobby in 26.3 s, 5.67 MiB PSS per session
+(server 39.6, forkserver 17.6, 13 workers of 40 MiB), first frame 239 ms over SSH vs 989
+ms local (ratio 0.24), key p95 7.8 s (``t``, the theme, re-renders the whole screen: 300
+of them within 3 s, right after 100 start-ups; the sessions used 79 s of CPU in the 47 s
 load phase).  4 per worker: 7.59 MiB per session; 16 per worker: 4.50 MiB.  A process
 per session (``--sessions-per-process 1``), same day: 95 of 100 reached within 120 s,
 19.05 MiB per session (a session's process 18.5 MiB), key p95 5.1 s (its keys came after
 the 120 s wait for the 5 that never arrived, not right after the start-ups).  The demo
-table: all 100 in 17.7 s, 5.23 MiB per session (server 31.8, forkserver 16.9, 13 workers
-of 37 MiB), ratio 0.46, key p95 33 ms.  Key latency with 40 lobby sessions (``--lobby
+table: all 100 in 16.8 s, 5.21 MiB per session (server 31.5, forkserver 16.7, 13 workers
+of 37 MiB), ratio 0.50, key p95 23 ms.  Key latency with 40 lobby sessions (``--lobby
 --sessions 40 --runs 1``), several runs each: p95 1.2-2.7 s with 8 per worker, 0.9-2.5 s
 with 4, 0.7-1.1 s with a process per session: a worker's sessions share one core.
 Earlier, a process per session: the demo 19.2 MiB per session, a one-line Textual app
