@@ -1,7 +1,9 @@
 """Many SSH sessions at once against the SSH shell (``unotui.ssh``), and the local ceiling.
 
 1. The server runs in its own process (``python -m unotui.ssh``, limits raised for one
-   address), serving ``--entry`` (default: the demo, a solo game at the table).
+   address), serving ``--entry`` (default: the demo, a solo game at the table), with
+   ``--sessions-per-process`` sessions to a worker process (default: ``unotui serve``'s;
+   1: a process per session).
 2. First frame over SSH, unloaded: ``--runs`` sessions one after another, each timed
    from the TCP connect to the first output that contains ``--marker`` (a text only the
    finished first screen shows; for the demo "Players, ", the title of the
@@ -13,10 +15,11 @@
 4. Load: ``--sessions`` asyncssh clients connect at once, each with a 100x30 pty;
    ``reached_lobby`` counts those that saw the marker (within ``--timeout``).  Then the
    memory: PSS (``/proc/PID/smaps_rollup``) of the server, the forkserver and every
-   session's process, summed and divided by the sessions.  Then key-to-screen latency:
-   each session, at a random moment within ``--spread`` seconds and after its output has
-   been quiet for a second, sends the next of ``--keys`` (the demo: Right, Left: the
-   selection moves along the hand) and times the first output after it,
+   session's process (a worker, or a session's own), summed and divided by the sessions.
+   Then key-to-screen latency: each session, at a random moment within ``--spread``
+   seconds and after its output has been quiet for a second, sends the next of ``--keys``
+   (the demo: Right, Left: the selection moves along the hand) and times the first
+   output after it,
    ``--keys-per-session`` times; p95 over all.  Server CPU: the server process's user +
    system time over the load phase (the sessions' own CPU is printed apart).
 
@@ -25,13 +28,21 @@ line is exactly ``sessions=N reached_lobby=N pss_mib_per_session=X first_frame_r
 key_p95_ms=N``.  Run: ``python bench/ssh_load.py`` (100 sessions), ``--sessions 2 --runs 1``
 for a smoke run.
 
-Measured on the shared 2-core machine (load average 3-11 from other work), 100 sessions:
-the demo table: all 100 reached, 19.2 MiB PSS per session (server 31, forkserver 16, a
-session 18.6 MiB), first frame 297 ms over SSH vs 900 ms local (ratio 0.33), p50 12.7 s
-with 100 connecting at once, key p95 42 ms, server 1.4 s CPU over 54 s.  A one-line
-Textual app (``--entry tests.ssh.entries:crash_app --marker "count 0" --keys c
---preload textual.app``): 12.4 MiB per session, ratio 0.29, key p95 22 ms.  The 15 MiB
-target holds for a small screen, not for the demo's full table with three bots.
+Measured on the shared 2-core machine, 100 sessions, 8 per worker (the default):
+the lobby (``--lobby``): all 100 reached the lobby in 26.3 s, 5.67 MiB PSS per session
+(server 39.6, forkserver 17.6, 13 workers of 40 MiB), first frame 239 ms over SSH vs 989
+ms local (ratio 0.24), key p95 7.8 s (``t``, the theme, re-renders the whole screen: 300
+of them within 3 s, right after 100 start-ups; the sessions used 79 s of CPU in the 47 s
+load phase).  4 per worker: 7.59 MiB per session; 16 per worker: 4.50 MiB.  A process
+per session (``--sessions-per-process 1``), same day: 95 of 100 reached within 120 s,
+19.05 MiB per session (a session's process 18.5 MiB), key p95 5.1 s (its keys came after
+the 120 s wait for the 5 that never arrived, not right after the start-ups).  The demo
+table: all 100 in 16.8 s, 5.21 MiB per session (server 31.5, forkserver 16.7, 13 workers
+of 37 MiB), ratio 0.50, key p95 23 ms.  Key latency with 40 lobby sessions (``--lobby
+--sessions 40 --runs 1``), several runs each: p95 1.2-2.7 s with 8 per worker, 0.9-2.5 s
+with 4, 0.7-1.1 s with a process per session: a worker's sessions share one core.
+Earlier, a process per session: the demo 19.2 MiB per session, a one-line Textual app
+12.4 MiB: the ~13 MiB of pages a fork dirties is why sessions share workers.
 """
 
 from __future__ import annotations
@@ -53,6 +64,8 @@ from pathlib import Path
 from typing import Any
 
 import asyncssh
+
+from unotui.lobby.serve import SESSIONS_PER_PROCESS
 
 ROOT = Path(__file__).resolve().parent.parent
 SIZE = (100, 30)
@@ -76,6 +89,17 @@ def _cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def _parents() -> dict[int, int]:
+    parents: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                parents[int(entry.name)] = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+    return parents
+
+
 def _descendants(root: int) -> list[int]:
     children: dict[int, list[int]] = {}
     for entry in Path("/proc").iterdir():
@@ -96,13 +120,15 @@ def _descendants(root: int) -> list[int]:
 
 
 def start_server(
-    entry: str, preload: list[str], sessions: int, data_dir: Path
+    entry: str, preload: list[str], sessions: int, data_dir: Path, per_process: int = 1,
+    app_entry: str | None = None,
 ) -> tuple[subprocess.Popen[str], int]:
     preloads = [arg for module in preload for arg in ("--preload", module)]
     command = [
         sys.executable, "-m", "unotui.ssh", "--port", "0", "--data-dir", str(data_dir), "--entry", entry,
         *preloads, "--max-sessions", str(sessions + 20), "--per-ip", str(sessions + 20),
         "--rate-per-ip", "1000", "--rate-burst", str(sessions + 20),
+        "--sessions-per-process", str(per_process), *(("--app-entry", app_entry) if app_entry else ()),
     ]
     server = subprocess.Popen(command, stdout=subprocess.PIPE, text=True, cwd=ROOT)
     assert server.stdout is not None
@@ -187,14 +213,14 @@ class Session:
                 await asyncio.wait_for(self._conn.wait_closed(), 5)
 
 
-def start_lobby(sessions: int, data_dir: Path) -> tuple[subprocess.Popen[str], int, int]:
+def start_lobby(sessions: int, data_dir: Path, per_process: int) -> tuple[subprocess.Popen[str], int, int]:
     """``unotui serve`` (the real lobby) with the per-address limits raised for one
     address; returns (process, SSH port, TCP port)."""
     n = str(sessions + 20)
     command = [
         sys.executable, "-m", "unotui", "serve", "--bind", "127.0.0.1", "--ssh-port", "0", "--port", "0",
         "--data-dir", str(data_dir), "--max-sessions", n, "--ssh-per-ip", n, "--ssh-rate-per-ip", "1000",
-        "--ssh-rate-burst", n,
+        "--ssh-rate-burst", n, "--sessions-per-process", str(per_process),
     ]
     server = subprocess.Popen(command, stdout=subprocess.PIPE, text=True, cwd=ROOT)
     assert server.stdout is not None
@@ -289,6 +315,7 @@ async def load(server_pid: int, port: int, args: argparse.Namespace) -> dict[str
     await asyncio.sleep(2)  # let the apps settle (the demo freezes its objects after a frame)
     pids = [server_pid, *_descendants(server_pid)]
     pss = {pid: _pss_kib(pid) for pid in pids}
+    parents = _parents()
     keys = [k.encode().decode("unicode_escape").encode("latin-1") for k in args.keys.split(",")]
     await asyncio.gather(*(s.press(keys, args.keys_per_session, args.spread) for s in reached))
     elapsed = time.perf_counter() - started
@@ -301,6 +328,7 @@ async def load(server_pid: int, port: int, args: argparse.Namespace) -> dict[str
         "first": [s.first_frame for s in reached if s.first_frame is not None],
         "all_in": all_in,
         "pss": pss,
+        "parents": {pid: parents.get(pid, 0) for pid in pids},
         "latencies": [x for s in reached for x in s.latencies],
         "server_cpu": server_cpu,
         "session_cpu": session_cpu,
@@ -313,10 +341,12 @@ def report(n: int, server_pid: int, local: list[float], ssh: list[float], result
     for failure in result["failures"][:5]:
         print(f"a session failed: {failure}")
     pss: dict[int, int] = result["pss"]
+    parents: dict[int, int] = result["parents"]
     total_mib = sum(pss.values()) / 1024
     server_mib = pss.get(server_pid, 0) / 1024
-    children = sorted(v for pid, v in pss.items() if pid != server_pid)
-    forkserver_mib = children[0] / 1024 if children else 0.0  # the smallest: it draws nothing
+    forkservers = [pid for pid in pss if parents.get(pid) == server_pid]  # the server's only child
+    forkserver_mib = sum(pss[pid] for pid in forkservers) / 1024
+    children = sorted(v for pid, v in pss.items() if pid != server_pid and pid not in forkservers)
     ratio = statistics.median(ssh) / statistics.median(local) if ssh and local else float("nan")
     first: list[float] = result["first"]
     latencies: list[float] = result["latencies"]
@@ -331,9 +361,11 @@ def report(n: int, server_pid: int, local: list[float], ssh: list[float], result
     if first:
         print(f"first frame with {n} connecting at once: p50 {percentile(first, 0.5) * ms:.0f} ms, "
               f"p95 {percentile(first, 0.95) * ms:.0f} ms; {result['reached']} in {result['all_in']:.1f} s")
+    per = f"{n / len(children):.1f} sessions" if children else "no session"
     print(f"memory: {total_mib:.1f} MiB PSS in {len(pss)} processes = {total_mib / n:.2f} MiB per session "
           f"(target <= 15): server {server_mib:.1f} MiB, forkserver {forkserver_mib:.1f} MiB, "
-          f"a session's process {percentile(children[1:], 0.5) / 1024:.1f} MiB (median)")
+          f"{len(children)} session processes ({per} each) {sum(children) / 1024:.1f} MiB, "
+          f"median {percentile(children, 0.5) / 1024:.1f} MiB, max {max(children, default=0) / 1024:.1f} MiB")
     print(f"key to screen: p50 {percentile(latencies, 0.5) * ms:.0f} ms, p95 {p95:.0f} ms over "
           f"{len(latencies)} keys")
     elapsed = result["elapsed"]
@@ -361,6 +393,10 @@ def main() -> int:
     parser.add_argument("--timeout", type=float, default=120, help="seconds for every session's first frame")
     parser.add_argument("--lobby", action="store_true",
                         help="measure the real lobby (unotui serve): marker 'online', key 't' unless given")
+    parser.add_argument("--sessions-per-process", type=int, default=SESSIONS_PER_PROCESS, metavar="K",
+                        help=f"sessions per worker process (default {SESSIONS_PER_PROCESS}, as unotui serve; "
+                             "1: a process per session)")
+    parser.add_argument("--app-entry", help="the worker's entry (default: the demo's, or the lobby's)")
     args = parser.parse_args()
     preload = args.preload or ["unotui.ui.preload"]
     if args.lobby:
@@ -370,10 +406,11 @@ def main() -> int:
     marker = args.marker.encode()
     with tempfile.TemporaryDirectory() as tmp:
         if args.lobby:
-            server, port, tcp = start_lobby(args.sessions, Path(tmp))
+            server, port, tcp = start_lobby(args.sessions, Path(tmp), args.sessions_per_process)
             extra = ("host=127.0.0.1", f"port={tcp}")
         else:
-            server, port = start_server(args.entry, preload, args.sessions, Path(tmp))
+            server, port = start_server(args.entry, preload, args.sessions, Path(tmp),
+                                        args.sessions_per_process, args.app_entry)
             extra = ()
         try:
             # The first run of each kind only warms the caches.

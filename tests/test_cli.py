@@ -41,7 +41,8 @@ def test_unavailable_subcommand_says_so(monkeypatch: pytest.MonkeyPatch,
 def test_serve_help_names_its_doors_and_limits() -> None:
     out = run("serve", "--help")
     assert out.returncode == 0
-    for option in ("--ssh-port", "--port", "--data-dir", "--max-tables", "--max-sessions", "--ban", "--motd"):
+    for option in ("--ssh-port", "--port", "--data-dir", "--max-tables", "--max-sessions", "--ban", "--motd",
+                   "--sessions-per-process"):
         assert option in out.stdout
 
 

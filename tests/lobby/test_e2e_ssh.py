@@ -37,9 +37,9 @@ class Lobby:
     log: list[str]
 
 
-def start(data: Path) -> Lobby:
+def start(data: Path, *options: str) -> Lobby:
     command = [sys.executable, "-m", "unotui", "serve", "--bind", "127.0.0.1", "--ssh-port", "0",
-               "--port", "0", "--data-dir", str(data)]
+               "--port", "0", "--data-dir", str(data), *options]
     env = {k: v for k, v in os.environ.items() if k != "TMUX"}
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=REPO,
                                env=env)
@@ -129,11 +129,13 @@ def test_two_ssh_players_and_a_tcp_player_share_a_table_a_spectator_watches_and_
     assert "bob is back" in text
 
 
+@pytest.mark.parametrize("per_process", ["8", "1"], ids=["worker", "process"])
 def test_a_hostile_user_name_is_literal_and_the_host_key_survives_a_restart(
-    tmp_path: Path, terminals: list[Terminal]
+    tmp_path: Path, terminals: list[Terminal], per_process: str
 ) -> None:
+    """Sessions in a worker (the default) and each in a process of its own."""
     data = tmp_path / "data"
-    lobby = start(data)
+    lobby = start(data, "--sessions-per-process", per_process)
     try:
         eve = Terminal(ssh_argv(lobby.ssh_port, tmp_path, user="[b]x[/b]"), tmp_path, (80, 24))
         terminals.append(eve)
@@ -154,6 +156,8 @@ def test_a_hostile_user_name_is_literal_and_the_host_key_survives_a_restart(
         assert eve.exit_status() == 0
     finally:
         stop(lobby)
+    started = [line for line in (data / "ssh.log").read_text().splitlines() if "started in" in line]
+    assert started and all(("started in worker" in line) == (per_process != "1") for line in started)
     again = start(data)
     try:
         assert again.fingerprint == lobby.fingerprint

@@ -40,3 +40,5 @@ def test_bad_ports_and_limits_are_one_line_errors(tmp_path: Path) -> None:
     assert out.returncode == 2 and "--port must be 0-65535" in out.stderr and "Traceback" not in out.stderr
     out = serve("--data-dir", str(tmp_path), "--max-tables", "0")
     assert out.returncode == 2 and "at least 1" in out.stderr
+    out = serve("--data-dir", str(tmp_path), "--sessions-per-process", "0")
+    assert out.returncode == 2 and "--sessions-per-process must be at least 1" in out.stderr

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import json
 import os
 import shlex
@@ -24,14 +25,20 @@ from unotui.ssh import SshLimits, SshServer
 from ..tmux_support import tmux, wait_for
 
 ECHO = "tests.ssh.entries:echo"
+ECHO_APP = "tests.ssh.entries:echo_app"
 REPO = Path(__file__).resolve().parents[2]
 
 
 @contextlib.asynccontextmanager
 async def serving(
-    data_dir: Path, entry: str = ECHO, limits: SshLimits | None = None, **kwargs: Any
+    data_dir: Path, entry: str = ECHO, limits: SshLimits | None = None, sessions_per_process: int = 1,
+    **kwargs: Any
 ) -> AsyncIterator[SshServer]:
-    """An :class:`SshServer` on 127.0.0.1 (any port) for the ``async with`` body."""
+    """An :class:`SshServer` on 127.0.0.1 (any port) for the ``async with`` body; with
+    ``sessions_per_process`` > 1, workers run ``app_entry`` (the echo app unless given)."""
+    limits = dataclasses.replace(limits or SshLimits(), sessions_per_process=sessions_per_process)
+    if sessions_per_process > 1:
+        kwargs.setdefault("app_entry", ECHO_APP)
     server = SshServer(entry, data_dir, limits, preload=(), **kwargs)
     await asyncio.wait_for(server.start("127.0.0.1", 0), 30)
     try:

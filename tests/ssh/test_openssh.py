@@ -21,6 +21,10 @@ pytestmark = [
 ]
 
 PLAY = "tests.ssh.entries:play"
+PLAY_APP = "tests.ssh.entries:play_app"  # the same in a worker's thread
+#: on the table's first screen whatever the deal: the players panel's title (a first card
+#: that asks for a colour covers the draw pile with its dialog)
+TABLE = "Players, "
 CRASH = "tests.ssh.entries:crash_app"
 
 
@@ -31,16 +35,18 @@ def records(path: Path) -> list[dict[str, object]]:
     return [json.loads(line) for line in path.read_text().splitlines()]
 
 
+@pytest.mark.parametrize("grouping", [(), ("--sessions-per-process", "2", "--app-entry", PLAY_APP)],
+                         ids=["process", "worker"])
 def test_key_login_plays_resizes_survives_ctrl_c_and_quits_clean(
-    tmp_path: Path, terminals: list[Terminal]
+    tmp_path: Path, terminals: list[Terminal], grouping: tuple[str, ...]
 ) -> None:
     key, fingerprint = make_key(tmp_path)
     record = tmp_path / "specs.jsonl"
-    with cli_server(tmp_path / "data", PLAY, "--extra", f"record={record}") as server:
+    with cli_server(tmp_path / "data", PLAY, "--extra", f"record={record}", *grouping) as server:
         term = Terminal(ssh_argv(server.port, tmp_path, key=key, user="ada"), tmp_path)
         terminals.append(term)
-        screen = term.wait("Draw pile")
-        assert "Players" in screen and "ada" in screen
+        screen = term.wait(TABLE)
+        assert "ada" in screen
         [spec] = records(record)
         assert spec["fingerprint"] == fingerprint and spec["user"] == "ada"
         assert spec["size"] == [100, 30] and str(spec["term"]).startswith(("tmux", "screen"))
@@ -58,7 +64,7 @@ def test_key_login_plays_resizes_survives_ctrl_c_and_quits_clean(
         # Ctrl+C is a key the app reads (Textual says how to quit), not the end of the session.
         term.keys("C-c")
         term.wait("ctrl+q")
-        assert not term.status.exists() and "Draw pile" in term.wait("Draw pile")
+        assert not term.status.exists() and TABLE in term.wait(TABLE)
         term.keys("C-q")
         term.wait("abandon this match?")
         term.keys("y")
@@ -68,6 +74,9 @@ def test_key_login_plays_resizes_survives_ctrl_c_and_quits_clean(
         # `unotui play` just the same.)
         assert term.flag("alternate_on") == "0"
         assert term.flag("mouse_any_flag") == "0" and term.flag("cursor_flag") == "1"
+    log = (tmp_path / "data" / "ssh.log").read_text().splitlines()
+    started = [line for line in log if "started in" in line]
+    assert len(started) == 1 and ("started in worker" in started[0]) == bool(grouping)
 
 
 def test_a_guest_without_a_key_gets_in_without_a_prompt(tmp_path: Path, terminals: list[Terminal]) -> None:
@@ -78,7 +87,7 @@ def test_a_guest_without_a_key_gets_in_without_a_prompt(tmp_path: Path, terminal
         argv = ssh_argv(server.port, tmp_path, user="guest")
         term = Terminal(["env", f"HOME={home}", *argv], tmp_path)
         terminals.append(term)
-        term.wait("Draw pile")
+        term.wait(TABLE)
         [spec] = records(record)
         assert spec["fingerprint"] is None and spec["user"] == "guest"
 

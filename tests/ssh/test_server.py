@@ -1,5 +1,8 @@
 """The SSH shell with asyncssh as the client (a real SSH client, no terminal needed):
-identity, exec allow-list, refusals, limits, the pty and the child's life."""
+identity, exec allow-list, refusals, limits, the pty and the child's life.
+
+The tests of a session's life run twice: a process per session, and two sessions per
+worker process (``per_process``: the echo entry's app form in a worker's thread)."""
 
 from __future__ import annotations
 
@@ -7,6 +10,7 @@ import asyncio
 import stat
 import time
 from pathlib import Path
+from typing import Any
 
 import asyncssh
 import pytest
@@ -22,11 +26,19 @@ pytestmark = pytest.mark.timeout(60)
 TERM = {"term_type": "xterm-256color", "term_size": (90, 25)}
 
 
-async def test_key_user_term_size_extra_and_environment_reach_the_child(tmp_path: Path) -> None:
+@pytest.fixture(params=[1, 2], ids=["process", "worker"])
+def per_process(request: pytest.FixtureRequest) -> dict[str, Any]:
+    """``serving`` arguments: one session per process, or two per worker."""
+    return {"sessions_per_process": request.param}
+
+
+async def test_key_user_term_size_extra_and_environment_reach_the_child(
+    tmp_path: Path, per_process: dict[str, Any]
+) -> None:
     key = asyncssh.generate_private_key("ssh-ed25519")
     extra = {"lobby": "127.0.0.1:9"}
     async with (
-        serving(tmp_path, extra_for=lambda spec: {**extra, "user_seen": spec.user}) as server,
+        serving(tmp_path, extra_for=lambda spec: {**extra, "user_seen": spec.user}, **per_process) as server,
         connect(server.port, key, user="Zoë [31m") as conn,
     ):
         proc = await conn.create_process(**TERM)
@@ -44,6 +56,12 @@ async def test_key_user_term_size_extra_and_environment_reach_the_child(tmp_path
         assert env["USER"] is None and env["SSH_CONNECTION"] is None
         assert payload["tty"] is True
         assert server.sessions_now == 1
+        [session] = server.sessions()
+        if per_process["sessions_per_process"] > 1:  # a thread in a worker, not a process of its own
+            assert session.worker is not None and payload["thread"] == f"session-{session.number}"
+            assert payload["pid"] == session.pid == session.worker.pid
+        else:
+            assert session.worker is None
         proc.stdin.write(b"q")
         result = await asyncio.wait_for(proc.wait(), 10)
         assert result.exit_status == 0
@@ -51,8 +69,8 @@ async def test_key_user_term_size_extra_and_environment_reach_the_child(tmp_path
     assert stat.S_IMODE(key_file.stat().st_mode) == 0o600
 
 
-async def test_a_guest_without_a_key_has_no_fingerprint(tmp_path: Path) -> None:
-    async with serving(tmp_path) as server, connect(server.port, user="guest") as conn:
+async def test_a_guest_without_a_key_has_no_fingerprint(tmp_path: Path, per_process: dict[str, Any]) -> None:
+    async with serving(tmp_path, **per_process) as server, connect(server.port, user="guest") as conn:
         proc = await conn.create_process(term_type="xterm-direct", term_size=(80, 24))
         spec = spec_of(await read_until(proc.stdout, b"\r\n"))
         assert spec["spec"]["fingerprint"] is None and spec["spec"]["user"] == "guest"
@@ -61,8 +79,10 @@ async def test_a_guest_without_a_key_has_no_fingerprint(tmp_path: Path) -> None:
         await asyncio.wait_for(proc.wait(), 10)
 
 
-async def test_the_pty_is_raw_ctrl_c_is_a_byte_and_resizes_arrive(tmp_path: Path) -> None:
-    async with serving(tmp_path) as server, connect(server.port) as conn:
+async def test_the_pty_is_raw_ctrl_c_is_a_byte_and_resizes_arrive(
+    tmp_path: Path, per_process: dict[str, Any]
+) -> None:
+    async with serving(tmp_path, **per_process) as server, connect(server.port) as conn:
         proc = await conn.create_process(**TERM)
         await read_until(proc.stdout, b"\r\n")
         proc.stdin.write(b"\x03")  # Ctrl+C: no SIGINT in raw mode, the app reads it
@@ -75,8 +95,10 @@ async def test_the_pty_is_raw_ctrl_c_is_a_byte_and_resizes_arrive(tmp_path: Path
         assert (await asyncio.wait_for(proc.wait(), 10)).exit_status == 0
 
 
-async def test_exec_words_on_the_allow_list_reach_the_child(tmp_path: Path) -> None:
-    async with serving(tmp_path) as server, connect(server.port) as conn:
+async def test_exec_words_on_the_allow_list_reach_the_child(
+    tmp_path: Path, per_process: dict[str, Any]
+) -> None:
+    async with serving(tmp_path, **per_process) as server, connect(server.port) as conn:
         proc = await conn.create_process("join ABC123", **TERM)
         spec = spec_of(await read_until(proc.stdout, b"\r\n"))
         assert spec["spec"]["command"] == ["join", "ABC123"]
@@ -122,9 +144,9 @@ async def test_sftp_port_forwarding_and_a_second_session_are_refused(tmp_path: P
 
 @pytest.mark.parametrize(("key", "status"), [(b"e", 3), (b"k", 1), (b"r", 1)])
 async def test_an_abnormal_end_resets_the_terminal_and_logs_the_traceback(
-    tmp_path: Path, key: bytes, status: int, caplog: pytest.LogCaptureFixture
+    tmp_path: Path, key: bytes, status: int, caplog: pytest.LogCaptureFixture, per_process: dict[str, Any]
 ) -> None:
-    async with serving(tmp_path) as server, connect(server.port) as conn:
+    async with serving(tmp_path, **per_process) as server, connect(server.port) as conn:
         proc = await conn.create_process(**TERM)
         await read_until(proc.stdout, b"\r\n")
         proc.stdin.write(key)
@@ -137,8 +159,9 @@ async def test_an_abnormal_end_resets_the_terminal_and_logs_the_traceback(
         assert "RuntimeError: boom from the echo entry" in caplog.text
 
 
-async def test_idle_sessions_end_with_a_message(tmp_path: Path) -> None:
-    async with serving(tmp_path, limits=SshLimits(idle_timeout=1.0)) as server, connect(server.port) as conn:
+async def test_idle_sessions_end_with_a_message(tmp_path: Path, per_process: dict[str, Any]) -> None:
+    limits = SshLimits(idle_timeout=1.0)
+    async with serving(tmp_path, limits=limits, **per_process) as server, connect(server.port) as conn:
         proc = await conn.create_process(**TERM)
         await read_until(proc.stdout, b"\r\n")
         proc.stdin.write(b"a")  # a key restarts the clock
@@ -149,8 +172,8 @@ async def test_idle_sessions_end_with_a_message(tmp_path: Path) -> None:
         assert b"without a key" in result.stdout and RESET in result.stdout
 
 
-async def test_closing_the_server_tells_the_players(tmp_path: Path) -> None:
-    async with serving(tmp_path) as server, connect(server.port) as conn:
+async def test_closing_the_server_tells_the_players(tmp_path: Path, per_process: dict[str, Any]) -> None:
+    async with serving(tmp_path, **per_process) as server, connect(server.port) as conn:
         proc = await conn.create_process(**TERM)
         await read_until(proc.stdout, b"\r\n")
         await asyncio.wait_for(server.close(), 10)

@@ -42,6 +42,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="...in bursts of (default 5)")
     parser.add_argument("--idle-timeout", type=float, default=1800.0, metavar="S",
                         help="seconds without a key before an SSH session ends (default 1800; 0: never)")
+    parser.add_argument("--sessions-per-process", type=int, default=None, metavar="K",
+                        help="SSH sessions sharing one worker process, a thread each (default 8; "
+                             "1: a process of its own per session, full isolation)")
     ops = parser.add_argument_group("operator commands (change the data directory, then exit)")
     ops.add_argument("--motd", metavar="TEXT", help="set the message of the day ('' clears it)")
     ops.add_argument("--ban", metavar="FINGERPRINT", help="ban an SSH key (SHA256:...)")
@@ -92,10 +95,14 @@ def run(args: argparse.Namespace) -> int:
     if args.max_tables < 1 or args.max_sessions < 1:
         print("unotui serve: --max-tables and --max-sessions must be at least 1", file=sys.stderr)
         return 2
-    from .serve import ServeOptions, run_serve
+    if args.sessions_per_process is not None and args.sessions_per_process < 1:
+        print("unotui serve: --sessions-per-process must be at least 1", file=sys.stderr)
+        return 2
+    from .serve import SESSIONS_PER_PROCESS, ServeOptions, run_serve
 
     return run_serve(ServeOptions(data_dir=data_dir, bind=args.bind, ssh_port=args.ssh_port, port=args.port,
                                   max_tables=args.max_tables, max_sessions=args.max_sessions,
                                   turn_timer=args.turn_timer, ssh_per_ip=args.ssh_per_ip,
                                   ssh_rate_per_ip=args.ssh_rate_per_ip, ssh_rate_burst=args.ssh_rate_burst,
-                                  idle_timeout=args.idle_timeout))
+                                  idle_timeout=args.idle_timeout,
+                                  sessions_per_process=args.sessions_per_process or SESSIONS_PER_PROCESS))

@@ -7,8 +7,10 @@ Three doors lead to the same tables (one dict of rooms, one :class:`Lobby`):
 * a loopback-only TCP port that only the SSH sessions' programs use (they all come from
   127.0.0.1, so the per-address limits of the public door would throttle them; the SSH
   layer has already applied its own per-address limits to the real clients);
-* the SSH server (``--ssh-port``), which runs :func:`unotui.lobby.session.run` for each
-  SSH session in a process of its own, on a pty.
+* the SSH server (``--ssh-port``), which runs the lobby app for each SSH session on a
+  pty of its own: :func:`unotui.lobby.session.make_app` in a thread of a worker process
+  shared by up to ``--sessions-per-process`` sessions, or with ``--sessions-per-process 1``
+  :func:`unotui.lobby.session.run` in a process of its own.
 
 One line per event goes to stdout (joins, tables, results, the SSH layer's refusals),
 flushed at once, for a service manager's journal.
@@ -35,6 +37,9 @@ from .sqlite_store import SqliteStore
 __all__ = ["ServeOptions", "run_serve", "serve"]
 
 ENTRY = "unotui.lobby.session:run"
+APP_ENTRY = "unotui.lobby.session:make_app"
+#: sessions per worker process unless told otherwise (measured: ``bench/ssh_load.py --lobby``)
+SESSIONS_PER_PROCESS = 8
 #: what the forkserver imports once for every session (shared pages, a faster first frame)
 PRELOAD = ("unotui.ui.preload", "unotui.ui.lobby_app", "unotui.ui.screens.lobby", "unotui.lobby.session")
 
@@ -55,6 +60,7 @@ class ServeOptions:
     ssh_rate_per_ip: float = 5.0
     ssh_rate_burst: int = 5
     idle_timeout: float = 1800.0
+    sessions_per_process: int = SESSIONS_PER_PROCESS
 
 
 def _log_to(path: Path) -> None:
@@ -109,8 +115,10 @@ async def serve(options: ServeOptions, stop: asyncio.Event) -> int:
 
             limits = SshLimits(max_sessions=options.max_sessions, per_ip=options.ssh_per_ip,
                                rate_per_ip=options.ssh_rate_per_ip, rate_burst=options.ssh_rate_burst,
-                               idle_timeout=options.idle_timeout)
-            ssh = SshServer(ENTRY, options.data_dir, limits=limits, extra_for=extra_for, preload=PRELOAD)
+                               idle_timeout=options.idle_timeout,
+                               sessions_per_process=options.sessions_per_process)
+            ssh = SshServer(ENTRY, options.data_dir, limits=limits, extra_for=extra_for, preload=PRELOAD,
+                            app_entry=APP_ENTRY)
             ssh_bound = await ssh.start(options.bind, options.ssh_port)
             ssh_port[0] = ssh_bound[0][1]
             say(f"SSH lobby on port {ssh_bound[0][1]}: ssh -p {ssh_bound[0][1]} NAME@THIS-HOST")

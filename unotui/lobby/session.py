@@ -1,34 +1,63 @@
-"""What runs in each SSH session's process: the lobby app on the session's pty.
+"""What runs for each SSH session: the lobby app on the session's pty.
 
-The SSH layer (:mod:`unotui.ssh`) starts this in a process of its own with the pty as its
-terminal, and passes what it knows in a :class:`~unotui.ssh.spec.SessionSpec`: the SSH
-user name (the nickname, cleaned here), the words of ``ssh HOST join CODE``, and in
-``extra`` the lobby's loopback port and the credential for the player's key.  Settings
-files are never read: the process belongs to the server's user, not to the player.
+The SSH layer (:mod:`unotui.ssh`) passes what it knows in a
+:class:`~unotui.ssh.spec.SessionSpec`: the SSH user name (the nickname, cleaned here), the
+words of ``ssh HOST join CODE``, and in ``extra`` the lobby's loopback port and the
+credential for the player's key.  Settings files are never read: the process belongs to
+the server's user, not to the player.
+
+Two entries: :func:`run` in a process of its own with the pty as its terminal (one
+session per process), and :func:`make_app` in a thread of a worker process shared with
+other sessions (``unotui serve --sessions-per-process K``): it returns the app bound to
+the session's terminal, which the worker runs.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-__all__ = ["run"]
+if TYPE_CHECKING:
+    from ..ui.lobby_app import LobbyApp
+    from ..ui.session_driver import SessionTerminalLike
+
+__all__ = ["make_app", "run"]
 
 
-def run(spec: Any) -> int:
-    """Run the lobby app for one SSH session; returns its exit status."""
+def _build(spec: Any) -> LobbyApp | str:
+    """The session's app, or the one line a banned key reads instead."""
     from ..client.text import clean_name
     from ..ui.lobby_app import LobbyApp
 
     extra: dict[str, str] = dict(getattr(spec, "extra", {}) or {})
-    if "banned" in extra:  # a plain line on the terminal, then the session ends
+    if "banned" in extra:
         from ..protocol.text import clean
 
-        print(f"You are banned from this lobby: {clean(extra['banned'])}\r", flush=True)
-        return 1
+        return f"You are banned from this lobby: {clean(extra['banned'])}"
     name = clean_name(str(getattr(spec, "user", "") or ""), "guest")
     command = tuple(getattr(spec, "command", ()) or ())
-    app = LobbyApp(extra.get("host", "127.0.0.1"), int(extra.get("port", "7777")), name,
-                   identity=extra.get("identity") or None, command=command,
-                   ssh_port=int(extra.get("ssh_port", "2222")))
+    return LobbyApp(extra.get("host", "127.0.0.1"), int(extra.get("port", "7777")), name,
+                    identity=extra.get("identity") or None, command=command,
+                    ssh_port=int(extra.get("ssh_port", "2222")))
+
+
+def run(spec: Any) -> int:
+    """Run the lobby app for one SSH session on this process's terminal; its exit status."""
+    app = _build(spec)
+    if isinstance(app, str):  # a plain line on the terminal, then the session ends
+        print(f"{app}\r", flush=True)
+        return 1
     app.run()
     return 0
+
+
+def make_app(spec: Any, terminal: SessionTerminalLike) -> LobbyApp | int:
+    """The lobby app for one SSH session in a worker, bound to its terminal (or, for a
+    banned key, the line written on the terminal and the status 1)."""
+    from ..ui.session_driver import attach
+
+    app = _build(spec)
+    if isinstance(app, str):
+        terminal.write(f"{app}\r\n")
+        return 1
+    attach(app, terminal)
+    return app

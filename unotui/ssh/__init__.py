@@ -1,5 +1,7 @@
 """The SSH shell: ``ssh host`` runs one entry function per session, on its own pty, in a
-child process forked from a preloaded forkserver.  It knows nothing of the game.
+child process forked from a preloaded forkserver, or (``SshLimits(sessions_per_process=K)``)
+as an app in a thread of a worker process shared by up to K sessions.  It knows nothing of
+the game.
 
 Importing this package is light (no asyncssh, no Textual): an entry module may import
 :class:`SessionSpec` from here.  :class:`SshServer` loads asyncssh when first used.

@@ -3,6 +3,7 @@
 ``unotui serve`` (the lobby) is the command for operators; this one serves any entry::
 
     python -m unotui.ssh --port 2222 --data-dir /tmp/ssh --entry unotui.ssh.demo:run
+    python -m unotui.ssh --sessions-per-process 8      # the demo, 8 sessions to a worker
     python -m unotui.ssh --local --entry unotui.ssh.demo:run   # the entry on this terminal
 
 It prints ``listening HOST:PORT fingerprint SHA256:...`` once it accepts connections,
@@ -27,6 +28,11 @@ from .spec import SessionSpec
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m unotui.ssh", description=__doc__.splitlines()[0])
     parser.add_argument("--entry", default="unotui.ssh.demo:run", help="module:function run per session")
+    parser.add_argument("--app-entry", metavar="MODULE:FUNCTION",
+                        help="function(spec, terminal) returning a session's app, for several sessions per "
+                             "process (default for the demo: unotui.ssh.demo:make_app)")
+    parser.add_argument("--sessions-per-process", type=int, default=1, metavar="K",
+                        help="sessions sharing one worker process, a thread each (default 1: a process each)")
     parser.add_argument("--preload", action="append", default=None, metavar="MODULE",
                         help="a module the forkserver imports first (repeatable; default: textual.app; "
                              "for the demo, unotui.ui.preload)")
@@ -50,6 +56,7 @@ def _limits(args: argparse.Namespace) -> SshLimits:
     changes = {
         "max_sessions": args.max_sessions, "per_ip": args.per_ip, "idle_timeout": args.idle_timeout,
         "rate_per_ip": args.rate_per_ip, "rate_burst": args.rate_burst,
+        "sessions_per_process": args.sessions_per_process,
     }
     from dataclasses import replace
 
@@ -77,9 +84,12 @@ async def _serve(args: argparse.Namespace, extra: dict[str, str]) -> int:
         from .demo import PRELOAD
 
         preload = PRELOAD
+    app_entry = args.app_entry
+    if app_entry is None and args.entry == "unotui.ssh.demo:run":
+        app_entry = "unotui.ssh.demo:make_app"
     server = SshServer(
         args.entry, args.data_dir, _limits(args), extra_for=(lambda _spec: extra) if extra else None,
-        preload=preload,
+        preload=preload, app_entry=app_entry,
     )
     addresses = await server.start(args.bind, args.port)
     for host, port in addresses:
@@ -96,6 +106,9 @@ async def _serve(args: argparse.Namespace, extra: dict[str, str]) -> int:
 def main(argv: list[str] | None = None) -> int:
     """Serve (or, with ``--local``, run the entry here); the exit status."""
     args = _parser().parse_args(argv)
+    if args.sessions_per_process < 1:
+        print("--sessions-per-process must be at least 1", file=sys.stderr)
+        return 2
     extra: dict[str, str] = {}
     for item in args.extra:
         key, sep, value = item.partition("=")

@@ -12,8 +12,10 @@ ends are this package, so pickle is safe):
 
 * forkserver -> server, once: ``("ready", error)``: preloaded (``error`` is "" or why the
   entry does not resolve);
-* server -> forkserver: ``(request id, spec, env, memory MiB, CPU s)`` with two fds
-  attached (the pty's slave, the log pipe's write end);
+* server -> forkserver: ``(request id, "session", (spec, env, memory MiB, CPU s))`` with
+  two fds attached (the pty's slave, the log pipe's write end): a session's own process;
+  or ``(request id, "worker", (env, memory MiB, CPU s))`` with a control socket and a log
+  pipe's write end: a worker for several sessions (see :mod:`unotui.ssh.worker`);
 * forkserver -> server: ``("started", request id, pid)`` or ``("failed", request id,
   why)``, and later ``("exited", pid, status)`` (the status as
   :func:`os.waitstatus_to_exitcode` gives it: negative for a signal).
@@ -48,10 +50,13 @@ _MAX_MESSAGE = 256 * 1024
 class Forkserver:
     """The server's handle on its forkserver process."""
 
-    def __init__(self, entry: str, preload: Sequence[str]) -> None:
+    def __init__(self, entry: str, preload: Sequence[str], app_entry: str | None = None) -> None:
         self.entry = entry
-        module = entry.partition(":")[0]
-        self.preload = list(dict.fromkeys([*preload, module]))
+        self.app_entry = app_entry or ""
+        modules = [e.partition(":")[0] for e in (entry, self.app_entry) if e]
+        if app_entry:
+            modules.append("unotui.ssh.worker")
+        self.preload = list(dict.fromkeys([*preload, *modules]))
         self.pid: int | None = None
         self._process: subprocess.Popen[bytes] | None = None
         self._sock: socket.socket | None = None
@@ -70,7 +75,8 @@ class Forkserver:
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         with theirs:
             code = "import sys; from unotui.ssh.forkserver import main; main(sys.argv[1:])"
-            args = [str(theirs.fileno()), self.entry, json.dumps(self.preload), json.dumps(sys.path)]
+            args = [str(theirs.fileno()), self.entry, json.dumps(self.preload), json.dumps(sys.path),
+                    self.app_entry]
             self._process = subprocess.Popen(
                 [sys.executable, "-c", code, *args], pass_fds=[theirs.fileno()],
                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, start_new_session=True,
@@ -95,15 +101,30 @@ class Forkserver:
         Raises:
             OSError: the forkserver is gone or could not fork.
         """
+        return await self._fork("session", (spec, env, memory_mib, cpu_seconds), [tty, log])
+
+    async def spawn_worker(self, control: int, log: int, env: dict[str, str], memory_mib: int,
+                           cpu_seconds: int) -> int:
+        """Fork a worker for several sessions (the app entry) with its end of the control
+        socket and the log pipe's write end (the caller keeps and closes its own); its pid.
+
+        ``memory_mib`` and ``cpu_seconds`` are the whole worker's limits.
+
+        Raises:
+            OSError: the forkserver is gone or could not fork.
+        """
+        return await self._fork("worker", (env, memory_mib, cpu_seconds), [control, log])
+
+    async def _fork(self, kind: str, args: tuple[Any, ...], fds: list[int]) -> int:
         if self._sock is None:
             raise OSError("the forkserver is not running")
         self._requests += 1
         request = self._requests
         future: asyncio.Future[int] = asyncio.get_running_loop().create_future()
         self._starting[request] = future
-        message = pickle.dumps((request, spec, env, memory_mib, cpu_seconds))
+        message = pickle.dumps((request, kind, args))
         try:
-            self._send(message, [tty, log])
+            self._send(message, fds)
         except OSError:
             del self._starting[request]
             raise
@@ -195,8 +216,10 @@ class Forkserver:
 
 
 def main(argv: list[str]) -> None:
-    """The forkserver: ``main([socket fd, entry, preload JSON, sys.path JSON])``."""
+    """The forkserver: ``main([socket fd, entry, preload JSON, sys.path JSON, app entry])``
+    (the app entry, for workers, may be "")."""
     fd, entry, preload, path = int(argv[0]), argv[1], json.loads(argv[2]), json.loads(argv[3])
+    app_entry = argv[4] if len(argv) > 4 else ""
     sys.path[:] = path
     sock = socket.socket(fileno=fd)
     error = ""
@@ -209,6 +232,8 @@ def main(argv: list[str]) -> None:
 
     try:
         resolve_entry(entry)
+        if app_entry:
+            resolve_entry(app_entry)
     except EntryError as exc:
         error = str(exc)
     # What exists now is shared with every child: keep the collector off its pages.
@@ -217,10 +242,10 @@ def main(argv: list[str]) -> None:
     sock.send(pickle.dumps(("ready", error)))
     if error:
         return
-    _serve(sock, entry)
+    _serve(sock, entry, app_entry)
 
 
-def _serve(sock: socket.socket, entry: str) -> None:
+def _serve(sock: socket.socket, entry: str, app_entry: str) -> None:
     wake_r, wake_w = os.pipe()
     os.set_blocking(wake_r, False)
     os.set_blocking(wake_w, False)
@@ -243,13 +268,17 @@ def _serve(sock: socket.socket, entry: str) -> None:
                 data, fds = b"", []
             if not data:
                 return  # the server has gone
-            _fork(sock, data, fds, entry, (selector, wake_r, wake_w))
+            _fork(sock, data, fds, (entry, app_entry), (selector, wake_r, wake_w))
 
 
-def _fork(sock: socket.socket, data: bytes, fds: list[int], entry: str, own: tuple[Any, int, int]) -> None:
+def _fork(
+    sock: socket.socket, data: bytes, fds: list[int], entries: tuple[str, str], own: tuple[Any, int, int]
+) -> None:
     request: int = -1
     try:
-        request, spec, env, memory_mib, cpu_seconds = pickle.loads(data)
+        request, kind, args = pickle.loads(data)
+        if kind not in ("session", "worker") or (kind == "worker" and not entries[1]):
+            raise ValueError(f"cannot fork a {kind!r}")
         tty, log = fds
         pid = os.fork()
     except Exception as exc:
@@ -266,9 +295,16 @@ def _fork(sock: socket.socket, data: bytes, fds: list[int], entry: str, own: tup
             sock.close()
             os.close(wake_r)
             os.close(wake_w)
-            from .child import child_main
+            if kind == "worker":
+                from .worker import worker_main
 
-            child_main(spec, entry, tty, log, env, memory_mib, cpu_seconds)
+                env, memory_mib, cpu_seconds = args
+                worker_main(tty, log, entries[1], env, memory_mib, cpu_seconds)
+            else:
+                from .child import child_main
+
+                spec, env, memory_mib, cpu_seconds = args
+                child_main(spec, entries[0], tty, log, env, memory_mib, cpu_seconds)
         finally:
             os._exit(1)
     os.close(tty)

@@ -30,6 +30,9 @@ class SshLimits:
         child_cpu_seconds: a session's CPU time (``RLIMIT_CPU``); 0 turns it off.
         kill_grace: seconds a session's process gets to end after a hang-up before it
             is killed.
+        sessions_per_process: sessions that share one worker process, each in a thread
+            of its own (needs an app entry; the memory and CPU limits above then apply
+            to the worker, times this); 1: a process of its own per session.
     """
 
     login_timeout: float = 30.0
@@ -43,6 +46,11 @@ class SshLimits:
     child_memory_mib: int = 1024
     child_cpu_seconds: int = 3600
     kill_grace: float = 2.0
+    sessions_per_process: int = 1
+
+    def __post_init__(self) -> None:
+        if self.sessions_per_process < 1:
+            raise ValueError("sessions_per_process must be at least 1")
 
 
 #: the reasons a connection is refused, and the line the client reads

@@ -14,6 +14,10 @@ prompts.  It offers no exec (only an allow-list of words that reach the entry as
 ``spec.command``), no port forwarding, no SFTP or other subsystem, no agent or X11
 forwarding.  Each session's process is forked by a preloaded forkserver (see
 :mod:`unotui.ssh.child`); see :mod:`unotui.ssh.session` for the byte pump.
+
+With ``SshLimits(sessions_per_process=K)`` (K > 1) sessions run K to a worker process,
+each in a thread of its own: ``app_entry`` (``"module:function"``, called in the worker
+as ``function(spec, terminal)``) returns the app to run there (see :mod:`unotui.ssh.worker`).
 """
 
 from __future__ import annotations
@@ -28,9 +32,10 @@ from pathlib import Path
 
 import asyncssh
 
-from .errors import HostKeyError
+from .errors import EntryError, HostKeyError
 from .forkserver import Forkserver
 from .limits import REFUSALS, Admission, SshLimits
+from .pool import WorkerPool
 from .session import RefusalSession, ShellSession
 from .spec import DEFAULT_COMMANDS, SessionSpec, colour_env
 
@@ -78,6 +83,11 @@ class SshServer:
         preload: modules the forkserver imports before the first session.
         commands: the exec words allowed (``ssh -t host join CODE``).
         env: variables added to every child's environment.
+        app_entry: the function a worker runs per session when ``limits.sessions_per_process``
+            is more than 1 (``function(spec, terminal) -> app | status``); required then.
+
+    Raises:
+        EntryError: several sessions per process without an ``app_entry``.
     """
 
     def __init__(
@@ -89,6 +99,7 @@ class SshServer:
         preload: tuple[str, ...] = DEFAULT_PRELOAD,
         commands: Collection[str] = DEFAULT_COMMANDS,
         env: Mapping[str, str] | None = None,
+        app_entry: str | None = None,
     ) -> None:
         self.entry = entry
         self.data_dir = data_dir
@@ -96,7 +107,16 @@ class SshServer:
         self.extra_for = extra_for
         self.commands = frozenset(commands)
         self.env = dict(env or {})
-        self.forkserver = Forkserver(entry, preload)
+        grouped = self.limits.sessions_per_process > 1
+        if grouped and not app_entry:
+            raise EntryError("sessions_per_process > 1 needs an app entry: module:function(spec, terminal)")
+        self.app_entry = app_entry if grouped else None
+        self.forkserver = Forkserver(entry, preload, self.app_entry)
+        #: the workers (None: one process per session)
+        self.pool: WorkerPool | None = None
+        if grouped:
+            self.pool = WorkerPool(self.forkserver, self.limits.sessions_per_process, self.worker_env(),
+                                   self.limits.child_memory_mib, self.limits.child_cpu_seconds)
         self.admission = Admission(self.limits)
         #: connections and requests refused, by reason ("rate", "per_ip", "full",
         #: "exec", "subsystem", "session", "forward")
@@ -171,8 +191,10 @@ class SshServer:
         self.port = addresses[0][1] if addresses else port
         log.info(
             "SSH shell listening on %s, entry %s, host key %s",
-            ", ".join(f"{a}:{p}" for a, p in addresses), self.entry, self.fingerprint,
+            ", ".join(f"{a}:{p}" for a, p in addresses), self.app_entry or self.entry, self.fingerprint,
         )
+        if self.pool is not None:
+            log.info("up to %d sessions per worker process", self.pool.per_process)
         return addresses
 
     async def close(self, timeout: float = 5.0) -> None:
@@ -189,6 +211,8 @@ class SshServer:
         if self._acceptor is not None:
             await self._acceptor.wait_closed()
             self._acceptor = None
+        if self.pool is not None:
+            self.pool.close()
         await self.forkserver.close()
 
     # ----- called by connections and sessions -------------------------------------------------
@@ -198,19 +222,29 @@ class SshServer:
         self.refused[reason] += 1
 
     def child_env(self, term: str, client_colorterm: str | None) -> dict[str, str]:
-        """A child's whole environment."""
+        """A child's whole environment (one session per process)."""
+        env = self.worker_env()
+        env.update(self.session_env(term, client_colorterm))
+        env.update(self.env)
+        return env
+
+    def worker_env(self) -> dict[str, str]:
+        """What every session's process shares: a worker's whole environment."""
         env = {
             "PATH": os.environ.get("PATH", "/usr/local/bin:/usr/bin:/bin"),
-            "TERM": term,
             "LANG": "C.UTF-8",
             "LC_ALL": "C.UTF-8",
-            **colour_env(term, client_colorterm),
         }
         for name in ("HOME", "TMPDIR"):
             if name in os.environ:
                 env[name] = os.environ[name]
         env.update(self.env)
         return env
+
+    @staticmethod
+    def session_env(term: str, client_colorterm: str | None) -> dict[str, str]:
+        """What is one session's own: ``TERM`` and, for 24-bit colour, ``COLORTERM``."""
+        return {"TERM": term, **colour_env(term, client_colorterm)}
 
     def new_session(self, spec: SessionSpec) -> ShellSession:
         self._numbers += 1

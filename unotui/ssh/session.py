@@ -1,11 +1,14 @@
-"""One SSH session channel: a pty, a child process on it, and the bytes pumped between.
+"""One SSH session channel: a pty, a child process (or a worker's thread) on it, and the
+bytes pumped between.
 
 The session knows nothing of the game.  It takes the client's pty request (TERM and
 size), an optional exec request (checked against the allow-list; nothing is executed),
-then starts the child through the server's forkserver and pumps bytes both ways with
+then starts the child through the server's forkserver (or, with several sessions per
+process, gives the pty to a worker: :mod:`unotui.ssh.pool`) and pumps bytes both ways with
 backpressure: a client that stops reading pauses the pty's reader, a child that stops
-reading pauses the channel.  Window changes go to the pty (``TIOCSWINSZ``: the child gets
-``SIGWINCH``).  When the child ends abnormally the client's terminal is reset first.
+reading pauses the channel.  Window changes go to the pty (``TIOCSWINSZ``: a child gets
+``SIGWINCH``; a worker is told on its control socket).  When the child (or the session's
+thread) ends abnormally the client's terminal is reset first.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from .child import RECORD_END
 from .spec import CommandError, SessionSpec, parse_command
 
 if TYPE_CHECKING:
+    from .pool import Worker
     from .server import SshServer
 
 __all__ = ["RESET", "RefusalSession", "ShellSession"]
@@ -68,6 +72,7 @@ class ShellSession(asyncssh.SSHServerSession[bytes]):
         self._log_r = -1
         self._log_buf = ""
         self._pid: int | None = None
+        self._worker: Worker | None = None
         self._status: int | None = None
         self._input = bytearray()
         self._input_paused = False
@@ -153,21 +158,53 @@ class ShellSession(asyncssh.SSHServerSession[bytes]):
 
     async def _start_child(self) -> None:
         server = self._server
-        columns, rows, pixwidth, pixheight = self._size
+        columns, rows, _, _ = self._size
         spec = replace(self._spec, command=self._command)
         if server.extra_for is not None:
             spec = replace(spec, extra=dict(server.extra_for(spec)))
         self._spec = spec
         assert self._chan is not None
-        env = server.child_env(spec.term, self._chan.get_environment().get("COLORTERM"))
+        colorterm = self._chan.get_environment().get("COLORTERM")
+        if server.pool is not None:
+            await self._start_in_worker(server.session_env(spec.term, colorterm))
+        else:
+            await self._start_process(server.child_env(spec.term, colorterm))
+        server.session_started(self)
+        where = f"worker {self._worker.number} pid {self._pid}" if self._worker else f"pid {self._pid}"
+        log.info(
+            "session %d: started in %s for user %r (%s) from %s, %s %dx%d, command %r",
+            self.number, where, spec.user, spec.fingerprint or "guest", spec.peer,
+            spec.term, columns, rows, spec.command,
+        )
+        if server.limits.idle_timeout > 0:
+            self._schedule_idle_check(server.limits.idle_timeout)
+        if self._ended_by:  # the client left (or the server closed) while it started
+            self._signal(signal.SIGHUP)
+            self._schedule_kill()
+        elif self._input:
+            self._flush_input()
+
+    def _open_pty(self) -> tuple[int, int]:
+        columns, rows, pixwidth, pixheight = self._size
         master, slave = os.openpty()
+        try:
+            tty.setraw(slave)  # before the app runs: early keys are never echoed
+            set_size(slave, columns, rows, pixwidth, pixheight)
+        except BaseException:
+            os.close(master)
+            os.close(slave)
+            raise
+        return master, slave
+
+    async def _start_process(self, env: dict[str, str]) -> None:
+        """A process of its own (one session per process)."""
+        server = self._server
+        master, slave = self._open_pty()
         log_r, log_w = os.pipe()
         try:
-            tty.setraw(slave)  # before the child runs: early keys are never echoed
-            set_size(slave, columns, rows, pixwidth, pixheight)
             limits = server.limits
             self._pid = await server.forkserver.spawn(
-                spec, slave, log_w, env, limits.child_memory_mib, limits.child_cpu_seconds
+                self._spec, slave, log_w, env, limits.child_memory_mib, limits.child_cpu_seconds
             )
         except BaseException:
             os.close(master)
@@ -182,19 +219,24 @@ class ShellSession(asyncssh.SSHServerSession[bytes]):
         self._loop.add_reader(master, self._read_master)
         self._loop.add_reader(log_r, self._read_log)
         server.forkserver.exit_status(self._pid).add_done_callback(self._on_exit)
-        server.session_started(self)
-        log.info(
-            "session %d: started pid %s for user %r (%s) from %s, %s %dx%d, command %r",
-            self.number, self._pid, spec.user, spec.fingerprint or "guest", spec.peer,
-            spec.term, columns, rows, spec.command,
-        )
-        if server.limits.idle_timeout > 0:
-            self._schedule_idle_check(server.limits.idle_timeout)
-        if self._ended_by:  # the client left (or the server closed) while it started
-            self._signal(signal.SIGHUP)
-            self._schedule_kill()
-        elif self._input:
-            self._flush_input()
+
+    async def _start_in_worker(self, environ: dict[str, str]) -> None:
+        """A thread in a worker process shared with other sessions."""
+        server = self._server
+        assert server.pool is not None
+        master, slave = self._open_pty()
+        try:
+            worker = await server.pool.run(self, self._spec, slave, environ)
+        except BaseException:
+            os.close(master)
+            raise
+        finally:
+            os.close(slave)
+        self._worker, self._pid = worker, worker.pid
+        os.set_blocking(master, False)
+        self._master = master
+        self._loop.add_reader(master, self._read_master)
+        worker.exit_status(self.number).add_done_callback(self._on_exit)
 
     @property
     def busy(self) -> bool:
@@ -203,8 +245,18 @@ class ShellSession(asyncssh.SSHServerSession[bytes]):
 
     @property
     def pid(self) -> int | None:
-        """The child's pid (None before it starts)."""
+        """The child's pid, or its worker's (None before it starts)."""
         return self._pid
+
+    @property
+    def worker(self) -> Worker | None:
+        """The worker the session runs in (None: a process of its own)."""
+        return self._worker
+
+    @property
+    def finished(self) -> bool:
+        """The session is over on the server's side."""
+        return self._finished
 
     @property
     def spec(self) -> SessionSpec:
@@ -256,10 +308,16 @@ class ShellSession(asyncssh.SSHServerSession[bytes]):
         level = int(level_text) if level_text.isdigit() else logging.ERROR
         if not level_text.isdigit():
             text = record
+        self.log_record(level, text)
+
+    def log_record(self, level: int, text: str) -> None:
+        """A record from the session's program, into the server's log, tagged."""
         log.log(level, "session %d (user %r from %s): %s", self.number, self._spec.user,
                 self._spec.peer, text.rstrip())
 
     def _on_exit(self, status: asyncio.Future[int]) -> None:
+        if self._exited:
+            return
         self._status = status.result()
         self._exited = True
         if not self._master_eof:  # let the last output arrive, but not forever
@@ -335,6 +393,8 @@ class ShellSession(asyncssh.SSHServerSession[bytes]):
         if self._master >= 0:
             with contextlib.suppress(OSError):
                 set_size(self._master, width, height, pixwidth, pixheight)
+            if self._worker is not None:  # no SIGWINCH: the pty is nobody's controlling terminal
+                self._worker.resize(self.number)
 
     # ----- output backpressure ----------------------------------------------------------------
 
@@ -384,8 +444,24 @@ class ShellSession(asyncssh.SSHServerSession[bytes]):
     def _signal(self, sig: int) -> None:
         if self._pid is None or self._exited:
             return
+        if self._worker is not None:
+            if sig == signal.SIGKILL:
+                self._abandon()
+            else:
+                self._worker.hangup(self.number)
+            return
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(self._pid, sig)
+
+    def _abandon(self) -> None:
+        """A session's thread that did not end within the grace period: a thread cannot
+        be killed, so the session ends here (its pty closes: the app's next read or write
+        fails) and its slot in the worker stays taken until the thread ends."""
+        log.warning("session %d: its app did not end %g s after a hang-up; left to its worker %s",
+                    self.number, self._server.limits.kill_grace, self._pid)
+        self._status = -signal.SIGKILL
+        self._exited = True
+        self._give_up_output()
 
     def close(self) -> None:
         """The server is shutting down: end the child, tell the client."""
@@ -407,7 +483,9 @@ class ShellSession(asyncssh.SSHServerSession[bytes]):
                 self._loop.remove_writer(self._master)
             os.close(self._master)
             self._master = -1
-        if self._pid is not None:
+        if self._worker is not None:
+            self._worker.forget(self.number)
+        elif self._pid is not None:
             self._server.forkserver.forget(self._pid)
         self._server.session_ended(self)
         self._finish_future()

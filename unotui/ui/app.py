@@ -14,7 +14,7 @@ import contextlib
 import gc
 from collections.abc import Callable, Iterable
 from dataclasses import replace
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from textual.app import SystemCommand
 from textual.binding import Binding, BindingType
@@ -29,6 +29,9 @@ from ..engine import Action, SeatView
 from .lan import LanApp
 from .messages import CycleSort, CycleTheme, GameUpdate, HintRequest, Intent, MainMenu, NextRound, Rematch
 from .screens.table import TableScreen
+
+if TYPE_CHECKING:
+    from .session_driver import SessionTerminalLike
 
 __all__ = ["GameOptions", "UnoApp", "local_game"]
 
@@ -79,8 +82,13 @@ class UnoApp(LanApp):
         menu: bool = False,
         factory: ControllerFactory = local_game,
         save_settings: bool = True,
+        terminal: SessionTerminalLike | None = None,
     ) -> None:
         super().__init__()
+        if terminal is not None:  # an SSH session's thread in a worker process
+            from .session_driver import attach
+
+            attach(self, terminal)
         self.config = config
         self.options = options
         self.menu = menu

@@ -26,7 +26,7 @@ import textual.layouts.stream
 import textual.scrollbar  # noqa: F401
 from rich.cells import cell_len
 
-from . import app  # noqa: F401
+from . import app, session_driver  # noqa: F401  (session_driver: for workers' threads)
 from .screens import menu, table  # noqa: F401
 
 cell_len("\u4e2d\u00e9")  # loads Rich's cell-width table (a large module) now, once
