@@ -36,7 +36,10 @@ def test_codec_bench_summary_line() -> None:
 
 
 def test_ssh_load_bench_summary_line() -> None:
-    line = last_line(str(BENCH / "ssh_load.py"), "--sessions", "2", "--runs", "1", "--keys-per-session", "1")
+    line = last_line(
+        str(BENCH / "ssh_load.py"), "--sessions", "2", "--runs", "1", "--keys-per-session", "1",
+        "--spread", "0.5",
+    )
     summary = (
         r"sessions=2 reached_lobby=2 pss_mib_per_session=\d+\.\d+ first_frame_ratio=\d+\.\d+ key_p95_ms=\d+"
     )

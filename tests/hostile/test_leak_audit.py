@@ -8,7 +8,7 @@ presence, refused intents (a card not held, out of turn), round ends and the mat
 The rules rotate through sets that lay hands open or move cards between hands (challenges,
 seven-o and jump-in, stacking, hands face up, swap and shuffle hands, draw to match).
 
-``UNOTUI_AUDIT_GAMES`` sets the number of games (20 by default, the CI size of this
+``UNOTUI_AUDIT_GAMES`` sets the number of games (10 by default, the CI size of this
 ``slow`` test; 1,000 for the full audit).  The figures are printed (``pytest -s``) and
 returned by :func:`run_audit`.
 """
@@ -133,8 +133,8 @@ def _check(result: AuditResult, games: int) -> None:
 @pytest.mark.slow
 @pytest.mark.timeout(3600)
 async def test_no_seat_or_spectator_is_ever_sent_a_hidden_card() -> None:
-    """20 games in CI; ``UNOTUI_AUDIT_GAMES=1000`` for the full audit."""
-    games = int(os.environ.get("UNOTUI_AUDIT_GAMES", "20"))
+    """10 games in CI; ``UNOTUI_AUDIT_GAMES=1000`` for the full audit."""
+    games = int(os.environ.get("UNOTUI_AUDIT_GAMES", "10"))
     _check(await run_audit(games, parallel=16 if games > 100 else 8), games)
 
 

@@ -88,6 +88,9 @@ async def test_hostile_names_and_chat_are_literal_in_the_waiting_room_and_at_the
             eve.game.chat(CHAT)
             await wait_for(pilot, lambda: "evil" in words(app))
             inert(full_text(app) + words(app), SHOWN)
+            if not isinstance(app.screen, TableScreen):  # a first card that asks us for a colour
+                await pilot.press("r")
+                await wait_for(pilot, lambda: isinstance(app.screen, TableScreen))
             await pilot.click("#players")  # a would-be link does nothing
             await pilot.pause()
             assert app.is_running

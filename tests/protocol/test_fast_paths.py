@@ -42,7 +42,7 @@ from unotui.protocol.values import (
 
 from .proto_support import RULE_SETS, random_steps
 
-FAST = settings(max_examples=400, deadline=None, derandomize=True,
+FAST = settings(max_examples=150, deadline=None, derandomize=True,
                 suppress_health_check=[HealthCheck.too_slow])
 
 # ----- the plain readers, as they were -----------------------------------------------------

@@ -140,7 +140,7 @@ def test_follow_sends_exactly_what_update_and_encode_send(rules: str, seed: int)
                 assert got == expected, (step, k)
 
     send(0)
-    for step, _ in enumerate(random_steps(game, seed, 300), 1):
+    for step, _ in enumerate(random_steps(game, seed, 150), 1):
         send(step)
     assert fell_back >= len(viewers)  # the first view of each is a snapshot, made by update
     assert fast > 5 * fell_back  # and the fast way made most of them
