@@ -169,3 +169,13 @@ async def test_close_stops_updates(seat: Recorder) -> None:
     n = len(seat.updates)
     await asyncio.sleep(0.05)
     assert len(seat.updates) == n
+
+
+async def test_leaving_says_what_becomes_of_the_match(seat: Recorder) -> None:
+    """The quit question's sentence: a solo match is gone; the host's leaving ends the
+    table for everyone (a joined seat's sentence is tested at a lobby table)."""
+    said = seat.controller.leaving
+    if isinstance(seat.controller, LocalGame):
+        assert said == "The match is not over; it cannot be resumed."
+    else:
+        assert "ends the match for everyone" in said

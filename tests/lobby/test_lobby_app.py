@@ -139,3 +139,63 @@ async def test_the_app_keeps_trying_when_the_lobby_answers_late(tmp_path: Path) 
         assert screen.state is not None and screen.state.you == "Ann"
         await host.close()
         lobby.close()
+
+
+async def at_table(pilot: Pilot[Any]) -> None:
+    """Wait (bounded) until the table is up, whatever dialog of its own is over it (a
+    first card that asks for a colour) but not a question of the app's."""
+    from unotui.ui.screens.dialogs import ConfirmScreen
+
+    for _ in range(100):
+        await pilot.pause(0.05)
+        stack = pilot.app.screen_stack
+        if any(isinstance(s, TableScreen) for s in stack) and not isinstance(pilot.app.screen, ConfirmScreen):
+            return
+    raise AssertionError(f"no table; the screen is {pilot.app.screen!r}")
+
+
+@pytest.mark.parametrize("keyed", [True, False])
+async def test_quitting_a_match_says_what_becomes_of_the_seat(tmp_path: Path, keyed: bool) -> None:
+    """At a lobby table the quit question tells the truth: the table plays on and the seat
+    is held, and only a player with an SSH key is told the key takes it back.  A spectator
+    abandons nothing and leaves at once."""
+    from textual.widgets import Static
+
+    from unotui.ui.screens.dialogs import ConfirmScreen
+
+    async with lobby_host(tmp_path, SETTINGS) as (lobby, port):
+        identity = lobby.credentials.issue("SHA256:annsKeyAAAAAAAA") if keyed else None
+        app = LobbyApp("127.0.0.1", port, "Ann", identity=identity)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await lobby_ready(pilot)
+            await pilot.press("q")  # a quick match: seated at once, bots fill the table
+            await at_table(pilot)
+            await pilot.press("ctrl+q")
+            await screen_is(pilot, ConfirmScreen)
+            said = " ".join(str(w.render()) for w in app.screen.query(Static))
+            assert "The table plays on" in said and "cannot be resumed" not in said
+            assert ("same SSH key" in said) is keyed
+            await pilot.press("n")
+            await at_table(pilot)  # (or its colour picker, if a wild came first)
+    (tmp_path / "watch").mkdir()
+    async with lobby_host(tmp_path / "watch", SETTINGS) as (_lobby, port):
+        bob = await visit(port, "Bob")
+        bob.client.quick()
+        await until(lambda: bob.created())
+        seat = RemoteGame("127.0.0.1", port, name="Bob", table=bob.created()[0])
+        await seat.start()
+        watcher = LobbyApp("127.0.0.1", port, "Ann")
+        async with watcher.run_test(size=(100, 30)) as pilot:
+            screen = await lobby_ready(pilot)
+            for _ in range(100):
+                await pilot.pause(0.05)
+                if screen.query_one("#tables", DataTable).row_count == 1:
+                    break
+            await pilot.press("w")
+            await at_table(pilot)
+            await pilot.press("ctrl+q")  # nothing to abandon: no question
+            await pilot.pause(0.3)
+            assert not isinstance(watcher.screen, ConfirmScreen)
+            assert watcher.return_code == 0
+        await seat.close()
+        await bob.client.close()

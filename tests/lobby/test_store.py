@@ -446,6 +446,11 @@ def test_migrates_an_empty_file_and_refuses_newer_or_foreign_ones(tmp_path: Path
         SqliteStore(junk)
 
 
+def test_a_file_that_cannot_be_opened_is_a_store_error(tmp_path: Path) -> None:
+    with pytest.raises(StoreError, match="no-such-dir"):
+        SqliteStore(tmp_path / "no-such-dir" / "lobby.sqlite3")
+
+
 def test_open_store_makes_the_data_directory(tmp_path: Path) -> None:
     with open_store(tmp_path / "deep" / "data") as store:
         store.set_motd("x")

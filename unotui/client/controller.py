@@ -153,6 +153,12 @@ class Controller(ABC):
         return False
 
     @property
+    def leaving(self) -> str:
+        """What leaving a match that is not over does, in a sentence the quit question shows
+        (a solo match is gone; a hosted table plays on, or ends for everyone)."""
+        return "The match is not over; it cannot be resumed."
+
+    @property
     @abstractmethod
     def view(self) -> SeatView:
         """The latest view of the viewer's seat (``LookupError`` before the first)."""

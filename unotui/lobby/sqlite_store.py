@@ -73,6 +73,9 @@ class SqliteStore:
         try:
             # ``timeout`` is sqlite's busy_timeout: wait this long for another writer.
             self._conn = sqlite3.connect(str(path), isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000)
+        except sqlite3.Error as exc:  # e.g. a directory that does not exist
+            raise StoreError(f"{path}: {exc}") from exc
+        try:
             self._conn.execute("PRAGMA journal_mode = WAL")
             self._conn.execute("PRAGMA synchronous = FULL")
             self._conn.execute("PRAGMA foreign_keys = ON")

@@ -79,6 +79,10 @@ class HostedGame(RemoteGame):
         self.owner = room.reserve_owner(self.name)
         await super().start()
 
+    @property
+    def leaving(self) -> str:
+        return "You are the host: quitting ends the match for everyone at the table."
+
     async def close(self) -> None:
         await super().close()
         if self.server is not None:

@@ -117,6 +117,13 @@ class RemoteGame(Controller):
     def can_chat(self) -> bool:
         return True
 
+    @property
+    def leaving(self) -> str:
+        if self.identity:
+            return ("The table plays on: your seat is held for a while (connect again with the "
+                    "same SSH key to take it back), then a computer player takes it.")
+        return "The table plays on without you: after a while a computer player takes your seat."
+
     async def start(self) -> None:
         """Connect and wait for the host's welcome.
 

@@ -214,6 +214,7 @@ class UnoApp(LanApp):
             and self._table is not None
             and self._table in self.screen_stack
             and view is not None
+            and view.seat is not None  # a spectator abandons nothing
             and view.phase != "match_over"
         )
 
@@ -224,7 +225,8 @@ class UnoApp(LanApp):
         if not self.match_running():
             then()
             return
-        detail = "The match is not over; it cannot be resumed."
+        assert self.controller is not None  # (match_running says so)
+        detail = self.controller.leaving
 
         def answered(yes: bool | None) -> None:
             if yes:
