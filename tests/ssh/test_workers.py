@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from unotui.ssh import SessionSpec, SshServer
+from unotui.ssh import SessionSpec, SshLimits, SshServer
 from unotui.ssh.session import RESET
 from unotui.ssh.terminal import SessionTerminal
 
@@ -201,6 +201,29 @@ async def test_beyond_k_sessions_another_worker_starts(tmp_path: Path) -> None:
             for conn in conns:
                 conn.close()
 
+
+
+async def test_sessions_spread_over_workers_first_then_join_the_least_busy(tmp_path: Path) -> None:
+    """``spread_workers=2`` (``unotui serve`` gives the number of cores): the first two
+    sessions get a worker each, then a third joins one of them rather than a third worker."""
+    limits = SshLimits(spread_workers=2)
+    async with serving(tmp_path, limits=limits, sessions_per_process=4) as server:
+        conns = [await connect(server.port, user=f"p{n}").__aenter__() for n in range(3)]
+        try:
+            procs = []
+            for conn in conns:
+                proc = await conn.create_process(term_type="xterm-256color", term_size=(80, 24))
+                await read_until(proc.stdout, b"SPEC ")
+                procs.append(proc)
+            pids = [_session(server, f"p{n}").pid for n in range(3)]
+            assert pids[0] != pids[1] and pids[2] in pids[:2]
+            assert len(server.pool.workers) == 2  # type: ignore[union-attr]
+            for proc in procs:
+                proc.stdin.write(b"q")
+                assert (await asyncio.wait_for(proc.wait(), 10)).exit_status == 0
+        finally:
+            for conn in conns:
+                conn.close()
 
 
 async def test_a_hard_crash_ends_every_session_of_its_worker_only(

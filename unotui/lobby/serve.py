@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import signal
 import sys
 import time
@@ -116,7 +117,8 @@ async def serve(options: ServeOptions, stop: asyncio.Event) -> int:
             limits = SshLimits(max_sessions=options.max_sessions, per_ip=options.ssh_per_ip,
                                rate_per_ip=options.ssh_rate_per_ip, rate_burst=options.ssh_rate_burst,
                                idle_timeout=options.idle_timeout,
-                               sessions_per_process=options.sessions_per_process)
+                               sessions_per_process=options.sessions_per_process,
+                               spread_workers=os.cpu_count() or 1)
             ssh = SshServer(ENTRY, options.data_dir, limits=limits, extra_for=extra_for, preload=PRELOAD,
                             app_entry=APP_ENTRY)
             ssh_bound = await ssh.start(options.bind, options.ssh_port)

@@ -33,6 +33,10 @@ class SshLimits:
         sessions_per_process: sessions that share one worker process, each in a thread
             of its own (needs an app entry; the memory and CPU limits above then apply
             to the worker, times this); 1: a process of its own per session.
+        spread_workers: with workers, a new session starts a worker of its own while
+            fewer than this many run (one interpreter uses one core at a time: a few
+            sessions on a many-core host should not share one), and after that joins
+            the least busy worker with room.  1: fill a worker before starting the next.
     """
 
     login_timeout: float = 30.0
@@ -47,10 +51,13 @@ class SshLimits:
     child_cpu_seconds: int = 3600
     kill_grace: float = 2.0
     sessions_per_process: int = 1
+    spread_workers: int = 1
 
     def __post_init__(self) -> None:
         if self.sessions_per_process < 1:
             raise ValueError("sessions_per_process must be at least 1")
+        if self.spread_workers < 1:
+            raise ValueError("spread_workers must be at least 1")
 
 
 #: the reasons a connection is refused, and the line the client reads

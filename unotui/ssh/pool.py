@@ -256,13 +256,26 @@ class Worker:
 
 
 class WorkerPool:
-    """Up to ``per_process`` sessions per worker; as many workers as it takes."""
+    """Up to ``per_process`` sessions per worker; as many workers as it takes.
+
+    ``spread``: a new session gets a worker of its own while fewer than this many run,
+    then joins the least busy one with room (sessions spread over the cores first);
+    with 1 it joins the busiest one with room (the fewest workers, the least memory).
+    """
 
     def __init__(
-        self, forkserver: Forkserver, per_process: int, env: dict[str, str], memory_mib: int, cpu_seconds: int
+        self,
+        forkserver: Forkserver,
+        per_process: int,
+        env: dict[str, str],
+        memory_mib: int,
+        cpu_seconds: int,
+        *,
+        spread: int = 1,
     ) -> None:
         self.forkserver = forkserver
         self.per_process = per_process
+        self.spread = spread
         self.env = env
         self.memory_mib = memory_mib
         self.cpu_seconds = cpu_seconds
@@ -281,9 +294,11 @@ class WorkerPool:
         Raises:
             OSError: no worker could be started, or it could not start the session.
         """
-        room = [w for w in self.workers if not w.retired and w.load < self.per_process]
-        if room:
-            worker = max(room, key=lambda w: w.load)
+        live = [w for w in self.workers if not w.retired]
+        room = [w for w in live if w.load < self.per_process]
+        if room and len(live) >= self.spread:
+            pick = max if self.spread == 1 else min
+            worker = pick(room, key=lambda w: w.load)
             worker.load += 1
         else:
             self._numbers += 1

@@ -116,7 +116,8 @@ class SshServer:
         self.pool: WorkerPool | None = None
         if grouped:
             self.pool = WorkerPool(self.forkserver, self.limits.sessions_per_process, self.worker_env(),
-                                   self.limits.child_memory_mib, self.limits.child_cpu_seconds)
+                                   self.limits.child_memory_mib, self.limits.child_cpu_seconds,
+                                   spread=self.limits.spread_workers)
         self.admission = Admission(self.limits)
         #: connections and requests refused, by reason ("rate", "per_ip", "full",
         #: "exec", "subsystem", "session", "forward")
