@@ -69,7 +69,7 @@ def run(moves: list[tuple[int, object]], seed: int) -> tuple[float, float, int]:
         start = game.round_log_start
         views = seat_views(game, [(s.seat, max(s.log_from, start)) for s in peers])
         t1 = clock()
-        shared = SharedDeltas()
+        shared = SharedDeltas(views.public)
         for s, v in zip(peers, views, strict=True):
             s.send_view(v, shared)
             sent += len(s.data_to_send())

@@ -4,6 +4,7 @@ are alike once (``SharedDeltas``) changes nothing a seat receives: the views equ
 
 from __future__ import annotations
 
+import operator
 import random
 
 import pytest
@@ -11,6 +12,7 @@ import pytest
 from unotui.engine import Game, seat_view, seat_views
 from unotui.protocol import ViewEncoder, encode
 from unotui.protocol.codec import SharedDeltas
+from unotui.protocol.sync import PUBLIC_VALUES
 
 from .proto_support import RULE_SETS, random_steps
 
@@ -24,7 +26,10 @@ def test_views_built_together_equal_views_built_one_by_one(rules: str, seed: int
     for _ in random_steps(game, seed, 300):
         viewers = [(s, rnd.randrange(len(game.log) + 1)) for s in range(players)]
         viewers += [(None, game.round_log_start), (0, game.round_log_start)]
-        assert seat_views(game, viewers) == [seat_view(game, s, f) for s, f in viewers]
+        views = seat_views(game, viewers)
+        assert views == [seat_view(game, s, f) for s, f in viewers]
+        for view in views:  # MomentViews.public: each view's public values, the very objects
+            assert all(map(operator.is_, views.public, PUBLIC_VALUES(view)))
 
 
 @pytest.mark.parametrize("rules", sorted(RULE_SETS))
@@ -126,7 +131,7 @@ def test_follow_sends_exactly_what_update_and_encode_send(rules: str, seed: int)
             joined[-1] = True
         here = [k for k in range(len(viewers)) if joined[k] and not (k == 1 and rnd.random() < 0.1)]
         views = seat_views(game, [(viewers[k][0], together[k].log_from) for k in here])
-        shared = SharedDeltas()
+        shared = SharedDeltas(views.public if step % 2 else None)  # both ways to the public values
         for k, view in zip(here, views, strict=True):
             for _twice in range(2 if k == 0 and step % 7 == 0 else 1):
                 one = alone[k].update(seat_view(game, viewers[k][0], alone[k].log_from))
@@ -156,8 +161,9 @@ def test_follow_never_mixes_two_moments_in_one_shared_deltas() -> None:
         view = seat_view(game, k)
         assert encode(alone[k].update(view)) == encode(together[k].update(view))  # type: ignore[arg-type]
     steps = random_steps(game, 4, 200)
-    for _ in range(60):
-        shared = SharedDeltas()
+    for turn in range(60):
+        # a moment's public values given, then views of later moments: each is told apart
+        shared = SharedDeltas(seat_views(game, [(0, 0)]).public if turn % 2 else None)
         for k in range(3):
             next(steps, None)  # the game moves on between the seats' views
             one = alone[k].update(seat_view(game, k, alone[k].log_from))

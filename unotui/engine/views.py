@@ -30,7 +30,7 @@ from .rules import Rules
 if TYPE_CHECKING:
     from .game import Game
 
-__all__ = ["SeatView", "seat_view", "seat_views", "spectator_view"]
+__all__ = ["PUBLIC_FIELDS", "MomentViews", "SeatView", "seat_view", "seat_views", "spectator_view"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -218,7 +218,15 @@ def seat_view(game: Game, seat: int | None, log_from: int = 0) -> SeatView:
     )
 
 
-def seat_views(game: Game, viewers: Sequence[tuple[int | None, int]]) -> list[SeatView]:
+class MomentViews(list[SeatView]):
+    """The views :func:`seat_views` built for one moment, and ``public``: the values of
+    :data:`PUBLIC_FIELDS` that every one of them holds (the very same objects), so that
+    an encoder can take them once rather than from each view."""
+
+    public: tuple[object, ...]
+
+
+def seat_views(game: Game, viewers: Sequence[tuple[int | None, int]]) -> MomentViews:
     """The views of several seats at one moment: ``[seat_view(game, seat, log_from) for
     seat, log_from in viewers]``, equal field by field, built faster.
 
@@ -257,12 +265,19 @@ def seat_views(game: Game, viewers: Sequence[tuple[int | None, int]]) -> list[Se
     active = tuple(game.active)
     version = game.version
     history = tuple(game.score_history)
+    deck_commit, revealed_key = game.deck_commit, game.revealed_key  # (the key: a new str each time)
     log = game.log
     # Each event once per log_from: public events are shared as they are, a private one
     # as its owner sees it (itself) or as everyone else does (one blanked copy).
     blanked: dict[int, Event] = {}
     logs: dict[int, tuple[tuple[Event, ...], frozenset[int]]] = {}
-    out: list[SeatView] = []
+    out = MomentViews()
+    out.public = (
+        names, rules, counts, face_up, top, colour, direction, turn, actor, phase, pending,
+        discard_left, draw_count, discard_count, uno_called, uno_open, wd4_by, scores,
+        round_points, round_no, dealer, round_winner, winner, eliminated, teams, active,
+        version, history, challenge_colour, deck_commit, revealed_key,
+    )
     for seat, log_from in viewers:
         seen = logs.get(log_from)
         if seen is None:  # the events, and the seats that own a private one with cards
@@ -311,11 +326,18 @@ def seat_views(game: Game, viewers: Sequence[tuple[int | None, int]]) -> list[Se
                 version,
                 history,
                 challenge_colour,
-                game.deck_commit,
-                game.revealed_key,
+                deck_commit,
+                revealed_key,
             )
         )
     return out
+
+
+#: the view's fields every viewer of one moment sees alike, in field order
+#: (``MomentViews.public`` holds their values; the protocol checks its own list is this)
+PUBLIC_FIELDS: tuple[str, ...] = tuple(
+    f.name for f in fields(SeatView) if f.name not in ("seat", "hand", "drawn", "legal", "log", "log_start")
+)
 
 
 def _teams(game: Game) -> tuple[int, ...]:

@@ -387,8 +387,9 @@ class Room:
         start = game.round_log_start
         sessions = [_session(link) for link in self.members]
         viewers = [(s.seat, max(s.log_from, start)) for s in sessions]
-        shared = SharedDeltas()
-        for session, view in zip(sessions, seat_views(game, viewers), strict=True):
+        views = seat_views(game, viewers)
+        shared = SharedDeltas(views.public)
+        for session, view in zip(sessions, views, strict=True):
             session.send_view(view, shared)
         self._dirty.update(self.members)
 

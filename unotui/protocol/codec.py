@@ -427,14 +427,19 @@ class SharedDeltas:
     identity as well (the field's name and the very value object, kept alive here).
     """
 
-    __slots__ = ("_canon", "_deltas", "_diffs", "_logs", "_pairs")
+    __slots__ = ("_bodies", "_canon", "_deltas", "_diffs", "_logs", "_pairs")
 
-    def __init__(self) -> None:
+    def __init__(self, public: tuple[object, ...] | None = None) -> None:
+        """``public``: the moment's public values as :func:`~unotui.engine.seat_views`
+        gives them (``MomentViews.public``), so that :meth:`follow` need not take them
+        from each view (a view of another moment is still recognised and handled)."""
         # key -> (the objects the key names, kept alive; the bytes)
         self._deltas: dict[tuple[object, ...], tuple[object, bytes]] = {}
         self._logs: dict[tuple[int, ...], tuple[object, bytes]] = {}
         self._pairs: dict[tuple[str, object], tuple[object, bytes]] = {}
-        self._canon: tuple[object, ...] | None = None  # the moment's public values
+        self._canon: tuple[object, ...] | None = public  # the moment's public values
+        # (id(diff), id(new events), log index) -> (what the key names, kept alive; the body)
+        self._bodies: dict[tuple[int, int, int], tuple[object, bytes]] = {}
         # (id(before), id(after)) -> (before, after, the changed pairs' bytes, how many)
         self._diffs: dict[tuple[int, int], tuple[object, object, tuple[bytes, ...], int]] = {}
 
@@ -453,12 +458,15 @@ class SharedDeltas:
         if step is None:
             return False
         last, before, new, end = step
-        public = PUBLIC_VALUES(view)
         canon = self._canon
-        if canon is None:
-            self._canon = public
-        elif all(map(operator.is_, public, canon)):
-            public = canon  # the same objects: one key for every seat of this moment
+        if canon is not None and view.counts is canon[_COUNTS]:
+            public = canon  # counts is a new tuple every moment: this view is of this one
+        else:
+            public = PUBLIC_VALUES(view)
+            if canon is None:
+                self._canon = public
+            elif all(map(operator.is_, public, canon)):
+                public = canon  # the same objects: one key for every seat of this moment
         try:
             key = (id(before), id(public))
             diff = self._diffs.get(key)
@@ -477,6 +485,12 @@ class SharedDeltas:
                 encoder.advance(view, public, end)
                 return None
             check_redacted(new, view.seat)
+            alike = not (own[0] or own[1] or own[2])
+            if alike:  # nothing of the seat's own: the body another seat got, if any
+                made = self._bodies.get((id(diff), id(new), end))
+                if made is not None:
+                    encoder.advance(view, public, end)
+                    return made[1]
             log_ids = tuple(map(id, new))
             log = self._logs.get(log_ids)
             if log is None:
@@ -500,6 +514,8 @@ class SharedDeltas:
             )
         except LocalProtocolError:
             return False  # update() and encode() say why, with the errors they always gave
+        if alike:
+            self._bodies[id(diff), id(new), end] = ((diff, new), body)
         encoder.advance(view, public, end)
         return body
 
@@ -591,6 +607,7 @@ _LASTING: dict[tuple[str, object], tuple[object, bytes]] = {}
 _LASTING_MAX = 4096
 #: types whose values are made once per process (a card, colour or phase is one object)
 _SINGLETONS = frozenset({Card, Colour, Phase, type(None), bool})
+_COUNTS = PUBLIC_FIELDS.index("counts")
 #: a seat's own fields that a delta may set, in view order
 _OWN_SENT = tuple(name for name in OWN_FIELDS if name != "seat")
 #: public field i -> the run it is packed in: how many of the seat's own fields precede it

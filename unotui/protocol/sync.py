@@ -25,6 +25,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..engine import Action, Card, SeatView
+from ..engine.views import PUBLIC_FIELDS as ENGINE_PUBLIC_FIELDS
 from .errors import LocalProtocolError, RemoteProtocolError
 from .messages import Delta, Snapshot
 from .values import (
@@ -268,6 +269,8 @@ OWN_FIELDS = ("seat", "hand", "drawn", "legal")
 #: the fields every viewer of one moment sees alike, in :data:`VIEW_FIELDS` order
 PUBLIC_FIELDS = tuple(name for name in VIEW_FIELDS if name not in OWN_FIELDS)
 PUBLIC_VALUES = operator.attrgetter(*PUBLIC_FIELDS)
+if PUBLIC_FIELDS != ENGINE_PUBLIC_FIELDS:  # seat_views' MomentViews.public is in that order
+    raise AssertionError("the protocol's public fields are not the engine's, in order")
 _PER_SEAT = ("names", "counts", "uno_called", "scores", "round_points", "eliminated", "teams")
 _SEAT_REFS = ("turn", "actor", "uno_open", "wd4_by", "dealer", "round_winner", "winner")
 # Every field of a view, in the order SeatView takes them (a view rebuilt from these
