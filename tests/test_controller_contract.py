@@ -160,7 +160,12 @@ async def test_rounds_follow_next_round(seat: Recorder) -> None:
         elif v.my_turn and not c.in_flight:
             c.send(rng.choice([a for a in v.legal if not isinstance(a, Catch)]))
         await asyncio.sleep(0.01)
-    assert c.view.round_no == 2 and len(c.view.hand) == 7
+    # Round 2 dealt 7 cards each; a first card of Draw Two makes the first player draw 2.
+    v = c.view
+    deal = max(i for i, e in enumerate(v.log) if e.kind == "deal")
+    drawn = sum(e.value for e in v.log[deal:] if e.kind == "draw" and e.seat == v.seat)
+    played = sum(1 for e in v.log[deal:] if e.kind in ("play", "jump") and e.seat == v.seat)
+    assert v.round_no == 2 and len(v.hand) == 7 + drawn - played == v.counts[v.seat]
 
 
 async def test_close_stops_updates(seat: Recorder) -> None:
