@@ -29,7 +29,7 @@ from typing import Any, cast
 from .errors import EntryError
 from .spec import SessionSpec
 
-__all__ = ["RECORD_END", "child_main", "resolve_entry"]
+__all__ = ["RECORD_END", "child_main", "resolve_entry", "settle"]
 
 #: ends each log record a child writes to its log pipe ("levelno message\x1e")
 RECORD_END = "\x1e"
@@ -80,6 +80,26 @@ def _exit_code(value: object) -> int:
     return 1
 
 
+def settle(handler: logging.Handler, env: dict[str, str], memory_mib: int, cpu_seconds: int) -> None:
+    """What a forked session process and a worker both do before running anything: every
+    log record (and warning) through ``handler`` only, the server's environment and no
+    other, and the data and CPU limits (0: none)."""
+    root = logging.getLogger()
+    for old in list(root.handlers):
+        root.removeHandler(old)
+    handler.setFormatter(logging.Formatter("%(name)s: %(message)s"))
+    root.addHandler(handler)
+    root.setLevel(logging.INFO)
+    logging.captureWarnings(True)
+    os.environ.clear()
+    os.environ.update(env)
+    if memory_mib > 0:
+        limit = memory_mib * 1024 * 1024
+        resource.setrlimit(resource.RLIMIT_DATA, (limit, limit))
+    if cpu_seconds > 0:
+        resource.setrlimit(resource.RLIMIT_CPU, (cpu_seconds, cpu_seconds + 5))
+
+
 def child_main(
     spec: SessionSpec,
     entry: str,
@@ -111,21 +131,7 @@ def child_main(
     )
     sys.stderr = logfile
     faulthandler.enable(logfile)
-    root = logging.getLogger()
-    for handler in list(root.handlers):
-        root.removeHandler(handler)
-    handler = _RecordHandler(logfile)
-    handler.setFormatter(logging.Formatter("%(name)s: %(message)s"))
-    root.addHandler(handler)
-    root.setLevel(logging.INFO)
-    logging.captureWarnings(True)
-    os.environ.clear()
-    os.environ.update(env)
-    if memory_mib > 0:
-        limit = memory_mib * 1024 * 1024
-        resource.setrlimit(resource.RLIMIT_DATA, (limit, limit))
-    if cpu_seconds > 0:
-        resource.setrlimit(resource.RLIMIT_CPU, (cpu_seconds, cpu_seconds + 5))
+    settle(_RecordHandler(logfile), env, memory_mib, cpu_seconds)
     for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGCHLD):
         signal.signal(sig, signal.SIG_DFL)
     code = 1

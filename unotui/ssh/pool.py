@@ -18,7 +18,7 @@ import pickle
 import socket
 from typing import TYPE_CHECKING, Any
 
-from .child import RECORD_END
+from .logpipe import LogPipe
 from .spec import SessionSpec
 
 if TYPE_CHECKING:
@@ -30,7 +30,6 @@ __all__ = ["Worker", "WorkerPool"]
 log = logging.getLogger("unotui.ssh")
 
 _MAX_MESSAGE = 256 * 1024
-_READ_SIZE = 64 * 1024
 
 
 class Worker:
@@ -46,8 +45,6 @@ class Worker:
         self.sessions: dict[int, ShellSession] = {}
         self._loop = asyncio.get_running_loop()
         self._sock: socket.socket | None = None
-        self._log_r = -1
-        self._log_buf = ""
         self._ready: asyncio.Future[None] = self._loop.create_future()
         self._starting: dict[int, asyncio.Future[None]] = {}
         self._exits: dict[int, asyncio.Future[int]] = {}
@@ -71,10 +68,9 @@ class Worker:
             theirs.close()
             os.close(log_w)
         ours.setblocking(False)
-        os.set_blocking(log_r, False)
-        self._sock, self._log_r = ours, log_r
+        self._sock = ours
         self._loop.add_reader(ours.fileno(), self._receive)
-        self._loop.add_reader(log_r, self._read_log)
+        LogPipe(self._loop, log_r, self._log_record, lambda text: self._log_line(logging.ERROR, 0, text))
         forkserver.exit_status(self.pid).add_done_callback(self._on_process_exit)
         log.info("worker %d: started pid %d", self.number, self.pid)
         if not self._ready.done():
@@ -218,35 +214,15 @@ class Worker:
 
     # ----- the log pipe -----------------------------------------------------------------------
 
-    def _read_log(self) -> None:
-        try:
-            data = os.read(self._log_r, _READ_SIZE)
-        except BlockingIOError:
-            return
-        except OSError:
-            data = b""
-        if not data:
-            self._loop.remove_reader(self._log_r)
-            os.close(self._log_r)
-            self._log_r = -1
-            if self._log_buf.strip():
-                self._log_record(f"{logging.ERROR} 0 {self._log_buf}")
-            self._log_buf = ""
-            return
-        self._log_buf += data.decode("utf-8", "replace")
-        *records, self._log_buf = self._log_buf.split(RECORD_END)
-        for record in records:
-            self._log_record(record)
-        if len(self._log_buf) > 64 * 1024:  # raw writes (faulthandler) with no record end
-            self._log_record(f"{logging.ERROR} 0 {self._log_buf}")
-            self._log_buf = ""
-
     def _log_record(self, record: str) -> None:
         parts = record.split(" ", 2)
         if len(parts) == 3 and parts[0].isdigit() and parts[1].isdigit():
-            level, number, text = int(parts[0]), int(parts[1]), parts[2]
+            self._log_line(int(parts[0]), int(parts[1]), parts[2])
         else:  # raw text (a fatal error's dump, a C library's message)
-            level, number, text = logging.ERROR, 0, record
+            self._log_line(logging.ERROR, 0, record)
+
+    def _log_line(self, level: int, number: int, text: str) -> None:
+        """One line of the worker's log: to its session's log, or the worker's own."""
         session = self.sessions.get(number) if number else None
         if session is not None:
             session.log_record(level, text)

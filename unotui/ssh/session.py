@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 
 import asyncssh
 
-from .child import RECORD_END
+from .logpipe import LogPipe
 from .spec import CommandError, SessionSpec, parse_command
 
 if TYPE_CHECKING:
@@ -69,8 +69,6 @@ class ShellSession(asyncssh.SSHServerSession[bytes]):
         self._command: tuple[str, ...] = ()
         self._refusal = ""
         self._master = -1
-        self._log_r = -1
-        self._log_buf = ""
         self._pid: int | None = None
         self._worker: Worker | None = None
         self._status: int | None = None
@@ -214,10 +212,9 @@ class ShellSession(asyncssh.SSHServerSession[bytes]):
             os.close(slave)
             os.close(log_w)
         os.set_blocking(master, False)
-        os.set_blocking(log_r, False)
-        self._master, self._log_r = master, log_r
+        self._master = master
         self._loop.add_reader(master, self._read_master)
-        self._loop.add_reader(log_r, self._read_log)
+        LogPipe(self._loop, log_r, self._log_record, lambda text: self.log_record(logging.ERROR, text))
         server.forkserver.exit_status(self._pid).add_done_callback(self._on_exit)
 
     async def _start_in_worker(self, environ: dict[str, str]) -> None:
@@ -280,35 +277,12 @@ class ShellSession(asyncssh.SSHServerSession[bytes]):
         if self._chan is not None and not self._finished:
             self._chan.write(data)
 
-    def _read_log(self) -> None:
-        try:
-            data = os.read(self._log_r, _READ_SIZE)
-        except BlockingIOError:
-            return
-        except OSError:
-            data = b""
-        if not data:
-            self._loop.remove_reader(self._log_r)
-            os.close(self._log_r)
-            self._log_r = -1
-            if self._log_buf.strip():
-                self._log_record(f"{logging.ERROR} {self._log_buf}")
-            self._log_buf = ""
-            return
-        self._log_buf += data.decode("utf-8", "replace")
-        *records, self._log_buf = self._log_buf.split(RECORD_END)
-        for record in records:
-            self._log_record(record)
-        if len(self._log_buf) > 64 * 1024:  # raw writes (faulthandler) with no record end
-            self._log_record(f"{logging.ERROR} {self._log_buf}")
-            self._log_buf = ""
-
     def _log_record(self, record: str) -> None:
         level_text, _, text = record.partition(" ")
-        level = int(level_text) if level_text.isdigit() else logging.ERROR
-        if not level_text.isdigit():
-            text = record
-        self.log_record(level, text)
+        if level_text.isdigit():
+            self.log_record(int(level_text), text)
+        else:  # raw text (a fatal error's dump, a C library's message)
+            self.log_record(logging.ERROR, record)
 
     def log_record(self, level: int, text: str) -> None:
         """A record from the session's program, into the server's log, tagged."""

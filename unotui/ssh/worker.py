@@ -36,7 +36,6 @@ import io
 import logging
 import os
 import pickle
-import resource
 import signal
 import socket
 import sys
@@ -44,7 +43,7 @@ import threading
 from collections.abc import Callable
 from typing import Any, TextIO, cast
 
-from .child import RECORD_END, _exit_code, resolve_entry
+from .child import RECORD_END, _exit_code, resolve_entry, settle
 from .spec import SessionSpec
 from .terminal import SessionApp, SessionTerminal
 
@@ -238,21 +237,7 @@ def worker_main(
     sys.stdout = cast(TextIO, _SessionStream(logging.INFO))
     sys.stderr = cast(TextIO, _SessionStream(logging.ERROR))
     faulthandler.enable(raw, all_threads=True)
-    root = logging.getLogger()
-    for handler in list(root.handlers):
-        root.removeHandler(handler)
-    handler = _TaggedRecordHandler(raw)
-    handler.setFormatter(logging.Formatter("%(name)s: %(message)s"))
-    root.addHandler(handler)
-    root.setLevel(logging.INFO)
-    logging.captureWarnings(True)
-    os.environ.clear()
-    os.environ.update(env)
-    if memory_mib > 0:
-        limit = memory_mib * 1024 * 1024
-        resource.setrlimit(resource.RLIMIT_DATA, (limit, limit))
-    if cpu_seconds > 0:
-        resource.setrlimit(resource.RLIMIT_CPU, (cpu_seconds, cpu_seconds + 5))
+    settle(_TaggedRecordHandler(raw), env, memory_mib, cpu_seconds)
     for sig in (signal.SIGTERM, signal.SIGHUP, signal.SIGCHLD):
         signal.signal(sig, signal.SIG_DFL)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # no terminal: only the server ends a worker
