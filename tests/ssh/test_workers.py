@@ -181,8 +181,13 @@ async def test_a_closed_channel_ends_its_app_and_thread_and_the_last_ends_the_wo
         await _until(lambda: not _alive(pid))
 
 
-async def test_beyond_k_sessions_another_worker_starts(tmp_path: Path) -> None:
-    async with serving(tmp_path, sessions_per_process=2) as server:
+@pytest.mark.parametrize("spread", [1, 2])
+async def test_where_the_third_session_goes(tmp_path: Path, spread: int) -> None:
+    """``spread_workers=1``, K=2: two sessions fill a worker and the third starts another.
+    ``spread_workers=2`` (``unotui serve`` gives the number of cores), K=4: the first two
+    get a worker each, then the third joins one of them rather than a third worker."""
+    limits = SshLimits(spread_workers=spread)
+    async with serving(tmp_path, limits=limits, sessions_per_process=2 * spread) as server:
         conns = [await connect(server.port, user=f"p{n}").__aenter__() for n in range(3)]
         try:
             procs = []
@@ -191,36 +196,15 @@ async def test_beyond_k_sessions_another_worker_starts(tmp_path: Path) -> None:
                 await read_until(proc.stdout, b"SPEC ")
                 procs.append(proc)
             pids = [_session(server, f"p{n}").pid for n in range(3)]
-            assert pids[0] == pids[1] != pids[2]
+            if spread == 1:
+                assert pids[0] == pids[1] != pids[2]
+            else:
+                assert pids[0] != pids[1] and pids[2] in pids[:2]
             assert len(server.pool.workers) == 2  # type: ignore[union-attr]
             for proc in procs:
                 proc.stdin.write(b"q")
                 assert (await asyncio.wait_for(proc.wait(), 10)).exit_status == 0
             await _until(lambda: not server.pool.workers)  # type: ignore[union-attr]
-        finally:
-            for conn in conns:
-                conn.close()
-
-
-
-async def test_sessions_spread_over_workers_first_then_join_the_least_busy(tmp_path: Path) -> None:
-    """``spread_workers=2`` (``unotui serve`` gives the number of cores): the first two
-    sessions get a worker each, then a third joins one of them rather than a third worker."""
-    limits = SshLimits(spread_workers=2)
-    async with serving(tmp_path, limits=limits, sessions_per_process=4) as server:
-        conns = [await connect(server.port, user=f"p{n}").__aenter__() for n in range(3)]
-        try:
-            procs = []
-            for conn in conns:
-                proc = await conn.create_process(term_type="xterm-256color", term_size=(80, 24))
-                await read_until(proc.stdout, b"SPEC ")
-                procs.append(proc)
-            pids = [_session(server, f"p{n}").pid for n in range(3)]
-            assert pids[0] != pids[1] and pids[2] in pids[:2]
-            assert len(server.pool.workers) == 2  # type: ignore[union-attr]
-            for proc in procs:
-                proc.stdin.write(b"q")
-                assert (await asyncio.wait_for(proc.wait(), 10)).exit_status == 0
         finally:
             for conn in conns:
                 conn.close()
