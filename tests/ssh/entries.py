@@ -70,18 +70,26 @@ def play(spec: SessionSpec) -> int:
     return run(spec)
 
 
-def crash_app(spec: SessionSpec) -> int:
-    """A tiny Textual app: ``c`` counts, ``x`` crashes the process (SIGSEGV), ``t`` raises."""
-    _record(spec)
+def _crash_class() -> Any:
+    """The crash app's class (Textual is imported only by the entries that use it): ``c``
+    counts, ``x`` crashes the process (SIGSEGV), ``t`` raises; it shows its size
+    (``size WxH``), says when Esc arrives alone, and paints a line in RGB."""
     from textual.app import App, ComposeResult
     from textual.widgets import Static
 
     class Crash(App[int]):
+        CSS = "#paint { color: rgb(18, 52, 86); }"
+
         def compose(self) -> ComposeResult:
             yield Static("crash-test ready, count 0", id="count")
+            yield Static("size ?", id="size")
+            yield Static("paint", id="paint")
 
         def on_mount(self) -> None:
             self.count = 0
+
+        def on_resize(self, event: Any) -> None:
+            self.query_one("#size", Static).update(f"size {event.size.width}x{event.size.height}")
 
         def on_key(self, event: Any) -> None:
             if event.key == "c":
@@ -91,8 +99,16 @@ def crash_app(spec: SessionSpec) -> int:
                 os.kill(os.getpid(), signal.SIGSEGV)
             elif event.key == "t":
                 raise RuntimeError("boom from the crash app")
+            elif event.key == "escape":
+                self.query_one("#count", Static).update("a lone escape")
 
-    app = Crash()
+    return Crash
+
+
+def crash_app(spec: SessionSpec) -> int:
+    """A tiny Textual app (see :func:`_crash_class`) in a process of its own."""
+    _record(spec)
+    app = _crash_class()()
     app.run()
     return app.return_code or 0
 
@@ -172,37 +188,8 @@ def play_app(spec: SessionSpec, terminal: Any) -> Any:
 
 
 def crash_app_threaded(spec: SessionSpec, terminal: Any) -> Any:
-    """:func:`crash_app` for a worker, bound to the session's terminal; it also shows
-    its size (``size WxH``), says when Esc arrives alone, and paints a line in RGB."""
+    """:func:`crash_app` for a worker, bound to the session's terminal."""
     _record(spec)
-    from textual.app import App, ComposeResult
-    from textual.widgets import Static
-
     from unotui.ui.session_driver import attach
 
-    class Crash(App[int]):
-        CSS = "#paint { color: rgb(18, 52, 86); }"
-
-        def compose(self) -> ComposeResult:
-            yield Static("crash-test ready, count 0", id="count")
-            yield Static("size ?", id="size")
-            yield Static("paint", id="paint")
-
-        def on_mount(self) -> None:
-            self.count = 0
-
-        def on_resize(self, event: Any) -> None:
-            self.query_one("#size", Static).update(f"size {event.size.width}x{event.size.height}")
-
-        def on_key(self, event: Any) -> None:
-            if event.key == "c":
-                self.count += 1
-                self.query_one("#count", Static).update(f"crash-test ready, count {self.count}")
-            elif event.key == "x":
-                os.kill(os.getpid(), signal.SIGSEGV)
-            elif event.key == "t":
-                raise RuntimeError("boom from the crash app")
-            elif event.key == "escape":
-                self.query_one("#count", Static).update("a lone escape")
-
-    return attach(Crash(), terminal)
+    return attach(_crash_class()(), terminal)
