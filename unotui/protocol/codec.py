@@ -375,10 +375,7 @@ def encode(message: Message) -> bytes:
     Raises:
         LocalProtocolError: not a message, or a field of the wrong type or range.
     """
-    kind = type(message)
-    if kind is Accepted:  # one per action: its bytes spelled out (the same as below)
-        return _ACCEPTED_HEAD + pack_body(_ACCEPTED_SEQ(message.seq))  # type: ignore[union-attr]
-    writers = _WRITERS.get(kind)
+    writers = _WRITERS.get(type(message))
     if writers is None:
         raise LocalProtocolError("bad_message", f"not a protocol message: {type(message).__name__}")
     wire: dict[str, object] = {"t": message.TYPE}
@@ -389,13 +386,6 @@ def encode(message: Message) -> bytes:
     if isinstance(message, Create) and message.bots >= message.seats:
         raise LocalProtocolError("bad_message", "create: a table needs a seat for its creator")
     return pack_body(wire)
-
-
-_ACCEPTED_SEQ = _WRITERS[Accepted][0][2]
-# {"t": "accepted", "seq": ...} up to the seq's value: a map of 2, then the keys in order
-_ACCEPTED_HEAD = b"\x82" + pack_body("t") + pack_body(Accepted.TYPE) + pack_body("seq")
-if [key for key, _attr, _out in _WRITERS[Accepted]] != ["seq"]:
-    raise AssertionError("encode spells out an accepted message as exactly t and seq")
 
 
 def encode_frame(message: Message, limit: int) -> bytes:
