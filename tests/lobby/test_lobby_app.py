@@ -97,9 +97,12 @@ async def test_enter_sits_at_the_highlighted_table_and_w_watches(tmp_path: Path)
         app = LobbyApp("127.0.0.1", port, "Ann")
         async with app.run_test(size=(120, 40)) as pilot:
             screen = await lobby_ready(pilot)
-            for _ in range(100):
+            quick = bob.created()[0]
+            for _ in range(100):  # both listed, and the quick match known to be playing
                 await pilot.pause(0.05)
-                if screen.query_one("#tables", DataTable).row_count == 2:
+                state = screen.state
+                if (screen.query_one("#tables", DataTable).row_count == 2 and state is not None
+                        and any(t.code == quick and t.status == "playing" for t in state.tables)):
                     break
             # waiting tables come first: Enter takes a seat at "Open"
             assert screen.highlighted() == bob.created()[1]

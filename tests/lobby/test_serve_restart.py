@@ -57,8 +57,17 @@ async def test_kill_9_of_the_lobby_then_restart_resumes_the_table(tmp_path: Path
         await until(lambda: all(has_view(p) and len(p.game.view.log) >= 20 for p in players), timeout=40)
         for p in players:
             p.auto = False
-        await asyncio.sleep(0.5)
+        # Settled: no intent in flight and nothing new for longer than the table's own
+        # pacing (a drawn card is kept for its player after 0.8 s), bounded.
         seen = [list(p.game.view.log) for p in players]
+        for _ in range(20):
+            await asyncio.sleep(1.0)
+            now = [list(p.game.view.log) for p in players]
+            if now == seen and not any(p.game.in_flight for p in players):
+                break
+            seen = now
+        else:
+            raise AssertionError("the table never settled")
         heard = [len(p.updates) for p in players]
         os.kill(lobby.pid, signal.SIGKILL)
         lobby.wait()
