@@ -18,6 +18,12 @@
    the host broadcasts an update), with the next seat answering, frames of the host's
    average size.  ``ratio`` = host actions/s over echo actions/s.
 
+``--floor`` is a diagnostic, not the product: the host runs as it is except that each
+update is one small hand-packed delta per seat (actor, phase, dealer and the seat's legal
+actions: no views, no diffs, no log).  Its ratio is the most that any faster way of
+bringing seats up to date could give on this machine, since everything else the host does
+per action (sockets, the protocol session, the referee, the engine) is still paid.
+
 Two processes on two cores: the server side and the peers.  The last line is exactly
 ``peers=N host_actions_per_s=N echo_actions_per_s=N ratio=R p99_ms=N``.
 Run: ``python bench/host_load.py`` (1000 peers, 30 s windows after 5 s warm-ups, about
@@ -58,16 +64,39 @@ RETRY_S = 0.01
 # ----- the host process ------------------------------------------------------------------------
 
 
-async def _serve_host(tables: int, seats: int) -> None:
+def _floor_room() -> type[Any]:
+    """A :class:`Room` whose updates cost next to nothing (``--floor``, see the docstring)."""
+    from unotui.net.room import Room
+    from unotui.protocol.framing import pack_body
+    from unotui.protocol.values import action_out
+
+    class FloorRoom(Room):
+        def _send_views(self) -> None:
+            game = self.game
+            if game is None:
+                return
+            public = {"actor": game.actor, "phase": game.phase.value, "dealer": game.dealer}
+            for link, seat in self.members.items():
+                legal = [action_out(a) for a in game.legal_actions(seat)] if seat is not None else []
+                body = pack_body({"t": "delta", "log_at": 0, "log": [], "set": {**public, "legal": legal}})
+                link.session._out += _LEN.pack(len(body)) + body  # type: ignore[attr-defined]
+            self._dirty.update(self.members)
+
+    return FloorRoom
+
+
+async def _serve_host(tables: int, seats: int, floor: bool = False) -> None:
     from unotui.net.host import Host, HostLimits
     from unotui.net.room import Room, RoomConfig
     from unotui.protocol.session import HostSession, Rates
+
+    room_class = _floor_room() if floor else Room
 
     rules = Rules.preset("classic").with_(target_score=100_000)
     config = RoomConfig(
         seats=seats, autostart=True, rules=rules, bot_delay=0.0, catch_grace=0.0, auto_keep=0.0
     )
-    rooms = {f"t{k}": Room(f"t{k}", config, on_event=lambda _t: None) for k in range(tables)}
+    rooms = {f"t{k}": room_class(f"t{k}", config, on_event=lambda _t: None) for k in range(tables)}
     rates = Rates(per_s=1000, burst=1000)
     limits = HostLimits(
         max_connections=tables * seats + 64,
@@ -110,9 +139,12 @@ class Stats:
 class Peer(asyncio.Protocol):
     """One seat at a hosted table, played by a random legal policy with no delay."""
 
-    def __init__(self, stats: Stats, table: str, seed: int, strict: bool = False) -> None:
+    def __init__(
+        self, stats: Stats, table: str, seed: int, strict: bool = False, floor: bool = False
+    ) -> None:
         self.stats = stats
         self.strict = strict
+        self.floor = floor  # the --floor host's updates are not views: plain decoding all along
         self.table = table
         self.rng = random.Random(seed)
         self.frames = FrameDecoder(256 * 1024)
@@ -138,8 +170,10 @@ class Peer(asyncio.Protocol):
             for body in self.frames.feed(data):
                 if stats.measuring:
                     stats.frames_in += 1
-                    if not self.strict:
-                        self.handle_plain(msgpack.unpackb(body, raw=False, strict_map_key=True))
+                if (stats.measuring or self.floor) and not self.strict:
+                    wire = msgpack.unpackb(body, raw=False, strict_map_key=True)
+                    if wire["t"] != "welcome":
+                        self.handle_plain(wire)
                         continue
                 self.handle(decode_host(body))
         except Exception as exc:  # a bench must report, not hang
@@ -329,15 +363,15 @@ async def _measure(stats: Stats, warmup: float, seconds: float, server: int) -> 
 
 
 async def run_host_phase(
-    peers: int, seats: int, warmup: float, seconds: float, strict: bool = False
+    peers: int, seats: int, warmup: float, seconds: float, strict: bool = False, floor: bool = False
 ) -> dict[str, float]:
     tables = peers // seats
     server = os.environ.get("HOST_LOAD_SERVER", str(Path(__file__)))
-    proc, port = _start([server, "--serve-host", str(tables), str(seats)])
+    proc, port = _start([server, "--serve-host", str(tables), str(seats), *(["--floor"] if floor else [])])
     try:
         stats = Stats()
         factories = [
-            (lambda t=t, s=s: Peer(stats, f"t{t}", t * 97 + s, strict))
+            (lambda t=t, s=s: Peer(stats, f"t{t}", t * 97 + s, strict, floor))
             for t in range(tables)
             for s in range(seats)
         ]
@@ -411,17 +445,25 @@ def main() -> None:
         "--strict-peers", action="store_true", help="peers parse every frame strictly while measuring too"
     )
     parser.add_argument(
+        "--floor", action="store_true", help="diagnostic: updates without views (see the docstring)"
+    )
+    parser.add_argument(
         "--serve-host", nargs=2, type=int, metavar=("TABLES", "SEATS"), help=argparse.SUPPRESS
     )
     args = parser.parse_args()
     if args.serve_host:
-        asyncio.run(_serve_host(*args.serve_host))
+        tables, seats = args.serve_host
+        asyncio.run(_serve_host(tables, seats, floor=args.floor))
         return
     gc.freeze()
     if args.warmup is None:
         args.warmup = args.seconds / 6
     peers = args.peers - args.peers % args.seats
-    host = asyncio.run(run_host_phase(peers, args.seats, args.warmup, args.seconds, args.strict_peers))
+    if args.floor and args.strict_peers:
+        parser.error("--floor sends no views for a strict parser to read")
+    host = asyncio.run(
+        run_host_phase(peers, args.seats, args.warmup, args.seconds, args.strict_peers, args.floor)
+    )
     echo = asyncio.run(
         run_echo_phase(peers, args.seats, args.warmup, args.seconds, round(host["frame_bytes"]))
     )
@@ -435,6 +477,7 @@ def main() -> None:
         f"CPU host {host['server_cpu']:.0f}% peers {host['peers_cpu']:.0f}%, "
         f"host CPU {host['server_us_per_action']:.0f} us/action"
         + (" (strict peers)" if args.strict_peers else "")
+        + (" (FLOOR: updates without views, a diagnostic)" if args.floor else "")
     )
     print(
         f"echo: {echo['actions_per_s']:.0f} actions/s, p99 {echo['p99_ms']:.1f} ms, "

@@ -46,8 +46,9 @@ def test_ssh_load_bench_summary_line() -> None:
     assert re.fullmatch(summary, line), line
 
 
-def test_host_load_bench_summary_line() -> None:
-    line = last_line(str(BENCH / "host_load.py"), "--peers", "40", "--seconds", "1")
+@pytest.mark.parametrize("mode", [(), ("--floor",)], ids=["host", "floor"])
+def test_host_load_bench_summary_line(mode: tuple[str, ...]) -> None:
+    line = last_line(str(BENCH / "host_load.py"), "--peers", "40", "--seconds", "1", *mode)
     assert re.fullmatch(
         r"peers=\d+ host_actions_per_s=[1-9]\d* echo_actions_per_s=[1-9]\d* ratio=\d+\.\d+ p99_ms=\d+",
         line,
