@@ -47,7 +47,7 @@ def test_play_a_few_moves_and_quit_with_ctrl_q(tmp_path: Path) -> None:
         _tmux("send-keys", "-t", session, "Right", "Right", "n")
         screen = wait_for(session, "Hint:")
         _tmux("send-keys", "-t", session, "C-q")  # a match is running: asked first
-        wait_for(session, "abandon this match?")
+        wait_for(session, "leave this match?")
         _tmux("send-keys", "-t", session, "y")
         deadline = time.monotonic() + 10
         while not status.exists() and time.monotonic() < deadline:
@@ -75,7 +75,7 @@ def test_no_arguments_opens_the_menu_and_enter_starts_a_solo_game(tmp_path: Path
         for name in ("Ada", "Blaise", "Grace"):
             wait_for(session, name)  # the frame may still be arriving
         _tmux("send-keys", "-t", session, "C-q")
-        wait_for(session, "abandon this match?")
+        wait_for(session, "leave this match?")
         _tmux("send-keys", "-t", session, "C-q")  # Ctrl+Q twice quits
         deadline = time.monotonic() + 10
         while not status.exists() and time.monotonic() < deadline:

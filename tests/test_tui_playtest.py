@@ -374,7 +374,7 @@ async def test_ctrl_q_during_a_match_asks_first() -> None:
         await pilot.press("ctrl+q")
         await pilot.pause()
         assert isinstance(app.screen, ConfirmScreen)
-        assert "Quit unotui and abandon this match?" in full_text(app)
+        assert "Quit unotui and leave this match?" in full_text(app)
         await pilot.press("n")
         await pilot.pause()
         assert isinstance(app.screen, TableScreen) and app.is_running

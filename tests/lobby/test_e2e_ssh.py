@@ -151,7 +151,7 @@ def test_a_hostile_user_name_is_literal_and_the_host_key_survives_a_restart(
         eve.keys("q")  # and the session still works: a quick match deals a hand
         eve.wait("Round 1", timeout=30)
         eve.keys("C-q")
-        eve.wait("abandon")
+        eve.wait("leave this match?")
         eve.keys("C-q")
         assert eve.exit_status() == 0
     finally:

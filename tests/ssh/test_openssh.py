@@ -66,7 +66,7 @@ def test_key_login_plays_resizes_survives_ctrl_c_and_quits_clean(
         term.wait("ctrl+q")
         assert not term.status.exists() and TABLE in term.wait(TABLE)
         term.keys("C-q")
-        term.wait("abandon this match?")
+        term.wait("leave this match?")
         term.keys("y")
         assert term.exit_status() == 0
         # The terminal is restored.  (Not checked on the screen's text: after a resize in

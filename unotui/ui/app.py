@@ -241,7 +241,7 @@ class UnoApp(LanApp):
         if isinstance(self.screen, ConfirmScreen):
             self.exit(0)
             return
-        self.leave_match(lambda: self.exit(0), "Quit unotui and abandon this match?")
+        self.leave_match(lambda: self.exit(0), "Quit unotui and leave this match?")
 
     async def on_game_update(self, message: GameUpdate) -> None:
         update = message.update
@@ -361,7 +361,7 @@ class UnoApp(LanApp):
         yield SystemCommand(
             "New game",
             "Start a new game with the current settings",
-            lambda: self.leave_match(self.start_game, "Start a new game and abandon this match?"),
+            lambda: self.leave_match(self.start_game, "Start a new game and leave this match?"),
         )
         yield SystemCommand(
             "Main menu",
