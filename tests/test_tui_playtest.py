@@ -541,3 +541,50 @@ async def test_settings_file_problems_are_shown_inside_the_app(menu: bool) -> No
             text = " ".join(" ".join(line.split("▌", 1)[1] for line in lines if "▌" in line).split())
         assert "Settings file problem (defaults used)" in text
         assert problem in text
+
+
+@pytest.mark.parametrize("owner", [True, False], ids=["host", "guest"])
+async def test_waiting_room_offers_start_only_to_the_seat_that_may_start(owner: bool) -> None:
+    """The footer names ``s`` only for the host's seat; a guest pressing it is told why
+    nothing happens, and a guest who becomes the owner (a lobby table's first seat left)
+    is offered it from then on."""
+    from textual.app import App
+
+    from unotui.client.room import RoomInfo, SeatInfo
+    from unotui.ui.screens.waiting import WaitingScreen
+
+    def room(owner: bool) -> RoomInfo:
+        seats = (SeatInfo("Ada", "human"), SeatInfo("Joe", "human"), SeatInfo("", "open"))
+        return RoomInfo("Ada", "waiting", seats, Rules(), 1, owner, 0, None)
+
+    started: list[bool] = []
+
+    class Room(App[None]):
+        def on_mount(self) -> None:
+            self.push_screen(WaitingScreen(room(owner)))
+
+        def on_waiting_screen_start_match(self, _message: WaitingScreen.StartMatch) -> None:
+            started.append(True)
+
+    async def shown(text: str) -> bool:
+        for _ in range(50):
+            await pilot.pause(0.02)
+            if text in full_text(app):
+                return True
+        return False
+
+    app = Room()
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert await shown("? Rules")
+        assert ("s Start match" in full_text(app)) is owner
+        await pilot.press("s")
+        assert await shown("Only the host can start the match.") is not owner
+        assert started == ([True] if owner else [])
+        if not owner:
+            screen = app.screen
+            assert isinstance(screen, WaitingScreen)
+            screen.show(room(True))
+            assert await shown("s Start match")
+            await pilot.press("s")
+            await pilot.pause()
+            assert started == [True]

@@ -96,7 +96,11 @@ class WaitingScreen(Screen[None]):
 
     CSS_PATH = "waiting.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("s", "start", "Start (host)"),
+        # "s" starts the match for the seat that may start it, and the footer offers it
+        # only there; anyone else pressing it is told why nothing happens (the second
+        # binding, which runs when the first is not available).
+        Binding("s", "start", "Start match"),
+        Binding("s", "not_owner", show=False),
         Binding("escape", "leave", "Leave"),
         Binding("question_mark", "help", "Rules"),
     ]
@@ -123,8 +127,17 @@ class WaitingScreen(Screen[None]):
 
     def show(self, room: RoomInfo) -> None:
         """The host sent a new state of the room."""
+        owner = self.room is not None and self.room.owner
         self.room = room
         self.refresh_room()
+        if room.owner != owner:
+            self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """``start`` only for the seat that may start the match (see ``BINDINGS``)."""
+        if action == "start":
+            return self.room is not None and self.room.owner
+        return True
 
     def refresh_room(self) -> None:
         """Redraw from the last room state."""
@@ -138,10 +151,14 @@ class WaitingScreen(Screen[None]):
         """A one-line note under the room (why a key did nothing, chat, errors)."""
         self.query_one("#note", Static).update(Text(text))
 
+    def action_not_owner(self) -> None:
+        """``s`` from a seat that may not start the match: say why nothing happens."""
+        self.say("Only the host can start the match.")
+
     def action_start(self) -> None:
-        """Start now (the host's seat only: others are told why nothing happens)."""
+        """Start now (the seat that may: see :meth:`check_action`)."""
         if self.room is None or not self.room.owner:
-            self.say("Only the host can start the match.")
+            self.action_not_owner()
             return
         if self.room.status != "waiting":
             self.say("The match has already started.")
