@@ -136,13 +136,15 @@ class LanApp(App[int]):
         elif isinstance(update, Chat):
             line = f"{display_name(update.name)}: {update.text}"
             style = Style(bold=True)
-        elif isinstance(update, Deadline) and update.kind == "turn" and update.seconds:
+        elif isinstance(update, Deadline) and update.kind == "turn":
+            if table is not None:
+                table.set_deadline(update.seat, update.seconds)  # counted down beside the pile
             view = self.view
-            if view is not None and update.seat == view.seat:
+            if update.seconds and view is not None and update.seat == view.seat:
                 line = f"Turn timer: {update.seconds:.0f} s to decide, or the table acts for you."
                 if table is not None:
                     table.say(line)
-                return
+            return
         if not line:
             return
         if table is not None:

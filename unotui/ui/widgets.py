@@ -229,8 +229,8 @@ class PlayersView(Static):
 class PileView(Static):
     """The draw pile, the top discard, the colour in play and the direction."""
 
-    def show(self, view: SeatView, palette: str, compact: bool) -> None:
-        """Draw ``view`` (in 3 lines when ``compact``)."""
+    def show(self, view: SeatView, palette: str, compact: bool, clock: str = "") -> None:
+        """Draw ``view`` (in 3 lines when ``compact``); ``clock``: the turn timer's line."""
         colour = Text(f" {view.colour.name.title()} ", colour_style(view.colour, palette))
         colour.append(f" ({view.colour.letter})")
         nxt = names_of(view)[view.next_seat(view.turn)] if view.turn in view.active else "?"
@@ -243,6 +243,12 @@ class PileView(Static):
         ]
         if view.pending:
             info.append(Text(f"Pending draw: +{view.pending}", Style(bold=True)))
+        if clock:  # on a line of its own if there is one free beside the cards, else after one
+            timer = Text(clock, Style(bold=True))
+            if len(info) < 5 and not compact:
+                info.append(timer)
+            else:
+                info[3 if compact else 4] = Text.assemble(info[3 if compact else 4], "  ", timer)
         if compact:
             line = Text.assemble(card_chip(view.top, palette), " ", info[1], "  ", info[2])
             rows = [line, info[3], *info[4:]]

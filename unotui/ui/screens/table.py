@@ -13,6 +13,8 @@ and says why on the message line, so no key press is silently ignored.
 
 from __future__ import annotations
 
+import math
+import time
 from collections.abc import Callable, Sequence
 from typing import ClassVar, TypeVar
 
@@ -136,6 +138,11 @@ class TableScreen(Screen[None]):
         self._answered = -1  # version of the view whose decision was just sent
         self._pause_for: tuple[int, str] = (0, "")  # the round end the pause was started for
         self._pause: Timer | None = None  # the last card on show before the summary
+        #: the turn timer: (the seat it runs for, when it runs out on ``clock``)
+        self._deadline: tuple[int, float] | None = None
+        self._clock_shown = ""
+        #: the clock the turn timer counts down on (tests set a fake one)
+        self.clock: Callable[[], float] = time.monotonic
 
     def compose(self) -> ComposeResult:
         yield StatusLine(id="status")
@@ -151,6 +158,7 @@ class TableScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.query_one(GameLog).border_title = "Log"
+        self.set_interval(1.0, self.tick_clock)
         self._fit(self.size.width, self.size.height)
         if self.view is not None:
             view, self.view = self.view, None
@@ -246,14 +254,41 @@ class TableScreen(Screen[None]):
         view = self.view
         if view is None or not self.is_mounted:
             return
-        middle = self.size.height - (9 if self.has_class("-tall") else 7)
-        lines = view.players + 2 + sum(1 for s in view.face_up if s != view.seat)
-        compact = lines + 5 > middle
         self.query_one(StatusLine).show(view)
         self.query_one(PlayersView).show(view, self.palette)
-        self.query_one(PileView).show(view, self.palette, compact)
+        self._redraw_pile()
         self._redraw_hand()
         self.query_one(GameLog).show(view)
+
+    def _redraw_pile(self) -> None:
+        view = self.view
+        if view is None or not self.is_mounted:
+            return
+        middle = self.size.height - (9 if self.has_class("-tall") else 7)
+        lines = view.players + 2 + sum(1 for s in view.face_up if s != view.seat)
+        self._clock_shown = self.clock_text()
+        self.query_one(PileView).show(view, self.palette, lines + 5 > middle, self._clock_shown)
+
+    # ----- the turn timer ---------------------------------------------------------------------
+
+    def set_deadline(self, seat: int, seconds: float | None) -> None:
+        """The turn timer: ``seat`` must decide within ``seconds`` (``seat`` < 0: none runs)."""
+        self._deadline = (seat, self.clock() + seconds) if seat >= 0 and seconds is not None else None
+        self._redraw_pile()
+
+    def clock_text(self) -> str:
+        """The pile's turn-timer line now: "" unless a timer runs for the seat acting."""
+        view, deadline = self.view, self._deadline
+        if view is None or deadline is None or deadline[0] != view.actor:
+            return ""
+        if view.phase in ("round_over", "match_over"):
+            return ""
+        return f"Time left: {max(0, math.ceil(deadline[1] - self.clock()))} s"
+
+    def tick_clock(self) -> None:
+        """Redraw the turn timer if its second changed (every second while the table is up)."""
+        if self.clock_text() != self._clock_shown:
+            self._redraw_pile()
 
     def _redraw_hand(self) -> None:
         if self.view is not None and self.is_mounted:

@@ -1,0 +1,88 @@
+"""The turn timer on the table screen: a hosted table's deadline is counted down beside
+the pile, for whoever is acting, and disappears when the turn moves on."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from textual.app import App
+
+from tests.hostile.test_screens import joined_app, wait_for
+from tests.net.lan_support import FAST, hosted
+from tests.tui_support import full_text
+from unotui.engine import DRAW, Game, Rules, seat_view
+from unotui.net.room import RoomConfig
+from unotui.ui.screens.table import TableScreen
+
+pytestmark = [pytest.mark.timeout(60), pytest.mark.usefixtures("fast_keys")]
+
+
+class Clock:
+    """A clock the test moves by hand."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.mark.parametrize("players", [3, 10], ids=["roomy", "compact"])
+async def test_the_pile_counts_the_turn_timer_down_on_a_fake_clock(players: int) -> None:
+    game = Game(["Me", *(f"P{k}" for k in range(1, players))], Rules.preset("classic"), seed=3)
+    me = game.actor
+    table = TableScreen(seat_view(game, me))
+    clock = table.clock = Clock()
+
+    class One(App[None]):
+        def on_mount(self) -> None:
+            self.push_screen(table)
+
+    app = One()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: "Draw pile" in full_text(app))
+        assert "Time left" not in full_text(app)  # no timer at this table yet
+        table.set_deadline(me, 30.0)
+        await pilot.pause()
+        assert "Time left: 30 s" in full_text(app)
+        clock.now += 12.2
+        table.tick_clock()
+        await pilot.pause()
+        assert "Time left: 18 s" in full_text(app)
+        clock.now += 60
+        table.tick_clock()
+        await pilot.pause()
+        assert "Time left: 0 s" in full_text(app)  # the host acts for the seat any moment
+        game.apply(me, DRAW)  # the turn moves on: an old deadline is not shown for the next seat
+        if game.actor == me:
+            game.apply(me, game.legal_actions(me)[-1])
+        table.show(seat_view(game, me))
+        await pilot.pause()
+        assert game.actor != me and "Time left" not in full_text(app)
+        table.set_deadline(game.actor, 5.0)  # the next seat's own timer
+        await pilot.pause()
+        assert "Time left: 5 s" in full_text(app)
+        table.set_deadline(-1, None)  # the host says no timer runs
+        await pilot.pause()
+        assert "Time left" not in full_text(app)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_a_hosted_table_s_turn_timer_shows_beside_the_pile(size: tuple[int, int]) -> None:
+    rules = Rules.preset("classic").with_(target_score=1000)
+    config = RoomConfig(seats=2, bots=1, autostart=True, rules=rules, turn_timer=30.0, **FAST)
+    async with hosted(config) as (_host, _room, port):
+        app = joined_app(port)
+        async with app.run_test(size=size) as pilot:
+            await wait_for(pilot, lambda: app.view is not None)
+            for _ in range(100):  # until it is our turn, its timer beside the pile
+                view = app.view
+                counting = re.search(r"Time left: (2[0-9]|30) s", full_text(app))  # 30 s, less under load
+                if view is not None and view.my_turn and counting:
+                    break
+                if not isinstance(app.screen, TableScreen):  # a first wild: we name its colour
+                    await pilot.press("r")
+                await pilot.pause(0.05)
+            else:
+                raise AssertionError(full_text(app))
