@@ -64,8 +64,9 @@ RETRY_S = 0.01
 # ----- the host process ------------------------------------------------------------------------
 
 
-def _floor_room() -> type[Any]:
-    """A :class:`Room` whose updates cost next to nothing (``--floor``, see the docstring)."""
+def floor_room() -> type[Any]:
+    """A :class:`Room` whose updates cost next to nothing (``--floor``, see the docstring;
+    ``bench/host_path.py --floor`` uses it too)."""
     from unotui.net.room import Room
     from unotui.protocol.framing import pack_body
     from unotui.protocol.values import action_out
@@ -90,7 +91,7 @@ async def _serve_host(tables: int, seats: int, floor: bool = False) -> None:
     from unotui.net.room import Room, RoomConfig
     from unotui.protocol.session import HostSession, Rates
 
-    room_class = _floor_room() if floor else Room
+    room_class = floor_room() if floor else Room
 
     rules = Rules.preset("classic").with_(target_score=100_000)
     config = RoomConfig(

@@ -10,7 +10,10 @@ peers cost nothing) as an ``intent`` frame into its connection; at the end of a 
 every seat says ``ready``.  Reports CPU microseconds per accepted action
 (``process_time``, best of ``--rounds``).  The last line is exactly
 ``actions=N host_us_per_action=X``.
-Usage: ``python bench/host_path.py [--tables 50] [--steps 400] [--rounds 3]``.
+``--floor``: every update replaced by one small hand-packed delta (the diagnostic of
+``bench/host_load.py --floor``), so the figure is what the host's Python costs per action
+without views and deltas.
+Usage: ``python bench/host_path.py [--tables 50] [--steps 400] [--rounds 3] [--floor]``.
 """
 
 from __future__ import annotations
@@ -34,6 +37,9 @@ from unotui.protocol.codec import encode  # noqa: E402
 from unotui.protocol.framing import frame  # noqa: E402
 from unotui.protocol.session import HostSession, Rates  # noqa: E402
 
+sys.path.insert(0, str(ROOT / "bench"))
+from host_load import floor_room  # noqa: E402
+
 
 class Sink(asyncio.Transport):
     """A transport that takes every write and keeps only the count."""
@@ -42,7 +48,7 @@ class Sink(asyncio.Transport):
         super().__init__()
         self.written = 0
 
-    def write(self, data: bytes) -> None:
+    def write(self, data: bytes | bytearray | memoryview) -> None:
         self.written += len(data)
 
     def get_write_buffer_size(self) -> int:
@@ -58,12 +64,13 @@ class Sink(asyncio.Transport):
         pass
 
 
-async def run(tables: int, steps: int, seed: int) -> tuple[float, int, int]:
+async def run(tables: int, steps: int, seed: int, floor: bool = False) -> tuple[float, int, int]:
     """(CPU seconds, accepted actions, bytes written) for ``steps`` moves at every table."""
     rules = Rules.preset("classic").with_(target_score=100_000)
     config = RoomConfig(seats=4, autostart=True, rules=rules, bot_delay=0.0, catch_grace=0.0, auto_keep=0.0)
-    rooms = {f"t{k}": Room(f"t{k}", config, on_event=lambda _t: None) for k in range(tables)}
-    rates = Rates(per_s=1e6, burst=1e6)
+    room_class = floor_room() if floor else Room
+    rooms = {f"t{k}": room_class(f"t{k}", config, on_event=lambda _t: None) for k in range(tables)}
+    rates = Rates(per_s=1e6, burst=1_000_000)
     n = tables * 4
     limits = HostLimits(max_connections=n + 8, unauthenticated_per_ip=n + 8,
                         new_per_ip_per_s=1e9, new_per_ip_burst=n + 8)
@@ -74,7 +81,7 @@ async def run(tables: int, steps: int, seed: int) -> tuple[float, int, int]:
         for _seat in range(4):
             link = host._new_link()
             sink = Sink()
-            link.connection_made(sink)  # type: ignore[arg-type]
+            link.connection_made(sink)
             link.data_received(frame(encode(m.Hello(1, 1, f"p{len(sinks)}", table=f"t{k}")), 4096))
             sinks.append(sink)
             links.setdefault(f"t{k}", []).append(link)
@@ -117,8 +124,9 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=400)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--seed", type=int, default=5)
+    parser.add_argument("--floor", action="store_true", help="diagnostic: updates without views")
     args = parser.parse_args()
-    results = [asyncio.run(run(args.tables, args.steps, args.seed)) for _ in range(args.rounds)]
+    results = [asyncio.run(run(args.tables, args.steps, args.seed, args.floor)) for _ in range(args.rounds)]
     best = min(r[0] / max(1, r[1]) for r in results)
     print(f"bytes per action {results[0][2] / max(1, results[0][1]):.0f}")
     print(f"actions={results[0][1]} host_us_per_action={best * 1e6:.1f}")

@@ -65,8 +65,9 @@ def test_host_views_bench_summary_line() -> None:
     assert re.fullmatch(r"actions=50 views_us=\d+\.\d send_us=\d+\.\d total_us=\d+\.\d", line), line
 
 
-def test_host_path_bench_summary_line() -> None:
-    line = last_line(str(BENCH / "host_path.py"), "--tables", "2", "--steps", "40", "--rounds", "1")
+@pytest.mark.parametrize("mode", [(), ("--floor",)], ids=["host", "floor"])
+def test_host_path_bench_summary_line(mode: tuple[str, ...]) -> None:
+    line = last_line(str(BENCH / "host_path.py"), "--tables", "2", "--steps", "40", "--rounds", "1", *mode)
     assert re.fullmatch(r"actions=[1-9]\d* host_us_per_action=\d+\.\d", line), line
 
 
