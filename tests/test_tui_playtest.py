@@ -516,6 +516,7 @@ async def test_menu_join_says_why_when_the_address_is_wrong_or_nobody_answers() 
             if "cannot reach" in words(app):
                 break
         assert "cannot reach 127.0.0.1" in words(app)
+        assert "nothing is listening there; is the game hosted (unotui host), and on that port?" in words(app)
         assert isinstance(app.screen, MenuScreen)
 
 

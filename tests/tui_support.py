@@ -247,6 +247,6 @@ def words(app: App[Any]) -> str:
     """The screen's words in one line: frames and line breaks gone, so that text wrapped
     inside a box reads as one sentence."""
     text = full_text(app)
-    for frame in "│█╭╮╰╯─▀▄▊▎":
+    for frame in "│█╭╮╰╯─▀▄▊▎▌":
         text = text.replace(frame, " ")
     return " ".join(text.split())

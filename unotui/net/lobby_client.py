@@ -23,7 +23,7 @@ from ..protocol import messages as m
 from ..protocol.session import PROTOCOL_VERSION, ConnectionClosed, PeerSession
 from ..protocol.text import clean
 from .link import Link
-from .remote import JoinError
+from .remote import JoinError, unreachable
 
 __all__ = ["LobbyClient", "LobbyClosed"]
 
@@ -74,7 +74,7 @@ class LobbyClient:
         except (OSError, TimeoutError) as exc:
             if self._link is not None:
                 self._link.abort("no welcome")
-            raise JoinError(f"cannot reach the lobby at {self.host}:{self.port} ({type(exc).__name__})",
+            raise JoinError(f"cannot reach the lobby at {self.host}:{self.port}: {unreachable(exc)}",
                             "unreachable") from None
 
     # ----- requests ---------------------------------------------------------------------------

@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import socket
 from typing import Any
 
 from .. import __version__
@@ -40,7 +41,7 @@ from ..protocol.text import clean
 from .addresses import DEFAULT_PORT
 from .link import Link
 
-__all__ = ["JoinError", "RemoteGame"]
+__all__ = ["JoinError", "RemoteGame", "unreachable"]
 
 log = logging.getLogger("unotui.join")
 
@@ -225,8 +226,8 @@ class RemoteGame(Controller):
                 loop.create_connection(made, self.host, self.port), self.connect_timeout
             )
         except (OSError, TimeoutError) as exc:
-            why = f"{exc.__class__.__name__}: {exc}" if str(exc) else exc.__class__.__name__
-            raise JoinError(f"cannot reach {self.host}:{self.port} ({why})", "unreachable") from None
+            why = unreachable(exc)
+            raise JoinError(f"cannot reach {self.host}:{self.port}: {why}", "unreachable") from None
         try:
             await asyncio.wait_for(asyncio.shield(self._welcomed), self.connect_timeout)
         except TimeoutError:
@@ -330,3 +331,17 @@ class RemoteGame(Controller):
             pause = min(pause * 2, 3.0)
         if not self._closing:
             self._emit(Closed("Lost the connection to the host.", "connection_lost"))
+
+
+def unreachable(exc: BaseException) -> str:
+    """Why a connection failed, in words a player can act on (the error's name last, for
+    whoever helps them)."""
+    if isinstance(exc, ConnectionRefusedError):
+        why = "nothing is listening there; is the game hosted (unotui host), and on that port?"
+    elif isinstance(exc, socket.gaierror):
+        why = "that host name is not known here; check the address"
+    elif isinstance(exc, TimeoutError):
+        why = "no answer; check the address, and that a firewall lets the port through"
+    else:
+        why = (exc.strerror or str(exc) or "the network failed") if isinstance(exc, OSError) else str(exc)
+    return f"{why} ({type(exc).__name__})"
