@@ -161,7 +161,8 @@ async def at_table(pilot: Pilot[Any]) -> None:
 async def test_quitting_a_match_says_what_becomes_of_the_seat(tmp_path: Path, keyed: bool) -> None:
     """At a lobby table the quit question tells the truth: the table plays on and the seat
     is held, and only a player with an SSH key is told the key takes it back.  A spectator
-    abandons nothing and leaves at once."""
+    abandons nothing and leaves at once.  (And before that, the empty leaderboard tells a
+    player with a key what ranks them, a guest that it takes a key.)"""
     from textual.widgets import Static
 
     from unotui.ui.screens.dialogs import ConfirmScreen
@@ -171,6 +172,10 @@ async def test_quitting_a_match_says_what_becomes_of_the_seat(tmp_path: Path, ke
         app = LobbyApp("127.0.0.1", port, "Ann", identity=identity)
         async with app.run_test(size=(100, 30)) as pilot:
             await lobby_ready(pilot)
+            await pilot.pause(0.1)  # the empty leaderboard says what it takes to be on it
+            board = " ".join(str(app.screen.query_one("#leaders", Static).render()).split())
+            assert board == ("No rated games yet. Finish a match to be ranked." if keyed else
+                             "No rated games yet. Play with an SSH key to be ranked.")
             await pilot.press("q")  # a quick match: seated at once, bots fill the table
             await at_table(pilot)
             await pilot.press("ctrl+q")

@@ -60,7 +60,7 @@ class LobbyApp(UnoApp):
     # ----- home -------------------------------------------------------------------------------
 
     async def open_home(self) -> None:
-        await self.push_screen(LobbyScreen())
+        await self.push_screen(LobbyScreen(keyed=self.identity is not None))
         if len(self.command) == 2 and self.command[0] in ("join", "spectate"):
             self.sit(self.command[1].upper(), spectate=self.command[0] == "spectate")
         else:

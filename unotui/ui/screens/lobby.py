@@ -93,8 +93,10 @@ class LobbyScreen(Screen[None]):
         Binding("t", "theme", "Colours", show=False),
     ]
 
-    def __init__(self) -> None:
+    def __init__(self, keyed: bool = False) -> None:
         super().__init__()
+        #: whether the player came with an SSH key (only keyed players are ranked)
+        self.keyed = keyed
         self.state: LobbyState | None = None
         self._pending: list[Text] = []
 
@@ -151,8 +153,9 @@ class LobbyScreen(Screen[None]):
         if keep is not None and keep in {t.code for t in state.tables}:
             table.move_cursor(row=table.get_row_index(keep))
         board = Text()
-        if not state.leaders:
-            board.append("No rated games yet.\nPlay with an SSH key\nto be ranked.", Style(dim=True))
+        if not state.leaders:  # what it takes to be on it (a guest is never ranked)
+            how = "Finish a match\nto be ranked." if self.keyed else "Play with an SSH key\nto be ranked."
+            board.append(f"No rated games yet.\n{how}", Style(dim=True))
         for i, r in enumerate(state.leaders[:12], 1):
             board.append(f"{i:>2}. {display_name(r.name):<16} {r.rating_tenths / 10:>5.1f}\n")
         self.query_one("#leaders", Static).update(board)
