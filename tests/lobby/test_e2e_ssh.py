@@ -75,7 +75,8 @@ def stop(lobby: Lobby) -> None:
 def test_two_ssh_players_and_a_tcp_player_share_a_table_a_spectator_watches_and_a_key_comes_back(
     tmp_path: Path, terminals: list[Terminal]
 ) -> None:
-    lobby = start(tmp_path / "data")
+    lobby = start(tmp_path / "data", "--public-host", "uno.example.test")
+    assert any(f"ssh -p {lobby.ssh_port} NAME@uno.example.test" in line for line in lobby.log), lobby.log
     try:
         ann_dir, bob_dir = tmp_path / "ann", tmp_path / "bob"
         ann_dir.mkdir()
@@ -98,6 +99,7 @@ def test_two_ssh_players_and_a_tcp_player_share_a_table_a_spectator_watches_and_
         code = re.search(r"table code (\w+)", screen)
         assert code is not None, screen
         table = code[1]
+        assert f"ssh -t -p {lobby.ssh_port} uno.example.test join {table}" in screen  # --public-host
 
         bob = Terminal(ssh_argv(lobby.ssh_port, bob_dir, key=bob_key, user="bob"), tmp_path, (120, 40))
         terminals.append(bob)

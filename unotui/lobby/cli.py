@@ -8,10 +8,15 @@ few seconds (a banned or kicked key's connections are closed).
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from pathlib import Path
 
 __all__ = ["add_arguments", "default_data_dir", "run"]
+
+#: what ``--public-host`` may be: a DNS name, an IPv4 or a (bracketed) IPv6 address; it is
+#: printed into every player's terminal, so nothing else gets through
+_HOST_NAME = re.compile(r"[A-Za-z0-9.\-:\[\]]{1,253}")
 
 
 def default_data_dir() -> Path:
@@ -27,6 +32,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="address to listen on (default all IPv4)")
     parser.add_argument("--ssh-port", type=int, default=2222, help="SSH port (default 2222)")
     parser.add_argument("--port", type=int, default=7777, help="TCP port for unotui join (default 7777)")
+    parser.add_argument("--public-host", default="", metavar="NAME",
+                        help="the host name players type to reach this lobby, for the join lines it "
+                             "shows them (default: THIS-HOST, a placeholder)")
     parser.add_argument("--data-dir", type=Path, metavar="DIR",
                         help="host key and database (default: the user data directory)")
     parser.add_argument("--max-tables", type=int, default=50, metavar="N", help="tables at once (default 50)")
@@ -92,6 +100,10 @@ def run(args: argparse.Namespace) -> int:
         if not 0 <= port <= 65535:
             print(f"unotui serve: {what} must be 0-65535", file=sys.stderr)
             return 2
+    if args.public_host and not _HOST_NAME.fullmatch(args.public_host):
+        print("unotui serve: --public-host must be a host name or address (letters, digits, . - : [ ])",
+              file=sys.stderr)
+        return 2
     if args.max_tables < 1 or args.max_sessions < 1:
         print("unotui serve: --max-tables and --max-sessions must be at least 1", file=sys.stderr)
         return 2
@@ -101,6 +113,7 @@ def run(args: argparse.Namespace) -> int:
     from .serve import SESSIONS_PER_PROCESS, ServeOptions, run_serve
 
     return run_serve(ServeOptions(data_dir=data_dir, bind=args.bind, ssh_port=args.ssh_port, port=args.port,
+                                  public_host=args.public_host,
                                   max_tables=args.max_tables, max_sessions=args.max_sessions,
                                   turn_timer=args.turn_timer, ssh_per_ip=args.ssh_per_ip,
                                   ssh_rate_per_ip=args.ssh_rate_per_ip, ssh_rate_burst=args.ssh_rate_burst,

@@ -53,6 +53,7 @@ class ServeOptions:
     bind: str = "0.0.0.0"
     ssh_port: int = 2222
     port: int = 7777
+    public_host: str = ""  # what players type to reach us ("": a THIS-HOST placeholder)
     max_tables: int = 50
     max_sessions: int = 200
     turn_timer: float = 30.0
@@ -97,6 +98,7 @@ async def serve(options: ServeOptions, stop: asyncio.Event) -> int:
         max_connections=cap, unauthenticated_per_ip=cap, new_per_ip_per_s=1000.0, new_per_ip_burst=cap))
     ssh = None
     ssh_port = [options.ssh_port]  # the bound port (``--ssh-port 0`` picks one)
+    shown = options.public_host or "THIS-HOST"  # in the lines that tell people how to come in
     try:
         bound = await public.listen(options.bind, options.port)
         inner_port = (await inner.listen("127.0.0.1", 0))[0][1]
@@ -106,7 +108,8 @@ async def serve(options: ServeOptions, stop: asyncio.Event) -> int:
 
             def extra_for(spec: object) -> dict[str, str]:
                 fingerprint = getattr(spec, "fingerprint", None)
-                extra = {"host": "127.0.0.1", "port": str(inner_port), "ssh_port": str(ssh_port[0])}
+                extra = {"host": "127.0.0.1", "port": str(inner_port), "ssh_port": str(ssh_port[0]),
+                         "public_host": shown}
                 if fingerprint:
                     extra["identity"] = credentials.issue(fingerprint)
                     why = store.banned(fingerprint)
@@ -123,7 +126,7 @@ async def serve(options: ServeOptions, stop: asyncio.Event) -> int:
                             app_entry=APP_ENTRY)
             ssh_bound = await ssh.start(options.bind, options.ssh_port)
             ssh_port[0] = ssh_bound[0][1]
-            say(f"SSH lobby on port {ssh_bound[0][1]}: ssh -p {ssh_bound[0][1]} NAME@THIS-HOST")
+            say(f"SSH lobby on port {ssh_bound[0][1]}: ssh -p {ssh_bound[0][1]} NAME@{shown}")
             say(f"host key fingerprint: {ssh.fingerprint}")
     except OSError as exc:
         print(f"unotui serve: cannot listen: {exc.strerror or exc}", file=sys.stderr)
@@ -133,7 +136,7 @@ async def serve(options: ServeOptions, stop: asyncio.Event) -> int:
         store.close()
         journal.close()
         return 1
-    say(f"TCP lobby on port {bound[0][1]}: unotui join THIS-HOST:{bound[0][1]} --table CODE")
+    say(f"TCP lobby on port {bound[0][1]}: unotui join {shown}:{bound[0][1]} --table CODE")
     say(f"data directory: {options.data_dir}")
     await stop.wait()
     say("stopping: telling the players")

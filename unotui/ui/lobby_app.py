@@ -34,6 +34,7 @@ class LobbyApp(UnoApp):
         identity: the lobby's credential for the player's key (``None``: a guest).
         command: ``("join", CODE)`` or ``("spectate", CODE)`` to go straight to a table.
         ssh_port: the lobby's SSH port, for the line others type to join a table.
+        public_host: the host name in that line (``unotui serve --public-host``).
     """
 
     def __init__(
@@ -46,6 +47,7 @@ class LobbyApp(UnoApp):
         command: tuple[str, ...] = (),
         config: Config | None = None,
         ssh_port: int = 2222,
+        public_host: str = "THIS-HOST",
     ) -> None:
         config = config or Config(name=name)
         super().__init__(config, GameOptions(name=name), menu=True, save_settings=False)
@@ -53,6 +55,7 @@ class LobbyApp(UnoApp):
         self.identity = identity
         self.command = command
         self.ssh_port = ssh_port
+        self.public_host = public_host
         self.client: LobbyClient | None = None
         self.you = name
         self._went_back = False  # the lobby's seat_at was acted on (once per visit)
@@ -157,7 +160,7 @@ class LobbyApp(UnoApp):
                               table=code, identity=self.identity)
             game.hints = (
                 f"table code {code}: in the lobby press c and type it",
-                f"ssh -t -p {self.ssh_port} THIS-HOST join {code}",
+                f"ssh -t -p {self.ssh_port} {self.public_host} join {code}",
             )
             return game
 
