@@ -44,3 +44,5 @@ def test_bad_ports_and_limits_are_one_line_errors(tmp_path: Path) -> None:
     assert out.returncode == 2 and "--sessions-per-process must be at least 1" in out.stderr
     out = serve("--data-dir", str(tmp_path), "--public-host", "uno.example.org;\x1b[2J")
     assert out.returncode == 2 and "--public-host must be a host name or address" in out.stderr
+    out = serve("--data-dir", str(tmp_path), "--public-host=-oProxyCommand=x")
+    assert out.returncode == 2 and "--public-host must be a host name or address" in out.stderr

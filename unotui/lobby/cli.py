@@ -16,7 +16,7 @@ __all__ = ["add_arguments", "default_data_dir", "run"]
 
 #: what ``--public-host`` may be: a DNS name, an IPv4 or a (bracketed) IPv6 address; it is
 #: printed into every player's terminal, so nothing else gets through
-_HOST_NAME = re.compile(r"[A-Za-z0-9.\-:\[\]]{1,253}")
+_HOST_NAME = re.compile(r"[A-Za-z0-9\[][A-Za-z0-9.\-:\[\]]{0,252}")  # (never an option: no leading -)
 
 
 def default_data_dir() -> Path:
