@@ -91,3 +91,37 @@ def test_headless_host_and_two_joins_in_terminals(tmp_path: Path) -> None:
         if host.poll() is None:
             host.kill()
             host.wait()
+
+
+def test_a_killed_join_takes_its_seat_back_by_joining_again(tmp_path: Path) -> None:
+    """``kill -9`` on a player's ``unotui join`` mid-match: the host holds the seat, and the
+    same command run again sits the player back down (a newcomer would be refused)."""
+    port = _free_port()
+    env = {k: v for k, v in os.environ.items() if k != "TMUX"} | {"UNOTUI_CONFIG_DIR": str(tmp_path)}
+    host = subprocess.Popen(
+        [str(EXE), "host", "--headless", "--bind", "127.0.0.1", "--port", str(port), "--seats", "2",
+         "--bots", "1", "--rules", "classic"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+    )
+    sessions = [f"unotui-back-{uuid.uuid4().hex[:8]}" for _ in range(2)]
+    command = f"UNOTUI_CONFIG_DIR={tmp_path} {EXE} join 127.0.0.1:{port} --name Ann; sleep 30"
+    try:
+        _read_until(host, "join with: unotui join 127.0.0.1:")
+        _tmux("new-session", "-d", "-s", sessions[0], "-x", "80", "-y", "24", command)
+        _read_until(host, "match started")
+        wait_for(sessions[0], "playable", 20)
+        shell = int(_tmux("display-message", "-p", "-t", sessions[0], "#{pane_pid}").strip())
+        found = subprocess.run(["pgrep", "-P", str(shell), "-f", "join"], capture_output=True, text=True)
+        join_pid = int(found.stdout.split()[0])
+        os.kill(join_pid, signal.SIGKILL)
+        _read_until(host, "Ann dropped (seat held)")
+        _tmux("new-session", "-d", "-s", sessions[1], "-x", "120", "-y", "40", command)
+        screen = wait_for(sessions[1], "playable", 20)
+        assert "Round 1" in screen and "Ann" in screen and "The match has started" not in screen
+        _read_until(host, "Ann is back at seat 1")
+    finally:
+        for session in sessions:
+            subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)
+        if host.poll() is None:
+            host.kill()
+            host.wait()

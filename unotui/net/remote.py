@@ -10,6 +10,9 @@ views.  What differs is hidden here:
   seat), and the host rotates the token on each resume; only when the host is gone for
   longer than it holds seats, or says the game is over, does the player see
   :class:`Closed`;
+* with a :class:`~unotui.net.seat_memory.SeatMemory`, the token is also kept on disk, so
+  that joining again after this process ended (a closed terminal, a crash) takes the
+  seat back while the host holds it, where a new player would be refused;
 * everything the host sends is checked and its text sanitised again before it reaches
   the screen: a host can be hostile too.
 """
@@ -34,16 +37,18 @@ from ..client.controller import (
     ViewChanged,
 )
 from ..client.room import RoomChanged, RoomInfo, SeatInfo
-from ..engine import DEAL, Action, Rules, SeatView
+from ..engine import DEAL, Action, Phase, Rules, SeatView
 from ..protocol import messages as m
 from ..protocol.session import PROTOCOL_VERSION, ConnectionClosed, Fault, PeerSession, ViewUpdated
 from ..protocol.text import clean
 from .addresses import DEFAULT_PORT
 from .link import Link
+from .seat_memory import SeatMemory
 
 __all__ = ["JoinError", "RemoteGame", "unreachable"]
 
 log = logging.getLogger("unotui.join")
+MATCH_OVER = Phase.MATCH_OVER
 
 
 class JoinError(Exception):
@@ -67,6 +72,7 @@ class RemoteGame(Controller):
         table: the table's code on a host with several tables (``""``: the only one).
         identity: a lobby's credential for the player's key (SSH sessions only).
         reconnect_for: seconds to keep trying to resume after the connection drops.
+        memory: where seat tokens are kept between runs (``unotui join`` and the menu).
     """
 
     def __init__(
@@ -82,6 +88,7 @@ class RemoteGame(Controller):
         identity: str | None = None,
         reconnect_for: float = 120.0,
         connect_timeout: float = 5.0,
+        memory: SeatMemory | None = None,
     ) -> None:
         super().__init__()
         self.host, self.port = host, port
@@ -95,6 +102,9 @@ class RemoteGame(Controller):
         self.hints: tuple[str, ...] = ()
         self.reconnect_for = reconnect_for
         self.connect_timeout = connect_timeout
+        # A seat kept on disk: a person's own (never a spectator's, the host's or a key's).
+        self.memory = memory if not (spectate or owner or identity) else None
+        self.place = f"{host}:{port}/{table}"
         self.seat: int | None = None
         self.token = ""
         self.room: RoomInfo | None = None
@@ -123,15 +133,38 @@ class RemoteGame(Controller):
         if self.identity:
             return ("The table plays on: your seat is held for a while (connect again with the "
                     "same SSH key to take it back), then a computer player takes it.")
+        if self.memory is not None:
+            return ("The table plays on: your seat is held for a while (join the same table again "
+                    "to take it back), then a computer player takes it.")
         return "The table plays on without you: after a while a computer player takes your seat."
 
     async def start(self) -> None:
         """Connect and wait for the host's welcome.
 
+        A table whose match has started refuses a new player; if this user's seat there is
+        remembered (:attr:`memory`), it is taken back instead.
+
         Raises:
             JoinError: the host refused (full table, wrong password, version) or cannot be reached.
         """
-        await self._connect(resume=False)
+        memory = self.memory
+        try:
+            await self._connect(resume=False)
+        except JoinError as exc:
+            saved = memory.recall(self.place) if memory is not None else None
+            if memory is None or saved is None or exc.code != "table_full":
+                raise
+            self.token, self.name = saved
+            self._closing = False  # (the refusal closed the first attempt)
+            try:
+                await self._connect(resume=True)
+            except JoinError as again:
+                if again.code == "bad_token":  # the host no longer holds that seat
+                    memory.forget(self.place)
+                    self.token = ""
+                    raise exc from None
+                raise
+            log.info("took back seat %s at %s", self.seat, self.place)
 
     def send(self, action: Action) -> int:
         seq = self._next_seq()
@@ -246,10 +279,15 @@ class RemoteGame(Controller):
         if isinstance(event, m.Welcome):
             self.welcome = event
             self.seat, self.token = event.seat, event.token or ""
+            if self.memory is not None and self.token:  # (rotated on every resume)
+                self.memory.remember(self.place, self.token, self.name)
             if self._welcomed is not None and not self._welcomed.done():
                 self._welcomed.set_result(None)
         elif isinstance(event, ViewUpdated):
             self._view = event.view
+            if self.memory is not None and event.view.phase is MATCH_OVER:
+                self.memory.forget(self.place)  # nothing left to come back to
+                self.memory = None
             self._emit(ViewChanged(event.view))
         elif isinstance(event, m.Accepted):
             self._actions.pop(event.seq, None)

@@ -153,10 +153,12 @@ def run_joined(
     from ..client.config import load_config
     from ..client.text import clean_name
     from ..net.remote import RemoteGame
+    from .lan import seat_memory
 
     player = clean_name(name, "Player") if name else load_config().name
 
     def factory(_options: GameOptions) -> Controller:
-        return RemoteGame(host, port, name=player, password=password, spectate=spectate, table=table)
+        return RemoteGame(host, port, name=player, password=password, spectate=spectate, table=table,
+                          memory=seat_memory())
 
     return _run_app(factory, player)

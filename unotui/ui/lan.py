@@ -26,9 +26,10 @@ from .screens.waiting import WaitingScreen
 if TYPE_CHECKING:
     from ..engine import SeatView
     from ..net.room import RoomConfig
+    from ..net.seat_memory import SeatMemory
     from .screens.table import TableScreen
 
-__all__ = ["LanApp"]
+__all__ = ["LanApp", "seat_memory"]
 
 _PRESENCE = {
     "joined": "{name} joined the table.",
@@ -72,7 +73,7 @@ class LanApp(App[int]):
         """Join a table elsewhere (the menu's Join entry, ``unotui join``)."""
         from ..net.remote import RemoteGame
 
-        self.factory = lambda _options: RemoteGame(host, port, **kwargs)
+        self.factory = lambda _options: RemoteGame(host, port, memory=seat_memory(), **kwargs)
         self.start_game()
 
     async def started(self, controller: Controller) -> bool:
@@ -180,3 +181,11 @@ class LanApp(App[int]):
             self.back_to_menu()
         else:
             self.exit(0)
+
+
+def seat_memory() -> SeatMemory:
+    """Where ``unotui join`` keeps its seats between runs: beside the settings file."""
+    from ..client.config import config_path
+    from ..net.seat_memory import SeatMemory
+
+    return SeatMemory(config_path().parent / "seats.json")
