@@ -185,3 +185,20 @@ async def test_a_spectator_watches_without_a_hand_and_cannot_act() -> None:
         await until(saw_round_end, 20)
         for p in (a, b, watcher):
             await p.game.close()
+
+
+async def test_the_others_hear_once_that_a_seat_went_away_and_once_that_it_is_back() -> None:
+    from unotui.client.controller import Presence
+
+    rules = Rules.preset("classic").with_(target_score=1000)
+    async with hosted(RoomConfig(seats=2, autostart=True, rules=rules, **FAST)) as (_host, room, port):
+        a, b = await join_two(port)
+        link = b.game._link
+        assert link is not None
+        link.abort("gone")  # b's connection dies; b's program resumes by itself
+        await until(lambda: any(isinstance(u, Presence) and u.state == "back" for u in a.updates))
+        await until(lambda: room.book.seats[b.game.seat or 0].connected)
+        heard = [u.state for u in a.updates if isinstance(u, Presence) and u.seat == b.game.seat]
+        assert heard[-2:] == ["away", "back"] and heard.count("away") == heard.count("back") == 1
+        await a.game.close()
+        await b.game.close()

@@ -76,7 +76,7 @@ async def test_a_hosted_table_s_turn_timer_shows_beside_the_pile(size: tuple[int
         app = joined_app(port)
         async with app.run_test(size=size) as pilot:
             await wait_for(pilot, lambda: app.view is not None)
-            for _ in range(100):  # until it is our turn, its timer beside the pile
+            for _ in range(400):  # until it is our turn, its timer beside the pile (20 s at most)
                 view = app.view
                 counting = re.search(r"Time left: (2[0-9]|30) s", full_text(app))  # 30 s, less under load
                 if view is not None and view.my_turn and counting:

@@ -151,9 +151,10 @@ class Room:
             entry.connected, entry.away_since = True, None
             self._accept(link, seat, self.book.rotate(seat))
             if self.referee is not None:
-                self._apply(self.referee.resume(seat, now))
-            if not first:
+                self._apply(self.referee.resume(seat, now))  # whose outcome says "back"
+            elif not first:
                 self._presence(seat, "back")
+            if not first:
                 self._on_event(f"{entry.name} is back at seat {seat + 1}")
             self._broadcast_table()
             return
@@ -199,9 +200,10 @@ class Room:
             return
         entry.connected, entry.away_since = False, self.loop.time()
         self._on_event(f"{entry.name} dropped (seat held)")
-        self._presence(seat, "away")
         if self.referee is not None:
-            self._apply(self.referee.drop(seat, self.loop.time()))
+            self._apply(self.referee.drop(seat, self.loop.time()))  # whose outcome says "away"
+        else:
+            self._presence(seat, "away")
         self._broadcast_table()
 
     def _replace_old(self, seat: int) -> None:
