@@ -106,6 +106,7 @@ async def test_intents_out_of_turn_illegal_malformed_replayed_and_early_catches(
         held = set(game.hands[game.actor])
         missing = next(c for c in ("R0", "Y0", "G0", "B0", "R9", "Y9", "G9", "B9")
                        if Action.parse(c).card not in held)  # type: ignore[attr-defined]
+        # (numbers above _to_a_play's 100-139: a seat's numbers only go up)
         cases = [
             (other, "draw", {"not_your_turn"}),  # out of turn
             (other, "catch 9", {"no_such_seat", "illegal", "not_your_turn"}),  # a seat that is not there
@@ -114,30 +115,30 @@ async def test_intents_out_of_turn_illegal_malformed_replayed_and_early_catches(
             (actor, "challenge", {"wrong_phase", "illegal"}),
             (actor, "deal", {"wrong_phase", "illegal", "not_ready"}),
         ]
-        for n, (peer, text, codes) in enumerate(cases, start=10):
+        for n, (peer, text, codes) in enumerate(cases, start=1010):
             peer.send(m.Intent(n, Action.parse(text)))
             refused = await peer.wait(_is(m.Refused, seq=n))
             assert refused.code in codes, (text, refused)  # type: ignore[attr-defined]
         assert game.version == version  # nothing moved
         # A replayed seq gets the first answer again and is applied once.
-        actor.send(m.Intent(50, Action.parse("draw")))
-        await actor.wait(_is(m.Accepted, seq=50))
+        actor.send(m.Intent(1050, Action.parse("draw")))
+        await actor.wait(_is(m.Accepted, seq=1050))
         after = game.version
-        actor.send(m.Intent(50, Action.parse("draw")))
-        accepted = [x for x in actor.heard if isinstance(x, m.Accepted) and x.seq == 50]
-        await until(lambda: len([x for x in actor.heard if _is(m.Accepted, seq=50)(x)]) >= 1)
+        actor.send(m.Intent(1050, Action.parse("draw")))
+        accepted = [x for x in actor.heard if isinstance(x, m.Accepted) and x.seq == 1050]
+        await until(lambda: len([x for x in actor.heard if _is(m.Accepted, seq=1050)(x)]) >= 1)
         actor.send(m.Ping(1))
         await actor.wait(_is(m.Pong, n=1))
-        assert len([x for x in actor.heard if _is(m.Accepted, seq=50)(x)]) == 2 and accepted
+        assert len([x for x in actor.heard if _is(m.Accepted, seq=1050)(x)]) == 2 and accepted
         assert game.version == after
-        assert [s for s, _seat, t in a.accepted["target"] if s == 50] == [50]
-        actor.send(m.Intent(40, Action.parse("keep")))  # an older number, never used
-        assert (await actor.wait(_is(m.Refused, seq=40))).code in ("stale_seq", "bad_seq")  # type: ignore[attr-defined]
+        assert [s for s, _seat, t in a.accepted["target"] if s == 1050] == [1050]
+        actor.send(m.Intent(1040, Action.parse("keep")))  # an older number, never used
+        assert (await actor.wait(_is(m.Refused, seq=1040))).code in ("stale_seq", "bad_seq")  # type: ignore[attr-defined]
         # Claiming another seat inside the intent is not a message of this protocol.
-        other.send_raw({"t": "intent", "seq": 60, "action": "draw", "seat": game.actor})
+        other.send_raw({"t": "intent", "seq": 1060, "action": "draw", "seat": game.actor})
         assert await other.error() == "bad_message"
         # A non-canonical action text is bad_action; the seat is held for a resume.
-        actor.send_raw({"t": "intent", "seq": 61, "action": "DRAW"})
+        actor.send_raw({"t": "intent", "seq": 1061, "action": "DRAW"})
         assert await actor.error() == "bad_action"
         assert all(not e.connected and e.kind == "human" for e in room.book.seats if e.kind == "human")
         watcher.close()
