@@ -160,6 +160,8 @@ class StatusLine(Static):
         text = Text()
         text.append(f" Round {view.round_no} ", Style(reverse=True, bold=True))
         text.append(" ")
+        if view.seat is None:
+            text.append("Watching. ", Style(italic=True))
         text.append(prompt(view), Style(bold=view.my_turn))
         _set(self, _block([text]))
 
@@ -294,6 +296,8 @@ class HandView(Static):
             info.append(" - playable" if shown_flags[cursor] else "")
             if card.text == "WC":
                 info.append(f": {clean(view.rules.custom.describe(), 120)}", Style(italic=True))
+        elif view.seat is None:
+            info.append(" You are watching: the players' hands are hidden.")
         else:
             info.append(" No cards.")
         _set(self, _block([art, info]), 6 if tall else 4)

@@ -13,6 +13,7 @@ and says why on the message line, so no key press is silently ignored.
 
 from __future__ import annotations
 
+import functools
 import math
 import time
 from collections.abc import Callable, Sequence
@@ -79,6 +80,24 @@ def describe_action(action: Action, view: SeatView) -> str:
 
 _DIALOG_PHASES = frozenset({"colour", "target", "round_over", "match_over"})
 _CONTEXT_ACTIONS = ("keep", "catch", "challenge", "accept", "jump", "draw", "uno")
+#: what a spectator's keys do: look things up, talk, leave (every other key says so)
+_WATCHING = frozenset({"help", "chat", "theme"})
+WATCHING_NOTE = "You are watching this table: spectators do not play (Ctrl+Q leaves)."
+
+_A = TypeVar("_A", bound=Callable[..., None])
+
+
+def _players_only(action: _A) -> _A:
+    """A game key: a spectator pressing it is told that watching is all they do."""
+
+    @functools.wraps(action)
+    def run(self: TableScreen, *args: object) -> None:
+        if self.view is not None and self.view.seat is None:
+            self.say(WATCHING_NOTE, warn=True)
+            return
+        action(self, *args)
+
+    return run  # type: ignore[return-value]
 # Key-bar ranks: 0 is always shown; when the bar is short of room, the highest go first.
 _BAR_RANK = {"sort": 5, "hint": 4, "move": 3, "help": 2}
 
@@ -449,6 +468,8 @@ class TableScreen(Screen[None]):
         view = self.view
         if view is None:
             return False
+        if view.seat is None:
+            return action in _WATCHING and (action != "chat" or self.can_chat)
         legal = view.legal
         if action == "keep":
             return KEEP in legal
@@ -491,12 +512,14 @@ class TableScreen(Screen[None]):
             return None
         return play(view.hand[self.order[self.cursor]])
 
+    @_players_only
     def action_move(self, step: int) -> None:
         """Move the cursor along the hand."""
         if self.view and self.view.hand:
             self.cursor = (self.cursor + step) % len(self.view.hand)
             self._redraw_hand()
 
+    @_players_only
     def action_move_to(self, index: int) -> None:
         """Jump to the first or last card."""
         if self.view and self.view.hand:
@@ -509,6 +532,9 @@ class TableScreen(Screen[None]):
             self._pause_over()
             return
         view = self.view
+        if view is not None and view.seat is None:
+            self.say(WATCHING_NOTE, warn=True)
+            return
         chosen = self._selected()
         if view is None or chosen is None:
             self._cannot("play", "you have no cards.")
@@ -520,6 +546,7 @@ class TableScreen(Screen[None]):
         else:
             self.send(chosen)  # if it is refused, the refusal says why
 
+    @_players_only
     def action_uno(self) -> None:
         """Call UNO; with two cards, play the selected one and call UNO with it."""
         view = self.view
@@ -533,6 +560,7 @@ class TableScreen(Screen[None]):
         else:
             self._cannot("call UNO", "u plays your second-to-last card and calls.")
 
+    @_players_only
     def action_draw(self) -> None:
         """Draw a card (or take the pending penalty)."""
         if self.applies("draw"):
@@ -540,6 +568,7 @@ class TableScreen(Screen[None]):
         else:
             self._cannot("draw")
 
+    @_players_only
     def action_keep(self) -> None:
         """Keep the card just drawn."""
         if self.applies("keep"):
@@ -547,6 +576,7 @@ class TableScreen(Screen[None]):
         else:
             self._cannot("keep a card", "k keeps a card you just drew.")
 
+    @_players_only
     def action_catch(self) -> None:
         """Catch whoever forgot to call UNO."""
         catches = [a for a in self.view.legal if isinstance(a, Catch)] if self.view else []
@@ -555,6 +585,7 @@ class TableScreen(Screen[None]):
         else:
             self.say("Nobody to catch: c is for a player who forgot to call UNO.", warn=True)
 
+    @_players_only
     def action_challenge(self) -> None:
         """Challenge the Wild Draw Four played on you."""
         view = self.view
@@ -565,6 +596,7 @@ class TableScreen(Screen[None]):
         else:
             self._cannot("challenge", "x is for a Wild Draw Four played on you.")
 
+    @_players_only
     def action_accept(self) -> None:
         """Accept the Wild Draw Four and draw."""
         if self.applies("accept"):
@@ -572,6 +604,7 @@ class TableScreen(Screen[None]):
         else:
             self._cannot("accept", "a is for a Wild Draw Four played on you.")
 
+    @_players_only
     def action_jump(self) -> None:
         """Jump in with the card identical to the top of the pile."""
         view = self.view
@@ -583,10 +616,12 @@ class TableScreen(Screen[None]):
         else:
             self._cannot("jump in", "j plays a card identical to the top, out of turn.")
 
+    @_players_only
     def action_sort(self) -> None:
         """Show the hand in the other order (by colour, by rank); saved."""
         self.post_message(CycleSort())
 
+    @_players_only
     def action_hint(self) -> None:
         """Ask a computer player what it would do (the answer comes to ``show_hint``)."""
         self.post_message(HintRequest())
