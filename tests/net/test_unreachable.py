@@ -1,13 +1,18 @@
-"""Why a join failed, in words a player can act on (``unotui join`` and the menu's Join)."""
+"""Why a join or a host failed, in words a player can act on (``unotui join``, the menu,
+``unotui host`` and ``unotui serve``)."""
 
 from __future__ import annotations
 
+import errno
+import os
 import socket
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
+from unotui.net.addresses import listen_error
 from unotui.net.remote import unreachable
 
 
@@ -35,3 +40,39 @@ def test_unotui_join_to_a_port_nobody_listens_on_says_so_and_exits_1() -> None:
     )
     assert run.returncode == 1
     assert f"cannot reach 127.0.0.1:{port}: nothing is listening there" in run.stdout + run.stderr
+
+
+@pytest.mark.parametrize(
+    ("code", "words"),
+    [
+        (errno.EADDRINUSE, "the port is in use (another unotui host, or another program); choose"),
+        (errno.EACCES, "ports below 1024 need privileges"),
+        (errno.EADDRNOTAVAIL, "this machine has no such address; check --bind"),
+    ],
+)
+def test_a_port_that_cannot_be_listened_on_says_what_to_change(code: int, words: str) -> None:
+    assert words in listen_error(OSError(code, os.strerror(code)))
+
+
+@pytest.mark.parametrize(
+    ("command", "words"),
+    [
+        (["host", "--headless"], "unotui host: cannot listen on 127.0.0.1:{port}: the port is in use"),
+        (["host"], "unotui: cannot listen on 127.0.0.1:{port}: the port is in use"),
+        (["serve", "--ssh-port", "0", "--data-dir", "{tmp}"], "choose another with --port or --ssh-port"),
+    ],
+    ids=["headless", "screen", "serve"],
+)
+def test_hosting_on_a_port_in_use_says_so_and_exits_1(command: list[str], words: str, tmp_path: Path) -> None:
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        args = [a.replace("{tmp}", str(tmp_path)) for a in command]
+        run = subprocess.run(
+            [sys.executable, "-m", "unotui", *args, "--bind", "127.0.0.1", "--port", str(port)],
+            capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL,
+        )
+    assert run.returncode == 1, run
+    assert words.format(port=port) in run.stdout + run.stderr
+    assert "Traceback" not in run.stderr

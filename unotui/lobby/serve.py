@@ -28,6 +28,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..net.addresses import listen_error
 from ..net.host import Host, HostLimits
 from ..net.journal import Journal
 from ..net.room import Room
@@ -129,7 +130,7 @@ async def serve(options: ServeOptions, stop: asyncio.Event) -> int:
             say(f"SSH lobby on port {ssh_bound[0][1]}: ssh -p {ssh_bound[0][1]} NAME@{shown}")
             say(f"host key fingerprint: {ssh.fingerprint}")
     except OSError as exc:
-        print(f"unotui serve: cannot listen: {exc.strerror or exc}", file=sys.stderr)
+        print(f"unotui serve: cannot listen: {listen_error(exc, '--port or --ssh-port')}", file=sys.stderr)
         await public.close()
         await inner.close()
         lobby.close()

@@ -12,13 +12,14 @@ Loopback and link-local addresses come last (they only work on this machine or l
 from __future__ import annotations
 
 import contextlib
+import errno
 import ipaddress
 import socket
 import struct
 import sys
 from pathlib import Path
 
-__all__ = ["DEFAULT_PORT", "join_hints", "local_addresses", "split_address"]
+__all__ = ["DEFAULT_PORT", "join_hints", "listen_error", "local_addresses", "split_address"]
 
 #: the port a LAN host listens on unless told otherwise
 DEFAULT_PORT = 7777
@@ -119,3 +120,15 @@ def split_address(text: str, default_port: int = DEFAULT_PORT) -> tuple[str, int
     if not port_text.isascii() or not port_text.isdigit() or not 0 < int(port_text) < 65536:
         raise ValueError(f"{port_text!r} is not a port number (1-65535)")
     return host, int(port_text)
+
+
+def listen_error(exc: OSError, options: str = "--port") -> str:
+    """Why a port could not be listened on, and what to change (``options``: the flags
+    that choose the ports)."""
+    if exc.errno == errno.EADDRINUSE:
+        return f"the port is in use (another unotui host, or another program); choose another with {options}"
+    if exc.errno == errno.EACCES:
+        return f"not allowed (ports below 1024 need privileges); choose another with {options}"
+    if exc.errno == errno.EADDRNOTAVAIL:
+        return "this machine has no such address; check --bind"
+    return exc.strerror or str(exc)

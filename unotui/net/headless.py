@@ -17,7 +17,7 @@ import sys
 import time
 from pathlib import Path
 
-from .addresses import join_hints
+from .addresses import join_hints, listen_error
 from .host import Host
 from .journal import Journal
 from .recovery import restore_rooms
@@ -48,7 +48,7 @@ async def _serve(config: RoomConfig, bind: str, port: int, data_dir: Path | None
     try:
         bound = await host.listen(bind, port)
     except OSError as exc:
-        print(f"unotui host: cannot listen on {bind}:{port}: {exc.strerror or exc}", file=sys.stderr)
+        print(f"unotui host: cannot listen on {bind}:{port}: {listen_error(exc)}", file=sys.stderr)
         return 1
     actual = bound[0][1]
     _say(f"hosting {config.seats} seats ({config.bots} for computer players) on port {actual}")

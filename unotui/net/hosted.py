@@ -12,7 +12,7 @@ told that the host left.
 from __future__ import annotations
 
 from ..protocol.session import HostSession, Rates
-from .addresses import join_hints
+from .addresses import join_hints, listen_error
 from .host import Host
 from .remote import JoinError, RemoteGame
 from .room import Room, RoomConfig
@@ -70,9 +70,8 @@ class HostedGame(RemoteGame):
         try:
             bound = await server.listen(self.bind, self.port)
         except OSError as exc:
-            raise JoinError(
-                f"cannot listen on {self.bind}:{self.port}: {exc.strerror or exc}", "cannot_listen"
-            ) from None
+            why = listen_error(exc)
+            raise JoinError(f"cannot listen on {self.bind}:{self.port}: {why}", "cannot_listen") from None
         self.hosted_room, self.server = room, server
         self.port = bound[0][1]
         self.hints = tuple(join_hints(self.bind, self.port))
