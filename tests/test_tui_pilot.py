@@ -468,3 +468,39 @@ async def test_acting_out_of_turn_is_refused_with_whose_turn_it_is() -> None:
         assert "It's not your turn: wait for Ada." in screen_text(app)
         gate.set()
         await settle(pilot)
+
+
+async def test_a_hint_goes_when_its_moment_has_passed_and_other_messages_stay() -> None:
+    """A hint is about one moment: once the game has moved on (a bot played, a new round
+    was dealt) it is cleared rather than left on screen; a refusal or a note is not."""
+    from textual.app import App
+
+    from unotui.engine import DRAW, Game, seat_view
+
+    game = Game(["Me", "Ada"], CLASSIC, seed=5)
+    me = game.actor
+    screen = TableScreen(seat_view(game, me))
+
+    class One(App[None]):
+        def on_mount(self) -> None:
+            self.push_screen(screen)
+
+    app = One()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen.show_hint(DRAW)
+        await pilot.pause()
+        assert "Hint: draw" in screen_text(app)
+        screen.show(seat_view(game, me))  # the same moment again: the hint stays
+        await pilot.pause()
+        assert "Hint: draw" in screen_text(app)
+        game.apply(me, DRAW)
+        screen.show(seat_view(game, me))  # the game moved on
+        await pilot.pause()
+        assert "Hint:" not in screen_text(app)
+        screen.say("You cannot draw now: a test says so.")
+        if game.actor == me:
+            game.apply(me, game.legal_actions(me)[-1])
+        screen.show(seat_view(game, me))
+        await pilot.pause()
+        assert "a test says so" in screen_text(app)

@@ -155,6 +155,7 @@ class TableScreen(Screen[None]):
         self._last_phase = ""
         self._keys: tuple[bool, ...] = ()
         self._answered = -1  # version of the view whose decision was just sent
+        self._hint_for = -1  # version of the view the message line's hint is about
         self._pause_for: tuple[int, str] = (0, "")  # the round end the pause was started for
         self._pause: Timer | None = None  # the last card on show before the summary
         #: the turn timer: (the seat it runs for, when it runs out on ``clock``)
@@ -191,6 +192,8 @@ class TableScreen(Screen[None]):
         selected = old.hand[self.order[self.cursor]] if old is not None and self.order else None
         self.shuffles.observe(view)
         self.view = view
+        if self._hint_for >= 0 and view.version != self._hint_for and self.is_mounted:
+            self.say("")  # the hint was for a moment that has passed
         self.order = hand_order(view.hand, self.order_name)
         if selected is not None and selected in view.hand:  # keep the same card selected
             shown = [view.hand[i] for i in self.order]
@@ -325,6 +328,7 @@ class TableScreen(Screen[None]):
 
     def say(self, text: str, warn: bool = False) -> None:
         """Show ``text`` on the message line (literal text)."""
+        self._hint_for = -1
         style = Style(bold=True, reverse=True) if warn else Style(italic=True)
         self.query_one("#message", Static).update(
             Text(" " + clean(text, 300), style) if text else Text(), layout=False
@@ -366,6 +370,7 @@ class TableScreen(Screen[None]):
             self.say("No suggestion: nothing to do now.")
             return
         self.say(f"Hint: {describe_action(hint, view)}.")
+        self._hint_for = view.version  # a hint is about this moment: gone with it
         if isinstance(hint, Play | Discard) and hint.card in view.hand:
             self.cursor = self.order.index(view.hand.index(hint.card))
             self._redraw_hand()
