@@ -33,7 +33,7 @@ async def test_the_pile_counts_the_turn_timer_down_on_a_fake_clock(players: int)
     game = Game(["Me", *(f"P{k}" for k in range(1, players))], Rules.preset("classic"), seed=3)
     me = game.actor
     table = TableScreen(seat_view(game, me))
-    clock = table.clock = Clock()
+    clock = table.turn_clock.clock = Clock()
 
     class One(App[None]):
         def on_mount(self) -> None:

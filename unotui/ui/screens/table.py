@@ -14,8 +14,6 @@ and says why on the message line, so no key press is silently ignored.
 from __future__ import annotations
 
 import functools
-import math
-import time
 from collections.abc import Callable, Sequence
 from typing import ClassVar, TypeVar
 
@@ -51,6 +49,7 @@ from ...engine import (
 )
 from ..messages import CycleSort, CycleTheme, HintRequest, Intent, MainMenu, NextRound, Rematch, SendChat
 from ..render import hand_order
+from ..turn_clock import TurnClock
 from ..widgets import GameLog, HandView, KeyBar, PileView, PlayersView, StatusLine, names_of, prompt
 
 __all__ = ["MIN_HEIGHT", "MIN_WIDTH", "TableScreen", "describe_action"]
@@ -98,6 +97,8 @@ def _players_only(action: _A) -> _A:
         action(self, *args)
 
     return run  # type: ignore[return-value]
+
+
 # Key-bar ranks: 0 is always shown; when the bar is short of room, the highest go first.
 _BAR_RANK = {"sort": 5, "hint": 4, "move": 3, "help": 2}
 
@@ -158,11 +159,8 @@ class TableScreen(Screen[None]):
         self._hint_for = -1  # version of the view the message line's hint is about
         self._pause_for: tuple[int, str] = (0, "")  # the round end the pause was started for
         self._pause: Timer | None = None  # the last card on show before the summary
-        #: the turn timer: (the seat it runs for, when it runs out on ``clock``)
-        self._deadline: tuple[int, float] | None = None
+        self.turn_clock = TurnClock()  # a hosted table's turn timer, beside the pile
         self._clock_shown = ""
-        #: the clock the turn timer counts down on (tests set a fake one)
-        self.clock: Callable[[], float] = time.monotonic
 
     def compose(self) -> ComposeResult:
         yield StatusLine(id="status")
@@ -288,28 +286,17 @@ class TableScreen(Screen[None]):
             return
         middle = self.size.height - (9 if self.has_class("-tall") else 7)
         lines = view.players + 2 + sum(1 for s in view.face_up if s != view.seat)
-        self._clock_shown = self.clock_text()
+        self._clock_shown = self.turn_clock.text(view)
         self.query_one(PileView).show(view, self.palette, lines + 5 > middle, self._clock_shown)
 
-    # ----- the turn timer ---------------------------------------------------------------------
-
     def set_deadline(self, seat: int, seconds: float | None) -> None:
-        """The turn timer: ``seat`` must decide within ``seconds`` (``seat`` < 0: none runs)."""
-        self._deadline = (seat, self.clock() + seconds) if seat >= 0 and seconds is not None else None
+        """The host's turn timer: ``seat`` must decide within ``seconds`` (``seat`` < 0: none)."""
+        self.turn_clock.set(seat, seconds)
         self._redraw_pile()
-
-    def clock_text(self) -> str:
-        """The pile's turn-timer line now: "" unless a timer runs for the seat acting."""
-        view, deadline = self.view, self._deadline
-        if view is None or deadline is None or deadline[0] != view.actor:
-            return ""
-        if view.phase in ("round_over", "match_over"):
-            return ""
-        return f"Time left: {max(0, math.ceil(deadline[1] - self.clock()))} s"
 
     def tick_clock(self) -> None:
         """Redraw the turn timer if its second changed (every second while the table is up)."""
-        if self.clock_text() != self._clock_shown:
+        if self.turn_clock.text(self.view) != self._clock_shown:
             self._redraw_pile()
 
     def _redraw_hand(self) -> None:
