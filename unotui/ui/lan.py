@@ -161,7 +161,7 @@ class LanApp(App[int]):
             self._table.say(why + "  (Ctrl+Q: quit)", warn=True)
             self._table.note(why, Style(bold=True))
         elif waiting is not None:
-            waiting.say(why + "  (Escape: leave)")
+            waiting.table_closed(why + "  (Escape: leave)")
 
     # ----- messages up from the screens ---------------------------------------------------------
 

@@ -47,13 +47,14 @@ def rules_line(rules: Rules) -> str:
     return text + (f"; {', '.join(on)}" if on else "")
 
 
-def room_text(room: RoomInfo, hints: tuple[str, ...] = ()) -> Text:
-    """The waiting room as text (also what the tests read)."""
+def room_text(room: RoomInfo, hints: tuple[str, ...] = (), closed: bool = False) -> Text:
+    """The waiting room as text (also what the tests read); ``closed``: the table is gone
+    (the host left), so nobody is waiting for anything."""
     out = Text()
     out.append("Table ", Style(bold=True))
     out.append(display_name(room.name), Style(bold=True))
     status = {"waiting": "waiting for players", "playing": "match in progress", "over": "match over"}
-    out.append(f"  ({status.get(room.status, room.status)})\n\n")
+    out.append(f"  ({'closed' if closed else status.get(room.status, room.status)})\n\n")
     for seat, info in enumerate(room.seats):
         mark = ">" if seat == room.you else " "
         if info.kind == "open":
@@ -75,6 +76,8 @@ def room_text(room: RoomInfo, hints: tuple[str, ...] = ()) -> Text:
     out.append(rules_line(room.rules) + "  (? shows every rule)")
     timer = "off" if room.turn_timer is None else f"{room.turn_timer:g} s per decision"
     out.append(f"\nTurn timer: {timer}\n")
+    if closed:
+        return out
     if hints:
         out.append("\nOthers join with:\n", Style(bold=True))
         for hint in hints:
@@ -115,6 +118,7 @@ class WaitingScreen(Screen[None]):
         super().__init__()
         self.room = room
         self.hints = hints
+        self.closed = False  # the table is gone: nothing to wait for, nothing to start
 
     def compose(self) -> ComposeResult:
         with Vertical(id="waiting"):
@@ -136,7 +140,7 @@ class WaitingScreen(Screen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """``start`` only for the seat that may start the match (see ``BINDINGS``)."""
         if action == "start":
-            return self.room is not None and self.room.owner
+            return self.room is not None and self.room.owner and not self.closed
         return True
 
     def refresh_room(self) -> None:
@@ -145,7 +149,15 @@ class WaitingScreen(Screen[None]):
         if self.room is None:
             body.update(Text("Connecting to the table..."))
         else:
-            body.update(room_text(self.room, self.hints))
+            body.update(room_text(self.room, self.hints, self.closed))
+
+    def table_closed(self, why: str) -> None:
+        """The table is gone (``why``: the sentence to show): the room says so, and the
+        lines about waiting, starting and joining go."""
+        self.closed = True
+        self.refresh_room()
+        self.refresh_bindings()
+        self.say(why)
 
     def say(self, text: str) -> None:
         """A one-line note under the room (why a key did nothing, chat, errors)."""
@@ -153,7 +165,8 @@ class WaitingScreen(Screen[None]):
 
     def action_not_owner(self) -> None:
         """``s`` from a seat that may not start the match: say why nothing happens."""
-        self.say("Only the host can start the match.")
+        closed = "The table is closed: Escape leaves."
+        self.say(closed if self.closed else "Only the host can start the match.")
 
     def action_start(self) -> None:
         """Start now (the seat that may: see :meth:`check_action`)."""
