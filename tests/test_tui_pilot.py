@@ -306,6 +306,20 @@ async def test_hint_key_suggests_a_legal_action() -> None:
         assert app.view is not None and app.view.hand[table(app).cursor].text == "R7"
 
 
+async def test_a_hint_to_call_uno_names_the_key_that_does() -> None:
+    rules = CLASSIC.with_(hand_size=2)
+    deck = deal_order(["R7 G3", "B9 G2"], "R1", dealer=1)
+    app = scripted_app(["Me", "Ada"], rules, {1: ScriptedBot()}, dealer=1, deck=deck)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("n")
+        await pilot.pause()
+        assert "Hint: play red 7 (R7) and call UNO: press u." in screen_text(app)
+        await pilot.press("u")
+        await settle(pilot)
+        assert app.view is not None and app.view.uno_called[0]
+
+
 async def test_swap_target_picker_then_colour() -> None:
     rules = Rules.preset("modern").with_(hand_size=3, custom_wilds=0, target_score=1000)
     deck = deal_order(["WX R5 G3", "B9 B2 Y1"], "R1", dealer=1)

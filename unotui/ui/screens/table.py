@@ -67,7 +67,9 @@ TALL, WIDE = 34, 110
 def describe_action(action: Action, view: SeatView) -> str:
     """An action in words, for hints."""
     if isinstance(action, Play):
-        return f"play {card_name(action.card)} ({action.card.text})" + (" and call UNO" if action.uno else "")
+        text = f"play {card_name(action.card)} ({action.card.text})"
+        # Enter would play the card without the call, and someone could catch you: say the key.
+        return text + " and call UNO: press u" if action.uno else text
     if isinstance(action, Discard):
         return f"discard {card_name(action.card)} ({action.card.text})"
     if isinstance(action, ChooseColour):
