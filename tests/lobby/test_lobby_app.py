@@ -207,3 +207,31 @@ async def test_quitting_a_match_says_what_becomes_of_the_seat(tmp_path: Path, ke
             assert watcher.return_code == 0
         await seat.close()
         await bob.client.close()
+
+
+async def test_help_in_the_lobby_shows_the_lobby_s_keys_first(tmp_path: Path) -> None:
+    """``?`` in the lobby: its own keys (every one it binds), then a table's keys, and the
+    classic rules named as such (no table's rules are in force in the lobby)."""
+    from textual.binding import Binding
+
+    from tests.tui_support import words
+    from unotui.ui.screens.help import LOBBY_KEYS, HelpScreen
+
+    listed = {keys for keys, _what in LOBBY_KEYS}
+    names = {"enter": "Enter", "slash": "/"}
+    for binding in LobbyScreen.BINDINGS:
+        assert isinstance(binding, Binding)
+        if binding.key != "question_mark":  # (the help itself)
+            assert names.get(binding.key, binding.key) in listed, binding.key
+    async with lobby_host(tmp_path, SETTINGS) as (_lobby, port):
+        app = LobbyApp("127.0.0.1", port, "Ann")
+        async with app.run_test(size=(100, 40)) as pilot:
+            await lobby_ready(pilot)
+            await pilot.press("question_mark")
+            await screen_is(pilot, HelpScreen)
+            text = words(app)
+            lobby, table, rules = (text.index(h) for h in ("The lobby", "At a table", "The classic rules"))
+            assert lobby < table < rules
+            assert "join a private table by its code" in text and "Rules in force" not in text
+            await pilot.press("escape")
+            await screen_is(pilot, LobbyScreen)

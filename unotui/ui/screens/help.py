@@ -15,7 +15,7 @@ from textual.widgets import Footer, Static
 from ...client.text import clean
 from ...engine import Rules
 
-__all__ = ["KEYS", "HelpScreen", "rules_text"]
+__all__ = ["KEYS", "LOBBY_KEYS", "HelpScreen", "rules_text"]
 
 #: (keys, what they do) - the same list docs/keys.md gives
 KEYS: tuple[tuple[str, str], ...] = (
@@ -81,10 +81,24 @@ def rules_text(rules: Rules) -> Text:
     return t
 
 
-def keys_text() -> Text:
-    """The keys as a two-column list."""
+#: the SSH lobby's keys (the lobby's help shows them first)
+LOBBY_KEYS: tuple[tuple[str, str], ...] = (
+    ("Up/Down", "move through the list of tables (waiting tables first)"),
+    ("Enter", "sit at the highlighted table"),
+    ("w", "watch the highlighted table (a spectator sees no hand)"),
+    ("n", "open a new table (seats, computer players, rules, turn timer, private)"),
+    ("q", "quick match: a seat at a waiting table, or a new one"),
+    ("c", "join a private table by its code"),
+    ("/", "say something to everyone in the lobby"),
+    ("t", "switch colour theme: default, colourblind, mono"),
+    ("Ctrl+Q", "leave the lobby"),
+)
+
+
+def keys_text(rows: tuple[tuple[str, str], ...] = KEYS) -> Text:
+    """Keys as a two-column list."""
     t = Text()
-    for keys, what in KEYS:
+    for keys, what in rows:
         t.append(f"{keys:<18}", Style(bold=True))
         t.append(what + "\n")
     return t
@@ -96,14 +110,26 @@ class HelpScreen(Screen[None]):
     CSS_PATH = "help.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,question_mark,f1", "app.pop_screen", "Back")]
 
-    def __init__(self, rules: Rules) -> None:
+    def __init__(self, rules: Rules, lobby: bool = False) -> None:
+        """``lobby``: opened from the lobby, where no rules are in force yet: its keys
+        first, then a table's keys and the classic rules, named as such."""
         super().__init__()
         self.rules = rules
+        self.lobby = lobby
 
     def compose(self) -> ComposeResult:
+        heading = Style(bold=True, underline=True)
         with VerticalScroll(id="help"):
-            yield Static(Text("Rules in force", Style(bold=True, underline=True)))
-            yield Static(rules_text(self.rules))
-            yield Static(Text("Keys", Style(bold=True, underline=True)))
-            yield Static(keys_text())
+            if self.lobby:
+                yield Static(Text("The lobby", heading))
+                yield Static(keys_text(LOBBY_KEYS))
+                yield Static(Text("At a table", heading))
+                yield Static(keys_text())
+                yield Static(Text("The classic rules (a table's own rules: ? at that table)", heading))
+                yield Static(rules_text(self.rules))
+            else:
+                yield Static(Text("Rules in force", heading))
+                yield Static(rules_text(self.rules))
+                yield Static(Text("Keys", heading))
+                yield Static(keys_text())
         yield Footer()

@@ -244,10 +244,10 @@ class LobbyScreen(Screen[None]):
         self.post_message(CycleTheme())
 
     def action_help(self) -> None:
-        """?: the rules and keys."""
+        """?: the lobby's keys, then a table's keys and the classic rules."""
         from .help import HelpScreen
 
-        self.app.push_screen(HelpScreen(Rules.preset("classic")))
+        self.app.push_screen(HelpScreen(Rules.preset("classic"), lobby=True))
 
 
 def _clean(text: str) -> str:
