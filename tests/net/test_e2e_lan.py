@@ -5,6 +5,7 @@ and stopping the host tells both players, with no traceback anywhere."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import signal
@@ -13,6 +14,7 @@ import subprocess
 import sys
 import time
 import uuid
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -48,20 +50,35 @@ def _read_until(proc: subprocess.Popen[str], needle: str, timeout: float = 20) -
     raise AssertionError(f"{needle!r} never printed; got {lines}")
 
 
-def test_headless_host_and_two_joins_in_terminals(tmp_path: Path) -> None:
+@contextlib.contextmanager
+def _headless(tmp_path: Path, seats: int, sessions: list[str]) -> Iterator[tuple[subprocess.Popen[str], int]]:
+    """A headless ``unotui host`` (one computer player) ready for joins; on the way out
+    the tmux ``sessions`` and the host are stopped, whatever happened."""
     port = _free_port()
     env = {k: v for k, v in os.environ.items() if k != "TMUX"} | {"UNOTUI_CONFIG_DIR": str(tmp_path)}
     host = subprocess.Popen(
-        [str(EXE), "host", "--headless", "--bind", "127.0.0.1", "--port", str(port), "--seats", "3",
+        [str(EXE), "host", "--headless", "--bind", "127.0.0.1", "--port", str(port), "--seats", str(seats),
          "--bots", "1", "--rules", "classic"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
     )
-    sessions = [f"unotui-lan-{uuid.uuid4().hex[:8]}" for _ in range(2)]
     try:
         _read_until(host, "join with: unotui join 127.0.0.1:")
+        yield host, port
+    finally:
+        for session in sessions:
+            subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)
+        if host.poll() is None:
+            host.kill()
+            host.wait()
+
+
+def test_headless_host_and_two_joins_in_terminals(tmp_path: Path) -> None:
+    sessions = [f"unotui-lan-{uuid.uuid4().hex[:8]}" for _ in range(2)]
+    with _headless(tmp_path, 3, sessions) as (host, port):
         for session, name in zip(sessions, ("Ann", "Bob"), strict=True):
             status = tmp_path / f"{name}.status"
-            command = f"{EXE} join 127.0.0.1:{port} --name {name}; echo $? > {status}; sleep 30"
+            command = (f"UNOTUI_CONFIG_DIR={tmp_path} {EXE} join 127.0.0.1:{port} --name {name}; "
+                       f"echo $? > {status}; sleep 30")
             _tmux("new-session", "-d", "-s", session, "-x", "80", "-y", "24", command)
             if name == "Ann":
                 wait_for(session, "Waiting for the host to start", 20)
@@ -85,43 +102,22 @@ def test_headless_host_and_two_joins_in_terminals(tmp_path: Path) -> None:
         for session in sessions:
             wait_for(session, "Game closed", 20)
             assert "Traceback" not in _tmux("capture-pane", "-p", "-t", session)
-    finally:
-        for session in sessions:
-            subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)
-        if host.poll() is None:
-            host.kill()
-            host.wait()
 
 
 def test_a_killed_join_takes_its_seat_back_by_joining_again(tmp_path: Path) -> None:
     """``kill -9`` on a player's ``unotui join`` mid-match: the host holds the seat, and the
     same command run again sits the player back down (a newcomer would be refused)."""
-    port = _free_port()
-    env = {k: v for k, v in os.environ.items() if k != "TMUX"} | {"UNOTUI_CONFIG_DIR": str(tmp_path)}
-    host = subprocess.Popen(
-        [str(EXE), "host", "--headless", "--bind", "127.0.0.1", "--port", str(port), "--seats", "2",
-         "--bots", "1", "--rules", "classic"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
-    )
     sessions = [f"unotui-back-{uuid.uuid4().hex[:8]}" for _ in range(2)]
-    command = f"UNOTUI_CONFIG_DIR={tmp_path} {EXE} join 127.0.0.1:{port} --name Ann; sleep 30"
-    try:
-        _read_until(host, "join with: unotui join 127.0.0.1:")
+    with _headless(tmp_path, 2, sessions) as (host, port):
+        command = f"UNOTUI_CONFIG_DIR={tmp_path} {EXE} join 127.0.0.1:{port} --name Ann; sleep 30"
         _tmux("new-session", "-d", "-s", sessions[0], "-x", "80", "-y", "24", command)
         _read_until(host, "match started")
         wait_for(sessions[0], "playable", 20)
-        shell = int(_tmux("display-message", "-p", "-t", sessions[0], "#{pane_pid}").strip())
-        found = subprocess.run(["pgrep", "-P", str(shell), "-f", "join"], capture_output=True, text=True)
-        join_pid = int(found.stdout.split()[0])
+        shell = _tmux("display-message", "-p", "-t", sessions[0], "#{pane_pid}").strip()
+        join_pid = int(Path(f"/proc/{shell}/task/{shell}/children").read_text().split()[0])
         os.kill(join_pid, signal.SIGKILL)
         _read_until(host, "Ann dropped (seat held)")
         _tmux("new-session", "-d", "-s", sessions[1], "-x", "120", "-y", "40", command)
         screen = wait_for(sessions[1], "playable", 20)
         assert "Round 1" in screen and "Ann" in screen and "The match has started" not in screen
         _read_until(host, "Ann is back at seat 1")
-    finally:
-        for session in sessions:
-            subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)
-        if host.poll() is None:
-            host.kill()
-            host.wait()

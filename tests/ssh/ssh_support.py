@@ -176,8 +176,12 @@ class Terminal:
         self.status = tmp / f"{self.name}.status"
         line = f"{shell_line(command)}; echo $? > {self.status}; sleep 30"
         env = {k: v for k, v in os.environ.items() if k != "TMUX"}
+        # A running tmux server gives a new session its own environment, not ours: pass on
+        # the test's settings directory, so no program here writes to the real one.
+        own = ["-e", f"UNOTUI_CONFIG_DIR={env['UNOTUI_CONFIG_DIR']}"] if "UNOTUI_CONFIG_DIR" in env else []
         subprocess.run(
-            ["tmux", "new-session", "-d", "-s", self.name, "-x", str(size[0]), "-y", str(size[1]), line],
+            ["tmux", "new-session", "-d", "-s", self.name, "-x", str(size[0]), "-y", str(size[1]),
+             *own, line],
             check=True, env=env,
         )
 
