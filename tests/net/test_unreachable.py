@@ -12,8 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from unotui.net.addresses import listen_error
-from unotui.net.remote import unreachable
+from unotui.net.addresses import listen_error, unreachable
 
 
 @pytest.mark.parametrize(

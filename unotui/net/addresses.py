@@ -1,4 +1,5 @@
-"""The addresses other people should type to join this host, found without any traffic.
+"""The addresses other people should type to join this host, found without any traffic;
+and what to tell a person when a socket cannot connect or listen.
 
 The usual trick (connect a UDP socket towards a public address and read the local end)
 asks the routing table about the outside world; a host on an offline LAN has no such
@@ -19,7 +20,7 @@ import struct
 import sys
 from pathlib import Path
 
-__all__ = ["DEFAULT_PORT", "join_hints", "listen_error", "local_addresses", "split_address"]
+__all__ = ["DEFAULT_PORT", "join_hints", "listen_error", "local_addresses", "split_address", "unreachable"]
 
 #: the port a LAN host listens on unless told otherwise
 DEFAULT_PORT = 7777
@@ -132,3 +133,17 @@ def listen_error(exc: OSError, options: str = "--port") -> str:
     if exc.errno == errno.EADDRNOTAVAIL:
         return "this machine has no such address; check --bind"
     return exc.strerror or str(exc)
+
+
+def unreachable(exc: BaseException) -> str:
+    """Why a connection failed, in words a player can act on (the error's name last, for
+    whoever helps them)."""
+    if isinstance(exc, ConnectionRefusedError):
+        why = "nothing is listening there; is the game hosted (unotui host), and on that port?"
+    elif isinstance(exc, socket.gaierror):
+        why = "that host name is not known here; check the address"
+    elif isinstance(exc, TimeoutError):
+        why = "no answer; check the address, and that a firewall lets the port through"
+    else:
+        why = (exc.strerror or str(exc) or "the network failed") if isinstance(exc, OSError) else str(exc)
+    return f"{why} ({type(exc).__name__})"

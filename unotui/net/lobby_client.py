@@ -22,8 +22,9 @@ from ..engine import Rules
 from ..protocol import messages as m
 from ..protocol.session import PROTOCOL_VERSION, ConnectionClosed, PeerSession
 from ..protocol.text import clean
+from .addresses import unreachable
 from .link import Link
-from .remote import JoinError, unreachable
+from .remote import JoinError
 
 __all__ = ["LobbyClient", "LobbyClosed"]
 

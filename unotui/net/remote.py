@@ -22,7 +22,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import socket
 from typing import Any
 
 from .. import __version__
@@ -41,14 +40,13 @@ from ..engine import DEAL, Action, Phase, Rules, SeatView
 from ..protocol import messages as m
 from ..protocol.session import PROTOCOL_VERSION, ConnectionClosed, Fault, PeerSession, ViewUpdated
 from ..protocol.text import clean
-from .addresses import DEFAULT_PORT
+from .addresses import DEFAULT_PORT, unreachable
 from .link import Link
 from .seat_memory import SeatMemory
 
-__all__ = ["JoinError", "RemoteGame", "unreachable"]
+__all__ = ["JoinError", "RemoteGame"]
 
 log = logging.getLogger("unotui.join")
-MATCH_OVER = Phase.MATCH_OVER
 
 
 class JoinError(Exception):
@@ -285,7 +283,7 @@ class RemoteGame(Controller):
                 self._welcomed.set_result(None)
         elif isinstance(event, ViewUpdated):
             self._view = event.view
-            if self.memory is not None and event.view.phase is MATCH_OVER:
+            if self.memory is not None and event.view.phase is Phase.MATCH_OVER:
                 self.memory.forget(self.place)  # nothing left to come back to
                 self.memory = None
             self._emit(ViewChanged(event.view))
@@ -370,16 +368,3 @@ class RemoteGame(Controller):
         if not self._closing:
             self._emit(Closed("Lost the connection to the host.", "connection_lost"))
 
-
-def unreachable(exc: BaseException) -> str:
-    """Why a connection failed, in words a player can act on (the error's name last, for
-    whoever helps them)."""
-    if isinstance(exc, ConnectionRefusedError):
-        why = "nothing is listening there; is the game hosted (unotui host), and on that port?"
-    elif isinstance(exc, socket.gaierror):
-        why = "that host name is not known here; check the address"
-    elif isinstance(exc, TimeoutError):
-        why = "no answer; check the address, and that a firewall lets the port through"
-    else:
-        why = (exc.strerror or str(exc) or "the network failed") if isinstance(exc, OSError) else str(exc)
-    return f"{why} ({type(exc).__name__})"

@@ -93,10 +93,8 @@ def _players_only(action: _A) -> _A:
 
     @functools.wraps(action)
     def run(self: TableScreen, *args: object) -> None:
-        if self.view is not None and self.view.seat is None:
-            self.say(WATCHING_NOTE, warn=True)
-            return
-        action(self, *args)
+        if not self.watching():
+            action(self, *args)
 
     return run  # type: ignore[return-value]
 
@@ -483,6 +481,13 @@ class TableScreen(Screen[None]):
             return self.can_chat
         return True
 
+    def watching(self) -> bool:
+        """Whether the viewer is a spectator (then a game key says so, and does nothing)."""
+        if self.view is None or self.view.seat is not None:
+            return False
+        self.say(WATCHING_NOTE, warn=True)
+        return True
+
     def _cannot(self, what: str, why: str = "") -> None:
         """Say why a key does nothing now (and what to do instead)."""
         view = self.view
@@ -525,10 +530,9 @@ class TableScreen(Screen[None]):
         if self._pause is not None:  # the round is over: Enter shows its summary now
             self._pause_over()
             return
-        view = self.view
-        if view is not None and view.seat is None:
-            self.say(WATCHING_NOTE, warn=True)
+        if self.watching():
             return
+        view = self.view
         chosen = self._selected()
         if view is None or chosen is None:
             self._cannot("play", "you have no cards.")
