@@ -21,6 +21,11 @@
    versions) a player had seen that the resumed game does not have;
    ``recovery_s``: the worst time from a restart to a resumed player's first view
    (``nan`` without restarts).  Targets: 0, 0, 0 and under 2 s.
+4. The public lobby's door (:mod:`bench.lobby_door`): a real ``unotui serve`` attacked
+   at the most its limits allow while honest SSH and TCP players go on; the last line
+   goes on with ``ssh_key_p95_ms_under_attack=N ssh_key_p95_ms_quiet=N
+   server_peak_mib=N`` (an honest SSH player's key latency, and the server process's
+   peak memory); its faults join the table above.
 
 Run: ``python bench/chaos.py`` (full size: 300 slowloris connections, 1,000 guessed
 tokens, 40 games, the protocol's real timeouts: several minutes) or ``--quick`` (CI size,
@@ -49,6 +54,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench import lobby_door  # noqa: E402
 from tests.hostile.arena import RawPeer, Recorder  # noqa: E402
 from tests.net.lan_support import Player, has_view, hello_frame, until  # noqa: E402
 from unotui.client.controller import ViewChanged  # noqa: E402
@@ -388,6 +394,8 @@ async def main_async(args: argparse.Namespace) -> int:
         faults.notes.append(f"an attack stopped early: {failed!r}")
     recoveries = await kill_restart(faults, n(2, 10))
     results = await asyncio.gather(*plays)
+    door = await lobby_door.run(quick, faults.count, scale)
+    faults.notes.extend(door.notes)
     for peer in stuck:
         peer.close()
     crashed = proc.poll() is not None
@@ -421,8 +429,10 @@ async def main_async(args: argparse.Namespace) -> int:
     unexpected = sum(faults.injected.values()) - sum(faults.expected.values())
     print(f"faults without their defined outcome: {unexpected}")
     worst = max(recoveries) if recoveries else math.nan
+    print(f"lobby door: {door.dropped} honest people dropped, session workers' peak "
+          f"{door.workers_peak_mib:.0f} MiB")
     print(f"faults={sum(faults.injected.values())} games_completed={completed} actions_lost={lost} "
-          f"leaks={report['leaks']} host_crashes={int(crashed)} recovery_s={worst:.2f}")
+          f"leaks={report['leaks']} host_crashes={int(crashed)} recovery_s={worst:.2f} {door.line}")
     return 0
 
 

@@ -213,14 +213,17 @@ class Session:
                 await asyncio.wait_for(self._conn.wait_closed(), 5)
 
 
-def start_lobby(sessions: int, data_dir: Path, per_process: int) -> tuple[subprocess.Popen[str], int, int]:
-    """``unotui serve`` (the real lobby) with the per-address limits raised for one
-    address; returns (process, SSH port, TCP port)."""
+def start_lobby(sessions: int, data_dir: Path, per_process: int,
+                raise_limits: bool = True) -> tuple[subprocess.Popen[str], int, int]:
+    """``unotui serve`` (the real lobby), with the per-address limits raised for one
+    address unless told (``raise_limits=False``: the defaults an attacker meets); returns
+    (process, SSH port, TCP port)."""
     n = str(sessions + 20)
+    raised = ["--max-sessions", n, "--ssh-per-ip", n, "--ssh-rate-per-ip", "1000", "--ssh-rate-burst", n]
     command = [
         sys.executable, "-m", "unotui", "serve", "--bind", "127.0.0.1", "--ssh-port", "0", "--port", "0",
-        "--data-dir", str(data_dir), "--max-sessions", n, "--ssh-per-ip", n, "--ssh-rate-per-ip", "1000",
-        "--ssh-rate-burst", n, "--sessions-per-process", str(per_process),
+        "--data-dir", str(data_dir), *(raised if raise_limits else []),
+        "--sessions-per-process", str(per_process),
     ]
     server = subprocess.Popen(command, stdout=subprocess.PIPE, text=True, cwd=ROOT)
     assert server.stdout is not None

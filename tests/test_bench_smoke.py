@@ -14,8 +14,8 @@ import pytest
 BENCH = Path(__file__).resolve().parent.parent / "bench"
 
 
-def last_line(*args: str) -> str:
-    run = subprocess.run([sys.executable, *args], capture_output=True, text=True, check=True, timeout=120)
+def last_line(*args: str, timeout: float = 120) -> str:
+    run = subprocess.run([sys.executable, *args], capture_output=True, text=True, check=True, timeout=timeout)
     return run.stdout.strip().splitlines()[-1]
 
 
@@ -73,7 +73,8 @@ def test_host_path_bench_summary_line(mode: tuple[str, ...]) -> None:
 
 def test_chaos_bench_summary_line() -> None:
     tiny = ("--quick", "--games", "1", "--scale", "0.1", "--target-score", "1")
-    line = last_line(str(BENCH / "chaos.py"), *tiny)
+    line = last_line(str(BENCH / "chaos.py"), *tiny, timeout=240)
     assert re.fullmatch(
-        r"faults=\d+ games_completed=1 actions_lost=0 leaks=0 host_crashes=0 recovery_s=(\d+\.\d+|nan)", line
+        r"faults=\d+ games_completed=1 actions_lost=0 leaks=0 host_crashes=0 recovery_s=(\d+\.\d+|nan)"
+        r" ssh_key_p95_ms_under_attack=\d+ ssh_key_p95_ms_quiet=\d+ server_peak_mib=\d+", line
     ), line
