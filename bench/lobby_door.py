@@ -404,7 +404,10 @@ async def _phase(figures: DoorFigures, server: subprocess.Popen[str], ssh_port: 
 
     limits = SshLimits()
     screens = [await Screen.open(ssh_port, user=f"honest{k}") for k in range(2 if quick else 4)]
-    tables = [await _table_player(tcp_port, k) for k in range(2 if quick else 6)]
+    tables = []
+    for k in range(2 if quick else 6):  # two connections each, under the door's 5 a second
+        tables.append(await _table_player(tcp_port, k))
+        await asyncio.sleep(0.5)
     chat_heard: list[float] = []
     ear = LobbyClient("127.0.0.1", tcp_port, name="Ear")
     ear.listen(lambda u: chat_heard.append(time.perf_counter()) if isinstance(u, m.ChatLine) else None)
