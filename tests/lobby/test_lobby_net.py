@@ -143,10 +143,9 @@ async def test_a_key_takes_its_seat_back_and_a_forged_key_is_a_guest(tmp_path: P
 async def test_create_outside_the_lobby_and_too_many_tables_are_refused(tmp_path: Path) -> None:
     async with lobby_host(tmp_path) as (_lobby, port):
         ann = await visit(port, "Ann")
-        for _ in range(FAST.max_tables):
+        for _ in range(FAST.tables_per_creator + 1):  # the lobby's own limits: test_lobby_limits.py
             ann.client.create("T", 2, 1, Rules(), "easy", None, True)
-        await until(lambda: len(ann.created()) == FAST.max_tables)
-        ann.client.quick()
+        await until(lambda: len(ann.created()) == FAST.tables_per_creator)
         await until(lambda: any(isinstance(u, m.Refused) and u.code == "too_many_tables" for u in ann.heard))
         table = RemoteGame("127.0.0.1", port, name="Bob", table=ann.created()[0])
         await table.start()

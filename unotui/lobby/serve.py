@@ -103,6 +103,7 @@ async def serve(options: ServeOptions, stop: asyncio.Event) -> int:
     try:
         bound = await public.listen(options.bind, options.port)
         inner_port = (await inner.listen("127.0.0.1", 0))[0][1]
+        lobby.ssh_ports.add(inner_port)
         if options.ssh:
             from ..ssh import SshLimits
             from ..ssh.server import SshServer
@@ -112,7 +113,9 @@ async def serve(options: ServeOptions, stop: asyncio.Event) -> int:
                 extra = {"host": "127.0.0.1", "port": str(inner_port), "ssh_port": str(ssh_port[0]),
                          "public_host": shown}
                 if fingerprint:
-                    extra["identity"] = credentials.issue(fingerprint)
+                    # The player's real address rides in the credential: the session's
+                    # program reaches the lobby from loopback (see Lobby._origin).
+                    extra["identity"] = credentials.issue(fingerprint, str(getattr(spec, "peer", "") or ""))
                     why = store.banned(fingerprint)
                     if why is not None:
                         extra["banned"] = why[:200]
