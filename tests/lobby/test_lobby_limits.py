@@ -196,3 +196,38 @@ async def test_a_look_alike_name_is_made_unique_in_the_lobby_and_at_a_table(tmp_
             await g.close()
         for v in (ann, other):
             await v.client.close()
+
+
+async def test_a_trap_table_resumed_from_an_old_journal_closes_with_a_word(tmp_path: Path) -> None:
+    """A journal written before rules were checked against seats holds a public 2-seat
+    teams table: quick match sends Bob there, its start fails, Bob hears ``server_error``
+    (not a silent drop), the table is closed and forgotten by the journal (no restart
+    brings the trap back), and quick match then opens a table that works."""
+    from unotui.net.journal import Journal
+    from unotui.net.recovery import config_to_dict
+    from unotui.net.room import RoomConfig
+
+    trap = RoomConfig(name="Trap", seats=2, bots=1, rules=replace(CLASSIC, teams=True), autostart=True,
+                      first_is_owner=True, turn_timer=30.0)
+    old = Journal(tmp_path / "journal.sqlite3")
+    old.open_table("TRAPX", config_to_dict(trap), 0.0)
+    old.close()
+    journal = Journal(tmp_path / "journal.sqlite3")
+    async with lobby_host(tmp_path, journal=journal) as (lobby, port):
+        assert "TRAPX" in lobby.tables
+        bob = await visit(port, "Bob")
+        bob.client.quick()
+        await until(lambda: bob.created())
+        assert bob.created()[0] == "TRAPX"
+        game = RemoteGame("127.0.0.1", port, name="Bob", table="TRAPX", reconnect_for=0)
+        player = Player(game, Random(1), auto=False)
+        await game.start()
+        await until(lambda: player.closed)
+        assert player.closed[0].code == "server_error"
+        await until(lambda: "TRAPX" not in lobby.tables)
+        assert all(t.code != "TRAPX" for t in journal.tables())
+        bob.client.quick()
+        await until(lambda: len(bob.created()) == 2)
+        assert bob.created()[1] != "TRAPX"
+        await game.close()
+        await bob.client.close()

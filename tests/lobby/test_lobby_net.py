@@ -17,6 +17,7 @@ from unotui.lobby.lobby import Lobby, LobbySettings
 from unotui.lobby.sqlite_store import SqliteStore
 from unotui.lobby.store import PlayerStats
 from unotui.net.host import Host, HostLimits
+from unotui.net.journal import Journal
 from unotui.net.lobby_client import LobbyClient, LobbyClosed, LobbyUpdate
 from unotui.net.remote import JoinError, RemoteGame
 from unotui.net.room import Room
@@ -30,11 +31,12 @@ FAST = LobbySettings(bot_delay=0.0, catch_grace=0.0, auto_keep=0.0, reap_every=0
 
 
 @contextlib.asynccontextmanager
-async def lobby_host(tmp_path: Path, settings: LobbySettings = FAST) -> AsyncIterator[tuple[Lobby, int]]:
+async def lobby_host(tmp_path: Path, settings: LobbySettings = FAST, journal: Journal | None = None
+                     ) -> AsyncIterator[tuple[Lobby, int]]:
     store = SqliteStore(tmp_path / "lobby.sqlite3")
     rooms: dict[str, Room] = {}
     lobby = Lobby(store, rooms, credentials=Credentials(b"k" * 32), settings=settings,
-                  on_event=lambda _t: None)
+                  on_event=lambda _t: None, journal=journal)
     limits = HostLimits(new_per_ip_per_s=1000.0, new_per_ip_burst=100)
     host = Host(rooms, lobby=lobby, limits=limits,
                 session_factory=lambda now: HostSession(now, rates=FAST_RATES))
