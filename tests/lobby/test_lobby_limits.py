@@ -231,3 +231,23 @@ async def test_a_trap_table_resumed_from_an_old_journal_closes_with_a_word(tmp_p
         assert bob.created()[1] != "TRAPX"
         await game.close()
         await bob.client.close()
+
+
+def test_the_ssh_door_signs_the_players_address_into_the_credential(tmp_path: Path) -> None:
+    """What ``unotui serve`` tells an SSH session's program: a keyed player's credential
+    names the key and the client's address, which only this lobby could have signed."""
+    from unotui.lobby.identity import Credentials
+    from unotui.lobby.serve import session_extra
+    from unotui.lobby.sqlite_store import SqliteStore
+    from unotui.ssh.spec import SessionSpec
+
+    credentials, store = Credentials(), SqliteStore(tmp_path / "lobby.sqlite3")
+    try:
+        keyed = SessionSpec("ada", "SHA256:annsKeyAAAAAAAA", "xterm", (80, 24), peer="203.0.113.7")
+        extra = session_extra(keyed, credentials, store, port=1, ssh_port=2, public_host="h")
+        assert credentials.verify(extra["identity"]) == "SHA256:annsKeyAAAAAAAA"
+        assert credentials.origin(extra["identity"]) == "203.0.113.7"
+        guest = SessionSpec("bo", None, "xterm", (80, 24), peer="203.0.113.7")
+        assert "identity" not in session_extra(guest, credentials, store, port=1, ssh_port=2, public_host="h")
+    finally:
+        store.close()
