@@ -251,3 +251,23 @@ def test_the_ssh_door_signs_the_players_address_into_the_credential(tmp_path: Pa
         assert "identity" not in session_extra(guest, credentials, store, port=1, ssh_port=2, public_host="h")
     finally:
         store.close()
+
+
+async def test_a_failure_handling_a_hello_is_an_error_frame_not_a_silent_drop(tmp_path: Path) -> None:
+    """The lobby's store fails as someone enters (a full disk, say): the host's dispatch
+    answers that connection ``server_error`` with a sentence; the lobby serves on."""
+    from unotui.lobby.sqlite_store import SqliteStore
+    from unotui.net.remote import JoinError
+
+    class FullDisk(SqliteStore):
+        def set_presence(self, identity: str, name: str, where: str) -> None:
+            if name.startswith("Unlucky"):
+                raise OSError(28, "No space left on device")
+            super().set_presence(identity, name, where)
+
+    async with lobby_host(tmp_path, store_type=FullDisk) as (_lobby, port):
+        with pytest.raises(JoinError) as info:
+            await visit(port, "Unlucky")
+        assert info.value.code == "server_error" and "failed" in str(info.value)
+        ann = await visit(port, "Ann")
+        await ann.client.close()

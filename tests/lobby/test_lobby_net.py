@@ -31,9 +31,9 @@ FAST = LobbySettings(bot_delay=0.0, catch_grace=0.0, auto_keep=0.0, reap_every=0
 
 
 @contextlib.asynccontextmanager
-async def lobby_host(tmp_path: Path, settings: LobbySettings = FAST, journal: Journal | None = None
-                     ) -> AsyncIterator[tuple[Lobby, int]]:
-    store = SqliteStore(tmp_path / "lobby.sqlite3")
+async def lobby_host(tmp_path: Path, settings: LobbySettings = FAST, journal: Journal | None = None,
+                     store_type: type[SqliteStore] = SqliteStore) -> AsyncIterator[tuple[Lobby, int]]:
+    store = store_type(tmp_path / "lobby.sqlite3")
     rooms: dict[str, Room] = {}
     lobby = Lobby(store, rooms, credentials=Credentials(b"k" * 32), settings=settings,
                   on_event=lambda _t: None, journal=journal)
