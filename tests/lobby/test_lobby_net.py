@@ -17,6 +17,7 @@ from unotui.lobby.lobby import Lobby, LobbySettings
 from unotui.lobby.sqlite_store import SqliteStore
 from unotui.lobby.store import PlayerStats
 from unotui.net.host import Host, HostLimits
+from unotui.net.journal import Journal
 from unotui.net.lobby_client import LobbyClient, LobbyClosed, LobbyUpdate
 from unotui.net.remote import JoinError, RemoteGame
 from unotui.net.room import Room
@@ -30,11 +31,12 @@ FAST = LobbySettings(bot_delay=0.0, catch_grace=0.0, auto_keep=0.0, reap_every=0
 
 
 @contextlib.asynccontextmanager
-async def lobby_host(tmp_path: Path, settings: LobbySettings = FAST) -> AsyncIterator[tuple[Lobby, int]]:
-    store = SqliteStore(tmp_path / "lobby.sqlite3")
+async def lobby_host(tmp_path: Path, settings: LobbySettings = FAST, journal: Journal | None = None,
+                     store_type: type[SqliteStore] = SqliteStore) -> AsyncIterator[tuple[Lobby, int]]:
+    store = store_type(tmp_path / "lobby.sqlite3")
     rooms: dict[str, Room] = {}
     lobby = Lobby(store, rooms, credentials=Credentials(b"k" * 32), settings=settings,
-                  on_event=lambda _t: None)
+                  on_event=lambda _t: None, journal=journal)
     limits = HostLimits(new_per_ip_per_s=1000.0, new_per_ip_burst=100)
     host = Host(rooms, lobby=lobby, limits=limits,
                 session_factory=lambda now: HostSession(now, rates=FAST_RATES))
@@ -143,10 +145,9 @@ async def test_a_key_takes_its_seat_back_and_a_forged_key_is_a_guest(tmp_path: P
 async def test_create_outside_the_lobby_and_too_many_tables_are_refused(tmp_path: Path) -> None:
     async with lobby_host(tmp_path) as (_lobby, port):
         ann = await visit(port, "Ann")
-        for _ in range(FAST.max_tables):
+        for _ in range(FAST.tables_per_creator + 1):  # the lobby's own limits: test_lobby_limits.py
             ann.client.create("T", 2, 1, Rules(), "easy", None, True)
-        await until(lambda: len(ann.created()) == FAST.max_tables)
-        ann.client.quick()
+        await until(lambda: len(ann.created()) == FAST.tables_per_creator)
         await until(lambda: any(isinstance(u, m.Refused) and u.code == "too_many_tables" for u in ann.heard))
         table = RemoteGame("127.0.0.1", port, name="Bob", table=ann.created()[0])
         await table.start()

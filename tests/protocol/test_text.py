@@ -48,6 +48,16 @@ def test_names_compare_without_case() -> None:
     assert name_key("Straße") == name_key("STRASSE")
 
 
+def test_look_alike_names_are_the_same_name() -> None:
+    """Cyrillic and Greek letters that look Latin, and fullwidth letters, fold onto the
+    Latin ones (issue 16); different-looking names stay different."""
+    ann = name_key("Ann")
+    assert name_key("\u0410nn") == name_key("\u0391nn") == name_key("\uff21nn") == ann
+    assert name_key("\u0412\u043e\u0412") == name_key("BoB")  # Cyrillic Ve, o, Ve
+    assert name_key("\u0410\u043d\u044f") != ann  # a Russian name is still its own
+    assert name_key("\u00c5nn") != ann and name_key("Anne") != ann
+
+
 def test_chat_is_cleaned_and_cut() -> None:
     assert clean_chat("hi\x1b[2J") == "hi[2J"
     assert len(clean_chat("x" * 1000)) == CHAT_MAX

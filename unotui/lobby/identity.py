@@ -7,6 +7,11 @@ lobby therefore signs the key's fingerprint with a secret only the serving proce
 ``hello.identity``.  A TCP client cannot forge one, so a seat held "for this key" goes
 back only to that key, and results are recorded against it.  The secret lives in memory:
 after a restart the SSH layer issues fresh credentials to every new session anyway.
+
+A credential may also carry the address the SSH client connected from
+(``FINGERPRINT.ADDRESS.MAC``), signed with the rest: the session's program reaches the
+lobby over loopback, and without it the lobby's per-address limits would count every
+SSH player as ``127.0.0.1``.
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ __all__ = ["Credentials", "table_code"]
 # Code letters people can read aloud and type: no 0/O, 1/I/L.
 _CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 _FINGERPRINT = re.compile(r"[A-Za-z0-9+/=:_-]{8,120}")
+_ADDRESS = re.compile(r"[0-9A-Fa-f:.]{2,45}")  # IPv4 or IPv6 text (within hello.identity's alphabet)
 
 
 def table_code(taken: Container[str], length: int = 5) -> str:
@@ -41,17 +47,30 @@ class Credentials:
     def _mac(self, fingerprint: str) -> str:
         return hmac.new(self._secret, fingerprint.encode(), hashlib.sha256).hexdigest()[:40]
 
-    def issue(self, fingerprint: str) -> str:
-        """The credential for ``fingerprint`` (an SSH key's ``SHA256:...`` fingerprint)."""
+    def issue(self, fingerprint: str, origin: str = "") -> str:
+        """The credential for ``fingerprint`` (an SSH key's ``SHA256:...`` fingerprint),
+        vouching for the client's address ``origin`` too if it is one."""
         if not _FINGERPRINT.fullmatch(fingerprint):
             raise ValueError(f"not a key fingerprint: {fingerprint!r}")
-        return f"{fingerprint}.{self._mac(fingerprint)}"
+        subject = f"{fingerprint}.{origin}" if _ADDRESS.fullmatch(origin) else fingerprint
+        return f"{subject}.{self._mac(subject)}"
+
+    def _subject(self, credential: str | None) -> tuple[str, str] | None:
+        """(fingerprint, origin) inside ``credential`` if this lobby issued it."""
+        if not credential or "." not in credential:
+            return None
+        subject, _, mac = credential.rpartition(".")
+        fingerprint, _, origin = subject.partition(".")
+        if not _FINGERPRINT.fullmatch(fingerprint) or (origin and not _ADDRESS.fullmatch(origin)):
+            return None
+        return (fingerprint, origin) if hmac.compare_digest(mac, self._mac(subject)) else None
 
     def verify(self, credential: str | None) -> str | None:
         """The fingerprint inside ``credential`` if this lobby issued it, else ``None``."""
-        if not credential or "." not in credential:
-            return None
-        fingerprint, _, mac = credential.rpartition(".")
-        if not _FINGERPRINT.fullmatch(fingerprint):
-            return None
-        return fingerprint if hmac.compare_digest(mac, self._mac(fingerprint)) else None
+        found = self._subject(credential)
+        return found[0] if found else None
+
+    def origin(self, credential: str | None) -> str:
+        """The client address this lobby vouched for in ``credential`` ("" if none)."""
+        found = self._subject(credential)
+        return found[1] if found else ""

@@ -21,16 +21,18 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from ..engine import Rules
+from ..engine import Rules, RulesError
 from ..engine.shuffle import match_name
 from ..net.journal import Journal
 from ..net.link import Link
 from ..net.recovery import restore_rooms
 from ..net.room import Room, RoomConfig
+from ..net.seats import unique_name
 from ..protocol import messages as m
 from ..protocol.session import HelloReceived, HostSession
 from ..protocol.text import clean, name_key
 from .identity import Credentials, table_code
+from .limits import ChatGate, Creator, table_refusal
 from .store import LobbyStore, Placing, TableRow
 
 __all__ = ["Lobby", "LobbySettings", "rules_summary"]
@@ -45,15 +47,31 @@ class LobbySettings:
     """How the lobby runs its tables (``unotui serve`` options).
 
     ``turn_timer`` is every public table's timer (a table cannot be held hostage by
-    someone idle); private tables may ask for none.  Tables end ``over_grace`` seconds
-    after their match is over, and ``empty_grace`` seconds after nobody is left who could
-    come back.  ``bot_delay``, ``catch_grace`` and ``auto_keep`` pace the tables (see
+    someone idle); private tables may ask for none, and no timer is shorter than
+    ``min_turn_timer`` (a 1 ms timer plays for people).  Tables end ``over_grace`` seconds
+    after their match is over, ``empty_grace`` seconds after nobody is left who could
+    come back, and ``lonely_grace`` seconds after they began waiting with at most one
+    person seated (so nobody holds tables by sitting alone at them).  ``bot_delay``,
+    ``catch_grace`` and ``auto_keep`` pace the tables (see
     :class:`~unotui.table.outcome.Pacing`).
+
+    What one person may take (see :mod:`unotui.lobby.limits`): ``tables_per_creator``
+    waiting tables per lobby connection or key, ``tables_per_address`` per address;
+    tables people create may fill ``max_tables`` but for ``quick_share`` of it (at least
+    one), kept for quick match; lobby chat shares ``chat_per_s`` lines a second (burst
+    ``chat_burst``) per address and per key, whatever the number of connections.
     """
 
     max_tables: int = 50
     turn_timer: float = 30.0
     max_turn_timer: float = 120.0
+    min_turn_timer: float = 5.0
+    tables_per_creator: int = 2
+    tables_per_address: int = 4
+    quick_share: float = 0.2
+    lonely_grace: float = 600.0
+    chat_per_s: float = 2.0
+    chat_burst: int = 8
     level: str = "medium"
     bot_delay: float = 0.8
     catch_grace: float = 1.0
@@ -69,6 +87,7 @@ class _Member:
     name: str
     identity: str | None
     key: str  # presence key: the identity, or a guest's own
+    origin: str  # the address the limits count it under ("": unknown, an SSH guest)
 
 
 @dataclass
@@ -79,6 +98,8 @@ class _Table:
     over_at: float | None = None
     empty_since: float | None = None
     recorded: bool = False
+    creator: Creator | None = None  # who created it (quick match's and resumed tables: None)
+    lonely_since: float | None = None
 
 
 def rules_summary(rules: Rules) -> str:
@@ -140,6 +161,9 @@ class Lobby:
         self._on_event = on_event or (lambda text: log.info("%s", text))
         self._guests = 0
         self._closed = False
+        #: local ports of the doors the SSH sessions' programs use (their peer is loopback)
+        self.ssh_ports: set[int] = set()
+        self._chat_gate = ChatGate(self.settings.chat_per_s, self.settings.chat_burst)
         self._refresh_at: asyncio.TimerHandle | None = None
         self._leaders: tuple[m.LeaderRow, ...] = ()
         self.loop = asyncio.get_running_loop()
@@ -163,20 +187,14 @@ class Lobby:
             _session(link).reject("banned", f"You are banned from this lobby: {why}"[:512])
             link.flush()
             return
-        taken = {name_key(x.name) for x in self.members.values()}
-        name = event.hello.name
-        for k in range(2, 100):
-            if name_key(name) not in taken:
-                break
-            suffix = f" {k}"
-            name = event.hello.name[: 16 - len(suffix)].rstrip() + suffix
+        name = unique_name(event.hello.name, {name_key(x.name) for x in self.members.values()})
         if identity is None:
             self._guests += 1
             key = f"guest:{self._guests}"
         else:
             key = identity
             self.store.remember_name(identity, name)
-        self.members[link] = _Member(name, identity, key)
+        self.members[link] = _Member(name, identity, key, self._origin(link, event.hello))
         self.store.set_presence(key, name, "lobby")
         _session(link).accept(seat=None, token=None, table="", table_name="lobby", seats=QUICK_SEATS,
                               rules=Rules.preset("classic"))
@@ -184,6 +202,18 @@ class Lobby:
         self._changed()
         self._send_state(link)
         link.flush()
+
+    def _origin(self, link: Link, hello: m.Hello) -> str:
+        """The address the lobby's limits count ``link`` under: the one the SSH door
+        vouched for in the credential, else the peer's, but for the SSH sessions' own
+        loopback door (an SSH guest: "", the SSH layer caps its sessions per address)."""
+        vouched = self.credentials.origin(hello.identity)
+        if vouched:
+            return vouched
+        sockname = link.transport.get_extra_info("sockname") if link.transport is not None else None
+        if isinstance(sockname, tuple) and len(sockname) >= 2 and sockname[1] in self.ssh_ports:
+            return ""
+        return link.peer[0]
 
     def gone(self, link: Link) -> None:
         """A lobby connection closed."""
@@ -195,48 +225,79 @@ class Lobby:
     # ----- requests ---------------------------------------------------------------------------
 
     def create(self, link: Link, request: m.Create) -> None:
-        """Open the table ``request`` describes and tell its creator the code."""
-        if link not in self.members:
+        """Open the table ``request`` describes and tell its creator the code.
+
+        Refused (``bad_message``, with a sentence) when the rules do not fit the seats: a
+        table whose match cannot start would take every quick match and drop each joiner;
+        refused ``too_many_tables`` past the creator's, the address's or the lobby's share
+        (see :func:`~unotui.lobby.limits.table_refusal`)."""
+        member = self.members.get(link)
+        if member is None:
             return self._refuse(link, "not_in_lobby", "Tables are created from the lobby.")
+        try:
+            request.rules.validate(request.seats)
+        except RulesError as exc:
+            return self._refuse(link, "bad_message", f"These rules do not fit this table: {exc}."[:512])
+        s = self.settings
         timer = None if request.turn_timer_ms is None else request.turn_timer_ms / 1000
         if not request.private:  # public tables always have a bounded turn timer
-            timer = min(timer or self.settings.turn_timer, self.settings.max_turn_timer)
-        name = clean(request.name)[:32] or f"{self.members[link].name}'s table"
+            timer = min(timer or s.turn_timer, s.max_turn_timer)
+        if timer is not None:
+            timer = max(timer, s.min_turn_timer)
+        creator = Creator(id(link), member.identity, member.origin)
+        waiting = [t.creator for t in self.tables.values() if t.creator and t.room.status == "waiting"]
+        created = sum(1 for t in self.tables.values() if not t.quick)
+        why = table_refusal(creator, waiting, created, per_creator=s.tables_per_creator,
+                            per_origin=s.tables_per_address,
+                            room_for_created=s.max_tables - self._quick_room())
+        if why:
+            return self._refuse(link, "too_many_tables", why)
+        name = clean(request.name)[:32] or f"{member.name}'s table"
         config = RoomConfig(name=name, seats=request.seats, bots=request.bots, rules=request.rules,
                             level=request.level, turn_timer=timer, private=request.private)
-        code = self._open(config)
+        code = self._open(config, creator=creator)
         if not code:
             return self._refuse(link, "too_many_tables", "The lobby is full of tables; join one instead.")
-        if code:
-            self._on_event(f"{self.members[link].name} created table {code} ({name})")
-            _session(link).send(m.Created(code))
-            link.flush()
+        self._on_event(f"{member.name} created table {code} ({name})")
+        _session(link).send(m.Created(code))
+        link.flush()
+
+    def _quick_room(self) -> int:
+        """Tables kept for quick match: whatever people create, quick match finds a seat."""
+        return max(1, round(self.settings.max_tables * self.settings.quick_share))
 
     def quick(self, link: Link) -> None:
-        """A seat at once: a waiting public table with room for people, or a new one."""
+        """A seat at once: the waiting public table with room for people that is closest
+        to starting (a table waiting for nine more people is a poor quick match), or a new
+        one, which may take the tables kept for quick match."""
         if link not in self.members:
             return self._refuse(link, "not_in_lobby", "Quick match is in the lobby.")
-        for code, table in self.tables.items():  # noqa: B007 - code is used after the loop
-            room = table.room
-            if (room.status == "waiting" and not room.config.private
-                    and len(room.book.open_seats()) > room.config.bots):
-                break
-        else:
+        open_for_people = {
+            code: len(t.room.book.open_seats()) - t.room.config.bots for code, t in self.tables.items()
+            if t.room.status == "waiting" and not t.room.config.private
+        }
+        code = min((c for c, n in open_for_people.items() if n > 0), key=open_for_people.__getitem__,
+                   default="")
+        if not code:
             config = RoomConfig(name=f"Quick match ({self.members[link].name})", seats=QUICK_SEATS,
                                 bots=QUICK_SEATS - 1, rules=Rules.preset("classic"),
                                 level=self.settings.level, turn_timer=self.settings.turn_timer)
             code = self._open(config, quick=True)
             if not code:
                 return self._refuse(link, "too_many_tables", "The lobby is full of tables; try again soon.")
-        if code:
-            _session(link).send(m.Created(code))
-            link.flush()
+        _session(link).send(m.Created(code))
+        link.flush()
 
     def chat(self, link: Link, text: str) -> None:
-        """A chat line to everyone in the lobby (already cleaned by the session)."""
+        """A chat line to everyone in the lobby (already cleaned and limited per connection
+        by the session; here limited per address and per key, which many connections share)."""
         member = self.members.get(link)
         if member is None or not text:
             return
+        keys = (f"address {member.origin}" if member.origin else "",
+                f"key {member.identity}" if member.identity else "")
+        if not self._chat_gate.allow(keys, self.loop.time()):
+            return self._refuse(link, "rate_limited", "Too many chat lines from your address; wait a moment.")
         line = m.ChatLine(None, member.name, text)
         for other in self.members:
             _session(other).send(line)
@@ -261,7 +322,7 @@ class Lobby:
             self._on_event(f"[{code}] resumed from the journal ({len(room.game.history) if room.game else 0}"
                            " actions replayed)")
 
-    def _open(self, config: RoomConfig, quick: bool = False) -> str:
+    def _open(self, config: RoomConfig, quick: bool = False, creator: Creator | None = None) -> str:
         if len(self.rooms) >= self.settings.max_tables:
             return ""
         config = replace(config, autostart=True, first_is_owner=True, hold=self.settings.hold,
@@ -271,7 +332,7 @@ class Lobby:
         room = Room(code, config, on_event=lambda text: self._on_event(f"[{code}] {text}"),
                     on_change=lambda _room: self._changed(), journal=self.journal)
         self.rooms[code] = room
-        self.tables[code] = _Table(room, time.time(), quick)
+        self.tables[code] = _Table(room, time.time(), quick, creator=creator)
         self._changed()
         return code
 
@@ -349,14 +410,21 @@ class Lobby:
         return closed
 
     def _reap(self) -> None:
-        """Close tables whose match is over or that nobody can come back to."""
+        """Close tables whose match is over, that nobody can come back to, or that have
+        waited too long with one person at most (a table held, not played)."""
         self._police()
         now, s = self.loop.time(), self.settings
         for code, table in list(self.tables.items()):
             room = table.room
             people = any(seat is not None for seat in room.members.values())
             waiting_for = [e for e in room.book.seats if e.kind == "human"]
-            if room.status == "over":
+            lonely = room.status == "waiting" and len(waiting_for) <= 1
+            table.lonely_since = (table.lonely_since or now) if lonely else None
+            if lonely and now - (table.lonely_since or now) >= s.lonely_grace:
+                minutes = max(1, round(s.lonely_grace / 60))
+                self.close_table(code, f"Nobody joined this table in {minutes} min; create it again "
+                                       "when your friends are ready.")
+            elif room.status == "over":
                 table.over_at = table.over_at or now
                 if not room.members or now - table.over_at >= s.over_grace:
                     self.close_table(code, "The match is over: back to the lobby.")

@@ -35,8 +35,9 @@ from ..net.room import Room
 from .identity import Credentials
 from .lobby import Lobby, LobbySettings
 from .sqlite_store import SqliteStore
+from .store import LobbyStore
 
-__all__ = ["ServeOptions", "run_serve", "serve"]
+__all__ = ["ServeOptions", "run_serve", "serve", "session_extra"]
 
 ENTRY = "unotui.lobby.session:run"
 APP_ENTRY = "unotui.lobby.session:make_app"
@@ -78,6 +79,21 @@ def _log_to(path: Path) -> None:
         logging.getLogger(quiet).setLevel(logging.WARNING)
 
 
+def session_extra(spec: object, credentials: Credentials, store: LobbyStore, *, port: int, ssh_port: int,
+                  public_host: str) -> dict[str, str]:
+    """What an SSH session's program is told (``SessionSpec.extra``): where the lobby's
+    loopback door is, and for a key its credential, which also carries the client's real
+    address (the program reaches the lobby from loopback: see ``Lobby._origin``)."""
+    fingerprint = getattr(spec, "fingerprint", None)
+    extra = {"host": "127.0.0.1", "port": str(port), "ssh_port": str(ssh_port), "public_host": public_host}
+    if fingerprint:
+        extra["identity"] = credentials.issue(fingerprint, str(getattr(spec, "peer", "") or ""))
+        why = store.banned(fingerprint)
+        if why is not None:
+            extra["banned"] = why[:200]
+    return extra
+
+
 def say(text: str) -> None:
     """One log line, stamped and flushed."""
     print(f"{time.strftime('%H:%M:%S')} {text}", flush=True)
@@ -103,20 +119,14 @@ async def serve(options: ServeOptions, stop: asyncio.Event) -> int:
     try:
         bound = await public.listen(options.bind, options.port)
         inner_port = (await inner.listen("127.0.0.1", 0))[0][1]
+        lobby.ssh_ports.add(inner_port)
         if options.ssh:
             from ..ssh import SshLimits
             from ..ssh.server import SshServer
 
             def extra_for(spec: object) -> dict[str, str]:
-                fingerprint = getattr(spec, "fingerprint", None)
-                extra = {"host": "127.0.0.1", "port": str(inner_port), "ssh_port": str(ssh_port[0]),
-                         "public_host": shown}
-                if fingerprint:
-                    extra["identity"] = credentials.issue(fingerprint)
-                    why = store.banned(fingerprint)
-                    if why is not None:
-                        extra["banned"] = why[:200]
-                return extra
+                return session_extra(spec, credentials, store, port=inner_port, ssh_port=ssh_port[0],
+                                     public_host=shown)
 
             limits = SshLimits(max_sessions=options.max_sessions, per_ip=options.ssh_per_ip,
                                rate_per_ip=options.ssh_rate_per_ip, rate_burst=options.ssh_rate_burst,

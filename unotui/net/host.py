@@ -149,51 +149,62 @@ class Host:
 
     def _events(self, link: Link, events: list[Any]) -> None:
         for event in events:
-            room = self._room_of.get(link)
-            if isinstance(event, HelloReceived):
-                self._authenticated(link)
-                if link.session.closed:
-                    # Something after the hello in the same read broke the protocol: the
-                    # session is over, so admitting it would seat nobody (and keep the seat).
-                    continue
-                lobby = self.lobby
-                identity = lobby.identity_of(event.hello) if lobby is not None else None
-                if lobby is not None and event.hello.lobby:
-                    lobby.admit(link, event, identity)
-                    continue
-                target = self.rooms.get(event.hello.table)
-                if target is None:
-                    session = link.session
-                    assert isinstance(session, HostSession)
-                    session.reject("no_such_table", "There is no table with that code here.")
-                    continue
-                self._room_of[link] = target
-                target.admit(link, event, identity)
-            elif self.lobby is not None and link in self.lobby.members:
-                if isinstance(event, m.Create):
-                    self.lobby.create(link, event)
-                elif isinstance(event, m.Quick):
-                    self.lobby.quick(link)
-                elif isinstance(event, m.Chat):
-                    self.lobby.chat(link, event.text)
-            elif isinstance(event, m.Create | m.Quick):
+            try:
+                self._event(link, event)
+            except Exception as exc:  # a bug must not end a connection unexplained
+                log.error("connection %r: %s failed: %r", link.peer, type(event).__name__, exc, exc_info=exc)
                 session = link.session
-                assert isinstance(session, HostSession)
-                session.send(m.Refused(None, "not_in_lobby", "Tables are created from a lobby."))
+                if isinstance(session, HostSession) and not session.closed:
+                    session.close("server_error", "The host failed to handle that; please reconnect.")
                 link.flush()
-            elif room is None:
-                continue
-            elif isinstance(event, m.Intent):
-                room.intent(link, event.seq, event.action)
-            elif isinstance(event, m.Ready):
-                room.ready(link)
-            elif isinstance(event, m.Chat):
-                room.chat(link, event.text)
-            elif isinstance(event, m.Start):
-                room.request_start(link)
         room = self._room_of.get(link)
         if room is not None:
             room.flush()
+
+    def _event(self, link: Link, event: Any) -> None:
+        """One event from ``link``: hello to its table or the lobby, requests to their owner."""
+        room = self._room_of.get(link)
+        if isinstance(event, HelloReceived):
+            self._authenticated(link)
+            if link.session.closed:
+                # Something after the hello in the same read broke the protocol: the
+                # session is over, so admitting it would seat nobody (and keep the seat).
+                return
+            lobby = self.lobby
+            identity = lobby.identity_of(event.hello) if lobby is not None else None
+            if lobby is not None and event.hello.lobby:
+                lobby.admit(link, event, identity)
+                return
+            target = self.rooms.get(event.hello.table)
+            if target is None:
+                session = link.session
+                assert isinstance(session, HostSession)
+                session.reject("no_such_table", "There is no table with that code here.")
+                return
+            self._room_of[link] = target
+            target.admit(link, event, identity)
+        elif self.lobby is not None and link in self.lobby.members:
+            if isinstance(event, m.Create):
+                self.lobby.create(link, event)
+            elif isinstance(event, m.Quick):
+                self.lobby.quick(link)
+            elif isinstance(event, m.Chat):
+                self.lobby.chat(link, event.text)
+        elif isinstance(event, m.Create | m.Quick):
+            session = link.session
+            assert isinstance(session, HostSession)
+            session.send(m.Refused(None, "not_in_lobby", "Tables are created from a lobby."))
+            link.flush()
+        elif room is None:
+            return
+        elif isinstance(event, m.Intent):
+            room.intent(link, event.seq, event.action)
+        elif isinstance(event, m.Ready):
+            room.ready(link)
+        elif isinstance(event, m.Chat):
+            room.chat(link, event.text)
+        elif isinstance(event, m.Start):
+            room.request_start(link)
 
     def _authenticated(self, link: Link) -> None:
         """``link`` said hello: it no longer counts against its address's unauthenticated cap."""

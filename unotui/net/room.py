@@ -131,7 +131,16 @@ class Room:
         """A connection said hello to this table: resume, watch, take a seat, or refuse.
 
         ``identity`` is a lobby player's verified key: it takes back the seat held for
-        that key as a token would, and a new seat remembers it."""
+        that key as a token would, and a new seat remembers it.  A failure in here (the
+        match that a join starts included) closes the table with a reason rather than
+        escaping into the host's protocol callback, where it would drop the joiner
+        without a word and leave the seat to trap the next one."""
+        try:
+            self._admit(link, event, identity)
+        except Exception as exc:  # any bug: say so, close the table, log it
+            self.fail(exc, link)
+
+    def _admit(self, link: Link, event: HelloReceived, identity: str | None) -> None:
         hello, session = event.hello, _session(link)
         if self.config.password and not hmac.compare_digest(
             self.config.password.encode(), (hello.password or "").encode()
@@ -231,9 +240,30 @@ class Room:
     # ----- the match --------------------------------------------------------------------------
 
     def start(self) -> None:
-        """Begin the match: computer players take the open seats."""
+        """Begin the match: computer players take the open seats.  A match that cannot
+        begin (rules that do not fit the seats, a bug) closes the table (see :meth:`fail`)."""
         if self.status != "waiting":
             return
+        try:
+            self._begin()
+        except Exception as exc:  # any bug: say so, close the table, log it
+            self.fail(exc)
+
+    def fail(self, exc: BaseException, link: Link | None = None) -> None:
+        """The table broke: log why, tell everyone at it (and ``link``, who may not be
+        seated yet) with ``server_error``, and close it for good (status ``over``, journal
+        forgotten, so neither a lobby's quick match nor a restart brings it back)."""
+        log.error("table %r failed: %r", self.code, exc, exc_info=exc)
+        self._on_event(f"table closed after an error: {exc!r}"[:300])
+        if link is not None and link not in self.members and not _session(link).closed:
+            _session(link).close("server_error", "This table failed and was closed; pick another one.")
+            self._dirty.add(link)
+        self.status = "over"
+        self.close("server_error", "This table failed and was closed; pick another one.", forget=True)
+        if self.on_change is not None:
+            self.on_change(self)
+
+    def _begin(self) -> None:
         self.book.fill_with_bots(list(BOT_NAMES), self.config.level)
         rng = secrets.SystemRandom()  # the computer players' and the referee's
         self.game = Game(self.book.names, self.config.rules)  # dealt from a secrets-made key

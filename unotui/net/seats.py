@@ -1,7 +1,8 @@
 """Who sits where at a hosted table, and how a returning player proves it is them.
 
 Pure bookkeeping, no I/O: seats are taken in the order people join, names are made
-unique (case-folded, as people read them), and each person gets a resume token that is
+unique (as people read them: case-folded, look-alike letters folded, see
+:func:`~unotui.protocol.text.name_key`), and each person gets a resume token that is
 compared in constant time and replaced on every resume, so a token seen once (on a
 shared screen, in a log) is worth nothing after its owner comes back.  Tokens are never
 broadcast and a seat is never handed back by name or address, only by token.
@@ -11,14 +12,30 @@ from __future__ import annotations
 
 import hmac
 import secrets
+from collections.abc import Container
 from dataclasses import dataclass, field
 
-__all__ = ["SeatBook", "SeatEntry", "new_token"]
+from ..protocol.text import NAME_MAX_CELLS, name_key
+
+__all__ = ["SeatBook", "SeatEntry", "new_token", "unique_name"]
 
 
 def new_token() -> str:
     """A fresh resume token (256 random bits, URL-safe text)."""
     return secrets.token_urlsafe(32)
+
+
+def unique_name(wanted: str, taken: Container[str]) -> str:
+    """``wanted``, or ``wanted 2``, ``wanted 3`` ... whose :func:`name_key` is not in
+    ``taken`` (the keys of the names in use)."""
+    if name_key(wanted) not in taken:
+        return wanted
+    for k in range(2, 100):
+        suffix = f" {k}"
+        candidate = wanted[: NAME_MAX_CELLS - len(suffix)].rstrip() + suffix
+        if name_key(candidate) not in taken:
+            return candidate
+    return wanted  # pragma: no cover - 100 people of one name
 
 
 @dataclass
@@ -51,15 +68,8 @@ class SeatBook:
 
     def unique_name(self, wanted: str, exclude: int | None = None) -> str:
         """``wanted``, or ``wanted 2``, ``wanted 3`` ... if someone already has it."""
-        taken = {s.name.casefold() for i, s in enumerate(self.seats) if s.kind != "open" and i != exclude}
-        if wanted.casefold() not in taken:
-            return wanted
-        for k in range(2, 100):
-            suffix = f" {k}"
-            candidate = wanted[: 16 - len(suffix)].rstrip() + suffix
-            if candidate.casefold() not in taken:
-                return candidate
-        return wanted  # pragma: no cover - 100 people of one name at a 10-seat table
+        return unique_name(wanted, {name_key(s.name) for i, s in enumerate(self.seats)
+                                    if s.kind != "open" and i != exclude})
 
     def open_seats(self) -> list[int]:
         """Seats nobody has taken, in order."""

@@ -70,9 +70,28 @@ def clean_name(text: str) -> str:
     return name
 
 
+# Cyrillic and Greek letters that look like a Latin one (in the form ``casefold`` leaves:
+# lower case), folded onto it by :func:`name_key`.  Where a capital and its small letter
+# look like different Latin letters (Cyrillic Н/н, Greek Η/η), the capital wins: names
+# start with one.  A small table of the common look-alikes, not all of Unicode's
+# confusables: the aim is that "Аnn" (Cyrillic А) cannot sit beside "Ann".
+_LOOK_ALIKES = str.maketrans({
+    # Cyrillic
+    "а": "a", "в": "b", "с": "c", "ԁ": "d", "е": "e", "ё": "e", "һ": "h", "н": "h", "і": "i", "ї": "i",
+    "ј": "j", "к": "k", "ӏ": "l", "м": "m", "о": "o", "р": "p", "ԛ": "q", "ѕ": "s", "т": "t",
+    "ѵ": "v", "ԝ": "w", "х": "x", "у": "y", "ү": "y",
+    # Greek
+    "α": "a", "β": "b", "ε": "e", "η": "h", "ι": "i", "κ": "k", "μ": "m", "ν": "n", "ο": "o",
+    "ρ": "p", "τ": "t", "υ": "y", "χ": "x", "ζ": "z",
+})
+
+
 def name_key(name: str) -> str:
-    """The form in which two names are "the same" (for unique names at a table)."""
-    return clean(name).casefold()
+    """The form in which two names are "the same" (for unique names at a table and in a
+    lobby): cleaned, compatibility-folded (NFKC: fullwidth and styled letters are the
+    plain ones), case-folded, and Cyrillic or Greek look-alikes of Latin letters folded
+    onto them.  Only a key: the name people see is the one they chose."""
+    return unicodedata.normalize("NFKC", clean(name)).casefold().translate(_LOOK_ALIKES)
 
 
 def clean_chat(text: str) -> str:
