@@ -230,8 +230,8 @@ async def ssh_resize(port: int, count: Count) -> None:
     screen = await Screen.open(port, next(_source), timeout=60)
     before = screen.received
     screen.write(b"\x1b[48;4000;4000;0;0t")
-    await asyncio.sleep(3)
-    count("ssh_inband_resize", screen.received - before < 1 << 20)
+    await asyncio.sleep(6)  # a 4000x4000 screen is 16 million cells: megabytes at once
+    count("ssh_inband_resize", screen.received - before < 256 << 10)
     screen.close()
 
 
@@ -270,15 +270,16 @@ async def ssh_term(port: int, count: Count) -> None:
     count("ssh_term", True)  # the log is read at the end of the phase
 
 
-async def table_flood(port: int, count: Count, max_tables: int) -> None:
-    """One connection opens private tables until it is refused, well before the lobby is full."""
+async def table_flood(port: int, count: Count, max_tables: int, per_creator: int) -> None:
+    """One connection opens private tables until it is refused: at its own cap, long
+    before the lobby is full."""
     peer = await _lobby_peer(port, next(_source))
     await peer.wait(lambda x: isinstance(x, m.Welcome))
     for created in range(max_tables + 5):
         peer.send(m.Create(f"Trap {created}", 4, 3, Rules.preset("classic"), "easy", None, True))
         got = await _answer(peer)
         if isinstance(got, m.Refused):
-            count("lobby_table_flood", got.code != "too_many_tables" and created < max_tables)
+            count("lobby_table_flood", created <= per_creator)
             break
         await asyncio.sleep(0.13)  # under the message rate: only the table caps refuse
     else:
@@ -293,16 +294,23 @@ async def _answer(peer: RawPeer) -> object:
     return got
 
 
-async def trap_tables(port: int, count: Count) -> None:
-    """Tables whose start would fail, or whose timer is a trap: refused at ``create``."""
+async def trap_tables(port: int, count: Count, min_timer_ms: int) -> None:
+    """Tables whose start would fail are refused at ``create``; a 1 ms turn timer gets
+    the floor instead (the table as listed says so)."""
     peer = await _lobby_peer(port, next(_source))
     await peer.wait(lambda x: isinstance(x, m.Welcome))
-    traps = [m.Create("Teams of one", 2, 0, Rules.preset("classic").with_(teams=True), "easy", 30000, False),
-             m.Create("Blink", 4, 0, Rules.preset("classic"), "easy", 1, False)]
-    for trap in traps:
-        peer.send(trap)
-        got = await _answer(peer)
-        count("lobby_trap_table", isinstance(got, m.Refused))
+    peer.send(m.Create("Teams of one", 2, 0, Rules.preset("classic").with_(teams=True), "easy", 30000, False))
+    count("lobby_trap_table", isinstance(await _answer(peer), m.Refused))
+    peer.send(m.Create("Blink", 4, 0, Rules.preset("classic"), "easy", 1, False))
+    got = await _answer(peer)
+    if isinstance(got, m.Created):
+        listed = await peer.wait(lambda x: isinstance(x, m.LobbyState)
+                                 and any(t.code == got.code for t in x.tables), 10)
+        assert isinstance(listed, m.LobbyState)
+        timer = next(t.turn_timer_ms for t in listed.tables if t.code == got.code)
+        count("lobby_trap_timer", timer is not None and timer >= min_timer_ms)
+    else:
+        count("lobby_trap_timer", isinstance(got, m.Refused))
     peer.close()
 
 
@@ -338,7 +346,7 @@ async def guesses(port: int, count: Count, how_many: int) -> None:
 
 
 async def chat_flood(port: int, count: Count, listener: list[float], connections: int,
-                     seconds: float) -> None:
+                     seconds: float, allowed: Callable[[float], float]) -> None:
     """Many lobby connections of one address chatting as fast as each may."""
     source = next(_source)
     peers = []
@@ -358,8 +366,7 @@ async def chat_flood(port: int, count: Count, listener: list[float], connections
                 sent += 1
         await asyncio.sleep(0.2)
     heard = sum(1 for t in listener if t >= began)
-    rate = heard / seconds
-    count("lobby_chat_flood", rate <= 3.0)
+    count("lobby_chat_flood", heard <= allowed(time.perf_counter() - began))
     for peer in peers:
         peer.close()
 
@@ -402,7 +409,7 @@ async def _phase(figures: DoorFigures, server: subprocess.Popen[str], ssh_port: 
     from unotui.lobby.lobby import LobbySettings
     from unotui.ssh import SshLimits
 
-    limits = SshLimits()
+    limits, settings = SshLimits(), LobbySettings()
     screens = [await Screen.open(ssh_port, user=f"honest{k}") for k in range(2 if quick else 4)]
     tables = []
     for k in range(2 if quick else 6):  # two connections each, under the door's 5 a second
@@ -424,11 +431,12 @@ async def _phase(figures: DoorFigures, server: subprocess.Popen[str], ssh_port: 
         ssh_silent(ssh_port, count, max(per_ip + 4, round((30 if quick else 250) * scale)), per_ip),
         ssh_no_session(ssh_port, count, float(getattr(limits, "no_session_timeout", 10.0))),
         ssh_term(ssh_port, count),
-        table_flood(tcp_port, count, LobbySettings().max_tables),
-        trap_tables(tcp_port, count),
+        table_flood(tcp_port, count, settings.max_tables, settings.tables_per_creator),
+        trap_tables(tcp_port, count, round(settings.min_turn_timer * 1000)),
         door_fill(tcp_port, count, 80 if quick else 300),
         guesses(tcp_port, count, 40),
-        chat_flood(tcp_port, count, chat_heard, 12 if quick else 40, max(4.0, (5 if quick else 15) * scale)),
+        chat_flood(tcp_port, count, chat_heard, 12 if quick else 40, max(4.0, (5 if quick else 15) * scale),
+                   lambda took: settings.chat_burst + settings.chat_per_s * took + 1),
         return_exceptions=True,
     )
     for result in attacks:
