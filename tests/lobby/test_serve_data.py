@@ -129,6 +129,8 @@ def test_garbage_in_the_data_directory_is_one_sentence_and_status_1(tmp_path: Pa
     commands = [serve_args(data)]
     if damage in ("journal", "a file"):
         commands.append(headless_args(data))
+    if damage in ("store", "a file"):
+        commands.append(["serve", "--data-dir", str(data), "--bans"])  # an operator command
     for args in commands:
         out = subprocess.run([sys.executable, "-m", "unotui", *args], capture_output=True, text=True,
                              timeout=60, cwd=REPO)

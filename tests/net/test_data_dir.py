@@ -161,6 +161,19 @@ async def test_an_old_journal_with_a_clear_password_is_hashed_on_load(tmp_path: 
     journal.close()
 
 
+def test_a_table_that_ended_leaves_neither_its_secret_nor_its_tokens_in_the_file(tmp_path: Path) -> None:
+    path = tmp_path / "journal.sqlite3"
+    journal = Journal(path)
+    for code in ("OVER", "LIVE"):
+        journal.open_table(code, {"name": code}, 0.0)
+        journal.seats(code, [SavedSeat("Ann", "human", f"token-of-{code}", False, "medium", None)])
+        journal.started(code, f"secret-of-{code}".encode())
+    journal.close_table("OVER")
+    journal.close()
+    assert b"token-of-LIVE" in on_disk(path) and b"secret-of-LIVE" in on_disk(path)
+    assert b"token-of-OVER" not in on_disk(path) and b"secret-of-OVER" not in on_disk(path)  # zeroed
+
+
 # ----- a damaged journal row ------------------------------------------------------------------
 
 
