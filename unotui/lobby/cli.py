@@ -63,10 +63,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _operator(args: argparse.Namespace, data_dir: Path) -> int:
-    from .sqlite_store import SqliteStore
+    from ..private import DataDirError
+    from .sqlite_store import open_store
 
-    data_dir.mkdir(parents=True, exist_ok=True)
-    store = SqliteStore(data_dir / "lobby.sqlite3")
+    try:
+        store = open_store(data_dir)
+    except DataDirError as exc:
+        print(f"unotui serve: {exc}", file=sys.stderr)
+        return 1
     try:
         if args.motd is not None:
             store.set_motd(args.motd)

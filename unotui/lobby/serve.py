@@ -32,9 +32,10 @@ from ..net.addresses import listen_error
 from ..net.host import Host, HostLimits
 from ..net.journal import Journal
 from ..net.room import Room
+from ..private import DataDirError, private_dir, private_file
 from .identity import Credentials
 from .lobby import Lobby, LobbySettings
-from .sqlite_store import SqliteStore
+from .sqlite_store import open_store
 from .store import LobbyStore
 
 __all__ = ["ServeOptions", "run_serve", "serve", "session_extra"]
@@ -69,8 +70,8 @@ class ServeOptions:
 
 def _log_to(path: Path) -> None:
     """The SSH layer's and the hosts' records (tracebacks of a session's program among
-    them) go to a file in the data directory; the event lines go to stdout."""
-    handler = logging.FileHandler(path)
+    them) go to a file in the data directory (private: 0600); the event lines go to stdout."""
+    handler = logging.FileHandler(private_file(path))
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     root = logging.getLogger()
     root.addHandler(handler)
@@ -100,65 +101,73 @@ def say(text: str) -> None:
 
 
 async def serve(options: ServeOptions, stop: asyncio.Event) -> int:
-    """Serve until ``stop`` is set; returns the exit status."""
-    options.data_dir.mkdir(parents=True, exist_ok=True)
+    """Serve until ``stop`` is set; returns the exit status: 1, with one sentence on
+    stderr, if a port cannot be listened on or the data directory (its journal, store or
+    host key) cannot be used."""
+    async with contextlib.AsyncExitStack() as opened:
+        try:
+            port = await _open(options, opened)
+        except DataDirError as exc:
+            print(f"unotui serve: {exc}", file=sys.stderr)
+            return 1
+        except OSError as exc:
+            why = listen_error(exc, "--port or --ssh-port")
+            print(f"unotui serve: cannot listen: {why}", file=sys.stderr)
+            return 1
+        shown = options.public_host or "THIS-HOST"
+        say(f"TCP lobby on port {port}: unotui join {shown}:{port} --table CODE")
+        say(f"data directory: {options.data_dir}")
+        await stop.wait()
+        say("stopping: telling the players")
+    return 0
+
+
+async def _open(options: ServeOptions, opened: contextlib.AsyncExitStack) -> int:
+    """Open the data directory's files and every door; each part is closed by ``opened``
+    (in reverse order: the SSH server first, the store last).  Returns the public TCP port."""
+    private_dir(options.data_dir)
     _log_to(options.data_dir / "ssh.log")
-    store = SqliteStore(options.data_dir / "lobby.sqlite3")
+    store = open_store(options.data_dir)
+    opened.callback(store.close)
+    journal = Journal(options.data_dir / "journal.sqlite3")
+    opened.callback(journal.close)
     rooms: dict[str, Room] = {}
     credentials = Credentials()
     settings = LobbySettings(max_tables=options.max_tables, turn_timer=options.turn_timer)
-    journal = Journal(options.data_dir / "journal.sqlite3")
     lobby = Lobby(store, rooms, credentials=credentials, settings=settings, on_event=say, journal=journal)
+    opened.callback(lobby.close)
     public = Host(rooms, lobby=lobby)
     cap = options.max_sessions * 2 + 16  # a lobby and a table connection per session, briefly both
     inner = Host(rooms, lobby=lobby, limits=HostLimits(
         max_connections=cap, unauthenticated_per_ip=cap, new_per_ip_per_s=1000.0, new_per_ip_burst=cap))
-    ssh = None
+    for host in (public, inner):
+        opened.push_async_callback(host.close, "host_left", "The lobby is shutting down.")
     ssh_port = [options.ssh_port]  # the bound port (``--ssh-port 0`` picks one)
     shown = options.public_host or "THIS-HOST"  # in the lines that tell people how to come in
-    try:
-        bound = await public.listen(options.bind, options.port)
-        inner_port = (await inner.listen("127.0.0.1", 0))[0][1]
-        lobby.ssh_ports.add(inner_port)
-        if options.ssh:
-            from ..ssh import SshLimits
-            from ..ssh.server import SshServer
+    bound = await public.listen(options.bind, options.port)
+    inner_port = (await inner.listen("127.0.0.1", 0))[0][1]
+    lobby.ssh_ports.add(inner_port)
+    if options.ssh:
+        from ..ssh import SshLimits
+        from ..ssh.server import SshServer
 
-            def extra_for(spec: object) -> dict[str, str]:
-                return session_extra(spec, credentials, store, port=inner_port, ssh_port=ssh_port[0],
-                                     public_host=shown)
+        def extra_for(spec: object) -> dict[str, str]:
+            return session_extra(spec, credentials, store, port=inner_port, ssh_port=ssh_port[0],
+                                 public_host=shown)
 
-            limits = SshLimits(max_sessions=options.max_sessions, per_ip=options.ssh_per_ip,
-                               rate_per_ip=options.ssh_rate_per_ip, rate_burst=options.ssh_rate_burst,
-                               idle_timeout=options.idle_timeout,
-                               sessions_per_process=options.sessions_per_process,
-                               spread_workers=os.cpu_count() or 1)
-            ssh = SshServer(ENTRY, options.data_dir, limits=limits, extra_for=extra_for, preload=PRELOAD,
-                            app_entry=APP_ENTRY)
-            ssh_bound = await ssh.start(options.bind, options.ssh_port)
-            ssh_port[0] = ssh_bound[0][1]
-            say(f"SSH lobby on port {ssh_bound[0][1]}: ssh -p {ssh_bound[0][1]} NAME@{shown}")
-            say(f"host key fingerprint: {ssh.fingerprint}")
-    except OSError as exc:
-        print(f"unotui serve: cannot listen: {listen_error(exc, '--port or --ssh-port')}", file=sys.stderr)
-        await public.close()
-        await inner.close()
-        lobby.close()
-        store.close()
-        journal.close()
-        return 1
-    say(f"TCP lobby on port {bound[0][1]}: unotui join {shown}:{bound[0][1]} --table CODE")
-    say(f"data directory: {options.data_dir}")
-    await stop.wait()
-    say("stopping: telling the players")
-    if ssh is not None:
-        await ssh.close()
-    for host in (public, inner):
-        await host.close("host_left", "The lobby is shutting down.")
-    lobby.close()
-    store.close()
-    journal.close()
-    return 0
+        limits = SshLimits(max_sessions=options.max_sessions, per_ip=options.ssh_per_ip,
+                           rate_per_ip=options.ssh_rate_per_ip, rate_burst=options.ssh_rate_burst,
+                           idle_timeout=options.idle_timeout,
+                           sessions_per_process=options.sessions_per_process,
+                           spread_workers=os.cpu_count() or 1)
+        ssh = SshServer(ENTRY, options.data_dir, limits=limits, extra_for=extra_for, preload=PRELOAD,
+                        app_entry=APP_ENTRY)
+        ssh_bound = await ssh.start(options.bind, options.ssh_port)
+        opened.push_async_callback(ssh.close)
+        ssh_port[0] = ssh_bound[0][1]
+        say(f"SSH lobby on port {ssh_bound[0][1]}: ssh -p {ssh_bound[0][1]} NAME@{shown}")
+        say(f"host key fingerprint: {ssh.fingerprint}")
+    return int(bound[0][1])
 
 
 def run_serve(options: ServeOptions) -> int:

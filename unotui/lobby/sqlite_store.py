@@ -9,7 +9,9 @@ Chosen for durability more than speed (a lobby writes a few rows a second at mos
   a read-modify-write (a match's ratings) cannot interleave with another process's;
   ``busy_timeout`` makes the other process wait for it rather than fail;
 * foreign keys on, and the schema versioned in the file (:mod:`unotui.lobby.schema`);
-* every value is a bound parameter: text is data, never SQL.
+* every value is a bound parameter: text is data, never SQL;
+* the file (and its ``-wal`` and ``-shm``, and a backup) is private, 0600, made so before
+  SQLite opens it (:mod:`unotui.private`): it holds the players' key fingerprints.
 
 Contract: a :class:`SqliteStore` is used from the thread that opened it (sqlite3's own
 check enforces this) - the lobby's event loop thread.  Its calls are short and
@@ -27,6 +29,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from types import TracebackType
 
+from ..private import DataDirError, private_database, private_dir
 from . import ratings
 from .schema import migrate
 from .store import Ban, Event, MatchRecord, Placing, PlayerStats, StoreError, TableRow, check_text
@@ -50,8 +53,7 @@ def default_data_dir() -> Path:
 
 def open_store(data_dir: Path | None = None) -> SqliteStore:
     """The lobby's store in ``data_dir`` (default :func:`default_data_dir`), created if new."""
-    directory = data_dir or default_data_dir()
-    directory.mkdir(parents=True, exist_ok=True)
+    directory = private_dir(data_dir or default_data_dir())
     return SqliteStore(directory / STORE_FILE)
 
 
@@ -71,10 +73,11 @@ class SqliteStore:
         self._clock = clock
         self._events_kept = max(1, events_kept)
         try:
+            private_database(path)
             # ``timeout`` is sqlite's busy_timeout: wait this long for another writer.
             self._conn = sqlite3.connect(str(path), isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000)
-        except sqlite3.Error as exc:  # e.g. a directory that does not exist
-            raise StoreError(f"{path}: {exc}") from exc
+        except (DataDirError, sqlite3.Error) as exc:  # e.g. a directory that does not exist
+            raise StoreError(str(exc) if isinstance(exc, DataDirError) else f"{path}: {exc}") from exc
         try:
             self._conn.execute("PRAGMA journal_mode = WAL")
             self._conn.execute("PRAGMA synchronous = FULL")
@@ -82,7 +85,7 @@ class SqliteStore:
             migrate(self._conn)
         except sqlite3.DatabaseError as exc:
             self._conn.close()
-            raise StoreError(f"{path}: {exc}") from exc
+            raise StoreError(f"{path} is not a unotui lobby store ({exc})") from exc
         except BaseException:
             self._conn.close()
             raise
@@ -105,7 +108,8 @@ class SqliteStore:
 
     def backup(self, target: Path) -> None:
         """Copy the whole store to ``target``, consistently, while it is in use (SQLite's
-        online backup: safe under WAL, unlike copying the file)."""
+        online backup: safe under WAL, unlike copying the file), private like the store."""
+        private_database(target)
         dest = sqlite3.connect(str(target))
         try:
             self._conn.backup(dest)

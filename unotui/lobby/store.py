@@ -27,6 +27,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
+from ..private import DataDirError
+
 __all__ = [
     "MAX_TEXT",
     "STATUSES",
@@ -49,7 +51,7 @@ STATUSES = ("waiting", "playing", "over")
 """A table's life: people gather, the match runs, the result is shown."""
 
 
-class StoreError(Exception):
+class StoreError(DataDirError):
     """The store's file cannot be used (not a database, or written by a newer unotui)."""
 
 

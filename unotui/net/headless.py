@@ -5,7 +5,8 @@ join, drop, start and result (flushed at once, so a service manager or a test re
 the pipe sees them as they happen), and stops cleanly on SIGINT or SIGTERM, telling
 every player that the host left.  With ``--data-dir`` every accepted action is journaled
 before anyone hears of it, and a host killed at any moment resumes the table when it is
-started again with the same directory.
+started again with the same directory (private, 0700: :mod:`unotui.private`).  A
+directory or journal that cannot be used is one sentence on stderr and exit status 1.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import sys
 import time
 from pathlib import Path
 
+from ..private import DataDirError, private_dir
 from .addresses import join_hints, listen_error
 from .host import Host
 from .journal import Journal
@@ -35,9 +37,14 @@ async def _serve(config: RoomConfig, bind: str, port: int, data_dir: Path | None
     journal = None
     room = None
     if data_dir is not None:
-        data_dir.mkdir(parents=True, exist_ok=True)
-        journal = Journal(data_dir / "journal.sqlite3")
-        room = restore_rooms(journal, on_event=_say).get("")
+        try:
+            journal = Journal(private_dir(data_dir) / "journal.sqlite3")
+            room = restore_rooms(journal, on_event=_say).get("")
+        except DataDirError as exc:
+            print(f"unotui host: {exc}", file=sys.stderr)
+            if journal is not None:
+                journal.close()
+            return 1
         if room is not None:
             replayed = len(room.game.history) if room.game is not None else 0
             _say(f"resumed the table from {data_dir}: {replayed} actions replayed; "

@@ -5,20 +5,25 @@ match (a game built from the journaled secret, with every journaled action appli
 the shuffles follow from the secret, so the state is the same), every person away with
 the seat held, so that each one resumes with the token (or key) they had.  A retried
 intent that was applied before the crash is answered and not applied twice.
+
+A table whose rows are damaged (a truncated config, a seat row with a field missing) or
+whose match does not replay is set aside in the journal's quarantine and logged; the
+others come back.  One bad row never stops a host.
 """
 
 from __future__ import annotations
 
 import logging
 import secrets
+import time
 from collections.abc import Callable
 
 from ..bots import Bot
 from ..client.players import make_bot
-from ..engine import Action, Game, UnoError
+from ..engine import Action, Game
 from ..protocol.values import rules_in, rules_out
 from ..table import Pacing, Referee
-from .journal import Journal, SavedTable
+from .journal import Journal, JournalError, SavedTable
 from .room import Room, RoomConfig
 from .seats import SeatEntry
 
@@ -26,20 +31,25 @@ __all__ = ["config_from_dict", "config_to_dict", "restore_room", "restore_rooms"
 
 log = logging.getLogger("unotui.host")
 
-_PLAIN = ("name", "seats", "bots", "password", "level", "turn_timer", "hold", "bot_delay", "catch_grace",
+_PLAIN = ("name", "seats", "bots", "password_hash", "level", "turn_timer", "hold", "bot_delay", "catch_grace",
           "auto_keep", "autostart", "first_is_owner", "private")
 
 
 def config_to_dict(config: RoomConfig) -> dict[str, object]:
-    """A room's configuration as JSON-able values (the rules in their wire form)."""
+    """A room's configuration as JSON-able values (the rules in their wire form; the
+    password only as its hash)."""
     out: dict[str, object] = {key: getattr(config, key) for key in _PLAIN}
     out["rules"] = rules_out(config.rules)
     return out
 
 
 def config_from_dict(data: dict[str, object]) -> RoomConfig:
-    """The configuration :func:`config_to_dict` wrote."""
+    """The configuration :func:`config_to_dict` wrote.  A journal written before passwords
+    were hashed has ``password`` in clear: it is hashed here (and the caller rewrites the
+    row)."""
     values = {key: data[key] for key in _PLAIN if key in data}
+    if data.get("password"):
+        values["password"] = data["password"]
     return RoomConfig(rules=rules_in(data["rules"]), **values)  # type: ignore[arg-type]
 
 
@@ -93,13 +103,29 @@ def restore_rooms(
     on_event: Callable[[str], None] | None = None,
     on_change: Callable[[Room], None] | None = None,
 ) -> dict[str, Room]:
-    """Every unfinished table in ``journal``, by code.  A table that does not replay is
-    logged and forgotten (the others come back)."""
+    """Every unfinished table in ``journal``, by code.  A table that does not decode or
+    does not replay is logged and quarantined (the others come back).
+
+    Raises:
+        JournalError: the file itself cannot be read, or a table cannot be set aside.
+    """
     rooms: dict[str, Room] = {}
-    for saved in journal.tables():
+    for entry in journal.entries():
         try:
-            rooms[saved.code] = restore_room(saved, journal, on_event=on_event, on_change=on_change)
-        except (UnoError, ValueError, KeyError, TypeError) as exc:
-            log.error("table %r does not replay from the journal (%s): dropped", saved.code, exc)
-            journal.close_table(saved.code)
+            saved = journal.load(entry)
+            room = restore_room(saved, journal, on_event=on_event, on_change=on_change)
+            if "password" in saved.config:  # from before passwords were hashed: the hash replaces it
+                journal.set_config(saved.code, config_to_dict(room.config))
+        # Whatever a damaged row makes the decoding or the replay raise (a JournalError, an
+        # UnoError, a RemoteProtocolError from the rules, a TypeError from a config field),
+        # it concerns this table only: it must never stop the host with the others.
+        except Exception as exc:
+            why = f"{type(exc).__name__}: {exc}" if not isinstance(exc, JournalError) else str(exc)
+            line = f"table {entry.code!r} is damaged in the journal ({why!r}): set aside in its quarantine"
+            log.error("%s", line)
+            if on_event is not None:
+                on_event(line)
+            journal.quarantine(entry, why, time.time())
+            continue
+        rooms[saved.code] = room
     return rooms

@@ -21,7 +21,6 @@ the open seats.
 from __future__ import annotations
 
 import asyncio
-import hmac
 import logging
 import secrets
 import time
@@ -37,6 +36,7 @@ from ..protocol.session import HelloReceived, HostSession
 from ..table import Outcome, Pacing, Referee
 from .journal import Journal, SavedSeat
 from .link import Link
+from .password import check_hash, hash_password, password_matches
 from .seats import SeatBook
 
 __all__ = ["Room", "RoomConfig"]
@@ -46,13 +46,17 @@ log = logging.getLogger("unotui.host")
 
 @dataclass(frozen=True)
 class RoomConfig:
-    """How a hosted table is set up (``unotui host`` options)."""
+    """How a hosted table is set up (``unotui host`` options).
+
+    ``password`` is the clear password as the host typed it: it is hashed at once into
+    ``password_hash`` and blanked, so no configuration (nor the journal, which stores
+    them) ever holds the clear text (:mod:`unotui.net.password`)."""
 
     name: str = "unotui"
     seats: int = 4
     bots: int = 0
     rules: Rules = field(default_factory=Rules)
-    password: str = ""
+    password: str = field(default="", repr=False)
     level: str = "medium"
     turn_timer: float | None = None
     hold: float = 120.0
@@ -62,6 +66,14 @@ class RoomConfig:
     autostart: bool = False
     first_is_owner: bool = False  # lobby tables: the first person seated may start early
     private: bool = False  # lobby tables: left out of the list, joined by code
+    password_hash: str = ""  # "": no password
+
+    def __post_init__(self) -> None:
+        if self.password:
+            object.__setattr__(self, "password_hash", hash_password(self.password))
+            object.__setattr__(self, "password", "")
+        elif self.password_hash:
+            check_hash(self.password_hash)
 
 
 def _session(link: Link) -> HostSession:
@@ -142,9 +154,8 @@ class Room:
 
     def _admit(self, link: Link, event: HelloReceived, identity: str | None) -> None:
         hello, session = event.hello, _session(link)
-        if self.config.password and not hmac.compare_digest(
-            self.config.password.encode(), (hello.password or "").encode()
-        ):
+        locked = self.config.password_hash
+        if locked and not password_matches(locked, hello.password or ""):
             session.reject("password", "Wrong or missing password for this table.")
             return
         now = self.loop.time()

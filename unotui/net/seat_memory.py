@@ -6,22 +6,23 @@ whoever shows its resume token.  A connection that drops is resumed by the runni
 Ctrl+Q in the middle of a match, a crash.  ``unotui join HOST`` run again finds the token
 here and takes the seat back, if the host still holds it.
 
-The file (``seats.json`` beside the settings file, readable by its owner only) maps a
-table's address to its latest token (tokens rotate on every resume, so each welcome
-writes it again).  Entries go when a seat's match is over, when the host no longer
-knows the token, and after :data:`KEEP_S`.  A damaged file is treated as empty: losing
-a token only costs what the crash already cost.
+The file (``seats.json`` beside the settings file, 0600 in a 0700 directory:
+:mod:`unotui.private`) maps a table's address to its latest token (tokens rotate on
+every resume, so each welcome writes it again).  Entries go when a seat's match is
+over, when the host no longer knows the token, and after :data:`KEEP_S`.  A damaged
+file is treated as empty: losing a token only costs what the crash already cost.
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
-import os
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+from ..private import DataDirError, private_dir, write_private
 
 __all__ = ["KEEP_S", "SeatMemory"]
 
@@ -81,12 +82,8 @@ class SeatMemory:
 
     def _write(self, seats: dict[str, dict[str, Any]]) -> None:
         newest = sorted(seats.items(), key=lambda item: float(item[1]["at"]), reverse=True)[:MOST]
-        temp = self.path.with_name(self.path.name + ".tmp")
-        with contextlib.suppress(OSError):  # a seat that cannot be remembered is only not remembered
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-            with os.fdopen(fd, "w", encoding="utf-8") as out:
-                json.dump({"version": 1, "seats": dict(newest)}, out)
-                out.flush()
-                os.fsync(out.fileno())
-            os.replace(temp, self.path)
+        data = json.dumps({"version": 1, "seats": dict(newest)}).encode()
+        # a seat that cannot be remembered is only not remembered
+        with contextlib.suppress(OSError, DataDirError):
+            private_dir(self.path.parent)
+            write_private(self.path, data)

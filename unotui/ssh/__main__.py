@@ -118,15 +118,20 @@ def main(argv: list[str] | None = None) -> int:
         extra[key] = value
     if args.local:
         return run_local(args.entry, extra)
-    args.data_dir.mkdir(parents=True, exist_ok=True)
-    handlers: list[logging.Handler] = [logging.FileHandler(args.data_dir / "ssh.log")]
+    from ..private import DataDirError, private_dir, private_file
+    from .errors import SshError
+
+    try:
+        log_file = private_file(private_dir(args.data_dir) / "ssh.log")
+    except DataDirError as exc:
+        print(f"python -m unotui.ssh: {exc}", file=sys.stderr)
+        return 1
+    handlers: list[logging.Handler] = [logging.FileHandler(log_file)]
     if args.verbose:
         handlers.append(logging.StreamHandler())
     logging.basicConfig(level=logging.INFO, handlers=handlers,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger("asyncssh").setLevel(logging.WARNING)
-    from .errors import SshError
-
     try:
         return asyncio.run(_serve(args, extra))
     except (SshError, OSError) as exc:

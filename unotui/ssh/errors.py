@@ -7,6 +7,8 @@ cannot be read or written.
 
 from __future__ import annotations
 
+from ..private import DataDirError
+
 __all__ = ["EntryError", "HostKeyError", "SshError"]
 
 
@@ -18,5 +20,5 @@ class EntryError(SshError):
     """The entry ``module:function`` cannot be run in a session."""
 
 
-class HostKeyError(SshError):
+class HostKeyError(SshError, DataDirError):
     """The host key file cannot be read or written."""

@@ -32,6 +32,7 @@ from pathlib import Path
 
 import asyncssh
 
+from ..private import DataDirError, private_dir, private_file, write_private
 from .errors import EntryError, HostKeyError
 from .forkserver import Forkserver
 from .limits import REFUSALS, Admission, SshLimits
@@ -49,24 +50,28 @@ DEFAULT_PRELOAD: tuple[str, ...] = ("textual.app",)
 
 
 def load_host_key(data_dir: Path) -> asyncssh.SSHKey:
-    """The server's ed25519 host key in ``data_dir``, made (mode 0600) the first time.
+    """The server's ed25519 host key in ``data_dir``, made the first time; the directory
+    and both key files are private (0700, 0600: :mod:`unotui.private`), an existing
+    looser one is tightened.
 
     Raises:
         HostKeyError: the file exists but cannot be read as a private key, or cannot be written.
     """
     path = data_dir / HOST_KEY_FILE
+    public = path.with_name(path.name + ".pub")
     try:
+        private_dir(data_dir)
         if path.exists():
+            for file in (path, public):
+                if file.exists():
+                    private_file(file)
             return asyncssh.read_private_key(path)
-        data_dir.mkdir(parents=True, exist_ok=True)
         key = asyncssh.generate_private_key("ssh-ed25519", comment="unotui host key")
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        with os.fdopen(fd, "wb") as file:
-            file.write(key.export_private_key())
-        path.with_name(path.name + ".pub").write_bytes(key.export_public_key())
+        write_private(path, key.export_private_key())
+        write_private(public, key.export_public_key())
         log.info("made a new SSH host key: %s", path)
         return key
-    except (OSError, asyncssh.KeyImportError) as exc:
+    except (OSError, DataDirError, asyncssh.KeyImportError) as exc:
         raise HostKeyError(f"SSH host key {path}: {exc}") from exc
 
 
