@@ -32,12 +32,13 @@ from pathlib import Path
 
 import asyncssh
 
+from .channel import guard
 from .errors import EntryError, HostKeyError
 from .forkserver import Forkserver
 from .limits import REFUSALS, Admission, SshLimits
 from .pool import WorkerPool
 from .session import RefusalSession, ShellSession
-from .spec import DEFAULT_COMMANDS, SessionSpec, colour_env
+from .spec import DEFAULT_COMMANDS, DEFAULT_TERM, SessionSpec, colour_env
 
 __all__ = ["DEFAULT_PRELOAD", "HOST_KEY_FILE", "SshServer", "load_host_key"]
 
@@ -120,7 +121,7 @@ class SshServer:
                                    spread=self.limits.spread_workers)
         self.admission = Admission(self.limits)
         #: connections and requests refused, by reason ("rate", "per_ip", "full",
-        #: "exec", "subsystem", "session", "forward")
+        #: "exec", "subsystem", "session", "forward", "env": one per ``env`` request)
         self.refused: Counter[str] = Counter()
         self.port = 0
         self._host_key: asyncssh.SSHKey | None = None
@@ -328,24 +329,31 @@ class _Connection(asyncssh.SSHServer):
     def auth_completed(self) -> None:
         self._fingerprint = str(self._key.get_fingerprint("sha256")) if self._key is not None else None
 
-    def session_requested(self) -> ShellSession | RefusalSession | bool:
+    def session_requested(
+        self,
+    ) -> tuple[asyncssh.SSHServerChannel[bytes], ShellSession | RefusalSession] | bool:
         assert self._conn is not None
         if self._refusal is not None:
-            return RefusalSession(f"unotui: {REFUSALS[self._refusal]}")
+            return self._channel(), RefusalSession(f"unotui: {REFUSALS[self._refusal]}")
         if self._session is not None and self._session.busy:
             self._server.count_refusal("session")
             return False  # one session at a time per connection
         spec = SessionSpec(
             user=str(self._conn.get_extra_info("username") or ""),
             fingerprint=self._fingerprint,
-            term="xterm-256color",
+            term=DEFAULT_TERM,
             size=(80, 24),
             peer=self._peer,
         )
         session = self._server.new_session(spec)
         session.done.add_done_callback(lambda _f: self._after_session(session))
         self._session = session
-        return session
+        return self._channel(), session
+
+    def _channel(self) -> asyncssh.SSHServerChannel[bytes]:
+        """A new session's channel, keeping only the ``env`` requests the shell uses."""
+        assert self._conn is not None
+        return guard(self._conn.create_server_channel(), lambda: self._server.count_refusal("env"))
 
     def _after_session(self, session: ShellSession) -> None:
         """A child's session is over: close the connection soon (no idle links are kept)."""

@@ -23,13 +23,14 @@ import signal
 import struct
 import termios
 import tty
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import asyncssh
 
 from .logpipe import LogPipe
-from .spec import CommandError, SessionSpec, parse_command
+from .spec import CommandError, SessionSpec, parse_command, safe_term
 
 if TYPE_CHECKING:
     from .pool import Worker
@@ -96,7 +97,10 @@ class ShellSession(asyncssh.SSHServerSession[bytes]):
         if columns <= 0 or rows <= 0:
             columns, rows = _DEFAULT_SIZE
         self._size = (columns, rows, pixwidth, pixheight)
-        self._spec = replace(self._spec, term=term_type or "xterm-256color", size=(columns, rows))
+        term = safe_term(term_type)
+        if term != term_type and term_type:
+            log.info("session %d: TERM %r is not a terminal's name; %s instead", self.number, term_type, term)
+        self._spec = replace(self._spec, term=term, size=(columns, rows))
         return True
 
     def shell_requested(self) -> bool:
@@ -170,7 +174,7 @@ class ShellSession(asyncssh.SSHServerSession[bytes]):
         server.session_started(self)
         where = f"worker {self._worker.number} pid {self._pid}" if self._worker else f"pid {self._pid}"
         log.info(
-            "session %d: started in %s for user %r (%s) from %s, %s %dx%d, command %r",
+            "session %d: started in %s for user %r (%s) from %s, %r %dx%d, command %r",
             self.number, where, spec.user, spec.fingerprint or "guest", spec.peer,
             spec.term, columns, rows, spec.command,
         )
@@ -234,6 +238,11 @@ class ShellSession(asyncssh.SSHServerSession[bytes]):
         self._master = master
         self._loop.add_reader(master, self._read_master)
         worker.exit_status(self.number).add_done_callback(self._on_exit)
+
+    @property
+    def client_env(self) -> Mapping[str, str]:
+        """The client's ``env`` requests this session kept (see :mod:`unotui.ssh.channel`)."""
+        return self._chan.get_environment() if self._chan is not None else {}
 
     @property
     def busy(self) -> bool:
