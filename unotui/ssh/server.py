@@ -120,8 +120,8 @@ class SshServer:
                                    self.limits.child_memory_mib, self.limits.child_cpu_seconds,
                                    spread=self.limits.spread_workers)
         self.admission = Admission(self.limits)
-        #: connections and requests refused, by reason ("rate", "per_ip", "full",
-        #: "exec", "subsystem", "session", "forward", "env": one per ``env`` request)
+        #: connections and requests refused, by reason ("rate", "per_ip", "flood", "full",
+        #: "no_session", "exec", "subsystem", "session", "forward", "env": one per request)
         self.refused: Counter[str] = Counter()
         self.port = 0
         self._host_key: asyncssh.SSHKey | None = None
@@ -278,6 +278,9 @@ class _Connection(asyncssh.SSHServer):
         self._peer = str(peer[0]) if peer else ""
         self._server._connections.add(self)
         self._refusal = self._server.admission.connect(self._peer, time.monotonic())
+        if self._refusal == "flood":  # before the handshake: not a byte sent
+            self._server.count_refusal(self._refusal)
+            conn.abort()
 
     def connection_lost(self, exc: Exception | None) -> None:
         server = self._server
@@ -328,6 +331,23 @@ class _Connection(asyncssh.SSHServer):
 
     def auth_completed(self) -> None:
         self._fingerprint = str(self._key.get_fingerprint("sha256")) if self._key is not None else None
+        if self._refusal is None:
+            self._expect_session()
+
+    def _expect_session(self) -> None:
+        """Close the connection unless a session is running ``no_session_timeout`` s from
+        now: a logged-in connection holds a ``max_sessions`` slot."""
+        timeout = self._server.limits.no_session_timeout
+        asyncio.get_running_loop().call_later(timeout, self._close_without_session, timeout)
+
+    def _close_without_session(self, timeout: float) -> None:
+        if self._conn is None or self not in self._server._connections:
+            return
+        if self._session is not None and not self._session.done.done():
+            return  # a session is open (or starting)
+        self._server.count_refusal("no_session")
+        log.info("connection from %s closed: no session within %g s", self._peer, timeout)
+        self._conn.disconnect(asyncssh.DISC_BY_APPLICATION, f"no session opened within {timeout:g} s")
 
     def session_requested(
         self,
@@ -360,6 +380,8 @@ class _Connection(asyncssh.SSHServer):
         conn = self._conn
         if conn is not None and session.pid is not None:
             asyncio.get_running_loop().call_later(1.0, conn.close)
+        elif conn is not None:  # refused or never started: the client may try again, briefly
+            self._expect_session()
 
     def connection_requested(self, dest_host: str, dest_port: int, orig_host: str, orig_port: int) -> bool:
         self._server.count_refusal("forward")
