@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 
 from unotui.ssh import SessionSpec, SshLimits, SshServer
-from unotui.ssh.session import RESET
+from unotui.ssh.session import RESET, set_size
 from unotui.ssh.terminal import SessionTerminal
 
 from .ssh_support import connect, read_until, serving
@@ -300,3 +300,31 @@ def test_a_banned_key_reads_its_line_on_its_own_terminal(capsys: pytest.CaptureF
     finally:
         os.close(master)
         os.close(slave)
+
+
+def test_a_typed_in_band_resize_does_not_resize_the_app(keep_textual_redirects: None) -> None:
+    """``ESC[48;rows;cols;0;0t`` is a terminal's answer in mode 2048, which the driver never
+    asks for (the SSH window change sizes the pty): typed by a guest, even after a forged
+    "mode 2048 supported" report, it is dropped, and the app keeps the pty's size."""
+    from tests.ssh.entries import crash_app_threaded
+
+    master, slave = os.openpty()
+    set_size(master, 80, 24)
+    terminal = SessionTerminal(slave, 1, {"TERM": "xterm-256color"})
+    spec = SessionSpec(user="eve", fingerprint=None, term="xterm-256color", size=(80, 24))
+    app = crash_app_threaded(spec, terminal)
+    thread = threading.Thread(target=app.run, daemon=True)
+    thread.start()
+    try:
+        seen = _read_until(master, b"size 80x24")
+        os.write(master, b"\x1b[?2048;1$y\x1b[48;200;300;0;0tc")
+        seen += _read_until(master, b"count 1")
+        os.write(master, b"\x1b[48;50;120;0;0tc")
+        seen += _read_until(master, b"count 2")
+        assert b"300x200" not in seen and b"120x50" not in seen
+        assert app.size == (80, 24)
+    finally:
+        os.close(master)
+    thread.join(10)
+    assert not thread.is_alive()
+    terminal.close()

@@ -11,7 +11,10 @@ thread.  :class:`SessionDriver` is the same driver bound to the session's tty fd
   through the session's terminal and is posted on the app's own loop;
 * the end of the pty (the SSH channel closed: a read returns EOF, a write fails) or a
   hang-up from the server ends the app, and with it the session's thread;
-* suspending (Ctrl+Z) is off: it would stop every session of the process.
+* suspending (Ctrl+Z) is off: it would stop every session of the process;
+* in-band resize (mode 2048) is never asked for, and a resize or mode report in the
+  input is dropped: the SSH window change (clamped by the server) is the only size, and
+  a guest who typed ``ESC[48;4000;4000;0;0t`` had their app draw 4000x4000.
 
 :func:`attach` binds an app to a session's terminal: this driver, and a console whose
 colour depth follows the client's ``TERM``/``COLORTERM`` (the worker's ``os.environ`` is
@@ -48,6 +51,8 @@ from textual.drivers.linux_driver import (
     LinuxDriver,
 )
 from textual.geometry import Size
+from textual.message import Message
+from textual.messages import InBandWindowResize
 
 __all__ = ["SessionDriver", "SessionTerminalLike", "attach"]
 
@@ -141,6 +146,15 @@ class SessionDriver(LinuxDriver):
         with contextlib.suppress(RuntimeError):
             message = self._app._post_message(events.Resize(size, size))
             asyncio.run_coroutine_threadsafe(message, loop=self._loop)
+
+    def _query_in_band_window_resize(self) -> None:
+        """Never ask: over SSH the terminal's answer is whatever the guest types."""
+
+    def process_message(self, message: Message) -> None:
+        """LinuxDriver's, less what only a terminal may say: a size, a mode 2048 report."""
+        if isinstance(message, events.Resize | InBandWindowResize):
+            return
+        super().process_message(message)
 
     def _on_resize(self) -> None:
         if not self._in_band_window_resize:
