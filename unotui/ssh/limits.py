@@ -35,6 +35,10 @@ class SshLimits:
         max_sessions: connections (each runs at most one session) at the same time.
         child_memory_mib: a session's data memory (``RLIMIT_DATA``); 0 turns it off.
         child_cpu_seconds: a session's CPU time (``RLIMIT_CPU``); 0 turns it off.
+        input_rate: bytes a second of a session's input that reach its app...
+        input_burst: ...with this many at once (a paste, a mouse sweep).
+        input_backlog: bytes that may wait for that budget; past them the session ends
+            with a line (see :mod:`unotui.ssh.pump`).
         kill_grace: seconds a session's process gets to end after a hang-up before it
             is killed.
         sessions_per_process: sessions that share one worker process, each in a thread
@@ -58,6 +62,9 @@ class SshLimits:
     max_sessions: int = 200
     child_memory_mib: int = 1024
     child_cpu_seconds: int = 3600
+    input_rate: float = 8 * 1024.0
+    input_burst: int = 64 * 1024
+    input_backlog: int = 64 * 1024
     kill_grace: float = 2.0
     sessions_per_process: int = 1
     spread_workers: int = 1

@@ -56,6 +56,9 @@ from textual.messages import InBandWindowResize
 
 __all__ = ["SessionDriver", "SessionTerminalLike", "attach"]
 
+#: bytes the input thread reads at once, and so the most keys the app has queued
+_READ_SIZE = 1024
+
 
 class SessionTerminalLike(Protocol):
     """What the driver needs of :class:`unotui.ssh.terminal.SessionTerminal`."""
@@ -124,6 +127,8 @@ class SessionDriver(LinuxDriver):
         self._in_band_window_resize = False
         self._mouse_pixels = False
         self._hung_up = Lock()
+        self._ending = False
+        self._caught_up = Event()
         self._wake_r, self._wake_w = os.pipe()
 
     @property
@@ -134,7 +139,9 @@ class SessionDriver(LinuxDriver):
         return self.terminal.size
 
     def _hang_up(self) -> None:
-        """End the app (from any thread), once."""
+        """End the app (from any thread), once; the input thread stops handing it keys."""
+        self._ending = True
+        self._caught_up.set()
         if not self._hung_up.acquire(blocking=False):
             return
         with contextlib.suppress(RuntimeError):  # the loop has already closed
@@ -155,6 +162,24 @@ class SessionDriver(LinuxDriver):
         if isinstance(message, events.Resize | InBandWindowResize):
             return
         super().process_message(message)
+
+    def send_message(self, message: Message) -> None:
+        """Straight onto the app's queue (thread-safe, in order: :meth:`_wait_for_app`
+        relies on it), rather than a task per key; nothing once the session is ending."""
+        if not self._ending:
+            self._app.post_message(message)
+
+    def _wait_for_app(self) -> None:
+        """Block the input thread until the app has handled what it was given (or the
+        session ends).  Textual's input thread otherwise drains the tty into the app's
+        unbounded queue: a 16 MiB paste grew a worker by 860 MiB, and a hang-up waited
+        behind every queued key.  While the thread waits the pty fills, which pauses
+        the SSH channel: the client's side holds the rest."""
+        caught_up = self._caught_up
+        caught_up.clear()
+        if self._ending or not self._app.call_later(caught_up.set):
+            return
+        caught_up.wait()
 
     def _on_resize(self) -> None:
         if not self._in_band_window_resize:
@@ -207,6 +232,7 @@ class SessionDriver(LinuxDriver):
         with contextlib.suppress(Exception):
             self._disable_mouse_support()
         self.exit_event.set()
+        self._caught_up.set()  # the input thread may wait for the app, which is ending
         with contextlib.suppress(OSError):
             os.write(self._wake_w, b"x")  # the input thread waits on the tty and this pipe
         if self._key_thread is not None:
@@ -228,7 +254,8 @@ class SessionDriver(LinuxDriver):
         """LinuxDriver's loop, but asleep until a key (or the parser's Esc timeout, or the
         end) rather than awake every 0.1 s: K sessions' input threads polling in one process
         would take the GIL from the session that is drawing 10 K times a second.  The end of
-        the pty (EOF, EIO) ends the app."""
+        the pty (EOF, EIO) ends the app.  After each read it waits for the app to catch up
+        (:meth:`_wait_for_app`)."""
         selector = selectors.SelectSelector()
         fileno = self.fileno
         selector.register(fileno, selectors.EVENT_READ)
@@ -242,7 +269,7 @@ class SessionDriver(LinuxDriver):
                     if key.fd != fileno or not mask & selectors.EVENT_READ:
                         continue
                     try:
-                        data = os.read(fileno, 4096)
+                        data = os.read(fileno, _READ_SIZE)
                     except OSError:
                         data = b""
                     if not data:  # the pty's master side is gone
@@ -250,6 +277,9 @@ class SessionDriver(LinuxDriver):
                         return
                     for event in parser.feed(decode(data, final=False)):
                         self.process_message(event)
+                    self._wait_for_app()
+                    if self._ending:
+                        return
                 for event in parser.tick():
                     self.process_message(event)
         finally:
