@@ -204,3 +204,11 @@ class Terminal:
 
     def close(self) -> None:
         subprocess.run(["tmux", "kill-session", "-t", self.name], capture_output=True)
+
+
+def rss_mib(pid: int | str = "self") -> float:
+    """A process's resident memory now (``VmRSS``), in MiB."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    raise AssertionError(f"no VmRSS for {pid}")

@@ -11,7 +11,8 @@ import pytest
 
 from unotui.ssh import SshLimits
 from unotui.ssh.limits import Admission
-from unotui.ssh.spec import CommandError, colour_env, parse_command
+from unotui.ssh.pump import InputBudget
+from unotui.ssh.spec import CommandError, colour_env, parse_command, safe_term
 
 
 def test_new_connections_per_address_follow_a_token_bucket() -> None:
@@ -21,6 +22,33 @@ def test_new_connections_per_address_follow_a_token_bucket() -> None:
     assert admission.connect("a", 0.1) == "rate"  # half a token back: not yet
     assert admission.connect("a", 0.25) is None  # 0.5 + 0.75 tokens: one
     assert admission.connect("a", 10.0) is None
+
+
+def test_past_the_refusals_an_address_is_cut_at_once() -> None:
+    admission = Admission(SshLimits(per_ip=2, per_ip_refused=1, rate_burst=100))
+    assert [admission.connect("a", 0) for _ in range(5)] == [None, None, "per_ip", "flood", "flood"]
+    assert admission.connect("b", 0) is None
+    for _ in range(5):
+        admission.disconnect("a", admitted=False)
+    assert admission.connect("a", 0) is None
+
+
+def test_the_input_budget_is_a_token_bucket_of_bytes() -> None:
+    budget = InputBudget(rate=1000, burst=4000, now=0.0)
+    assert budget.allowed(0.0) == 4000
+    budget.spend(4000)
+    assert budget.allowed(0.5) == 500 and budget.wait_for(1000) == 0.5
+    budget.spend(500)
+    assert budget.wait_for(10**6) == 4.0  # at most a burst is waited for
+    assert budget.allowed(100.0) == 4000  # never more than the burst
+
+
+@pytest.mark.parametrize(("term", "kept"), [
+    ("xterm-256color", True), ("screen.xterm-256color", True), ("rxvt-unicode+x", True),
+    ("xterm\nERROR unotui.ssh: forged", False), ("", False), ("a" * 33, False), ("xterm\x1b[31m", False),
+])
+def test_term_must_be_a_terminal_name(term: str, kept: bool) -> None:
+    assert safe_term(term) == (term if kept else "xterm-256color")
 
 
 def test_connections_at_once_per_address_and_in_all() -> None:

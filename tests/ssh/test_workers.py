@@ -19,13 +19,14 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import asyncssh
 import pytest
 
 from unotui.ssh import SessionSpec, SshLimits, SshServer
-from unotui.ssh.session import RESET
+from unotui.ssh.session import RESET, set_size
 from unotui.ssh.terminal import SessionTerminal
 
-from .ssh_support import connect, read_until, serving
+from .ssh_support import connect, read_until, rss_mib, serving
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -300,3 +301,117 @@ def test_a_banned_key_reads_its_line_on_its_own_terminal(capsys: pytest.CaptureF
     finally:
         os.close(master)
         os.close(slave)
+
+
+def test_a_typed_in_band_resize_does_not_resize_the_app(keep_textual_redirects: None) -> None:
+    """``ESC[48;rows;cols;0;0t`` is a terminal's answer in mode 2048, which the driver never
+    asks for (the SSH window change sizes the pty): typed by a guest, even after a forged
+    "mode 2048 supported" report, it is dropped, and the app keeps the pty's size."""
+    from tests.ssh.entries import crash_app_threaded
+
+    master, slave = os.openpty()
+    set_size(master, 80, 24)
+    terminal = SessionTerminal(slave, 1, {"TERM": "xterm-256color"})
+    spec = SessionSpec(user="eve", fingerprint=None, term="xterm-256color", size=(80, 24))
+    app = crash_app_threaded(spec, terminal)
+    thread = threading.Thread(target=app.run, daemon=True)
+    thread.start()
+    try:
+        seen = _read_until(master, b"size 80x24")
+        os.write(master, b"\x1b[?2048;1$y\x1b[48;200;300;0;0tc")
+        seen += _read_until(master, b"count 1")
+        os.write(master, b"\x1b[48;50;120;0;0tc")
+        seen += _read_until(master, b"count 2")
+        assert b"300x200" not in seen and b"120x50" not in seen
+        assert app.size == (80, 24)
+    finally:
+        os.close(master)
+    thread.join(10)
+    assert not thread.is_alive()
+    terminal.close()
+
+
+# ----- input a session cannot end: a flood of keys, and a hang-up behind it ---------------------
+
+
+async def _paste(screen: Screen, total: int, until: bytes = b"", key: bytes = b"c") -> int:
+    """Send ``total`` bytes of ``key`` as fast as the channel takes them (stopping once
+    ``until`` is on the screen); the bytes sent."""
+    sent, chunk = 0, key * 65536
+    with contextlib.suppress(ConnectionError, asyncssh.Error):
+        while sent < total and not (until and until in screen.data):
+            screen.proc.stdin.write(chunk)
+            await asyncio.wait_for(screen.proc.stdin.drain(), 30)
+            sent += len(chunk)
+    return sent
+
+
+async def _latencies(screen: Screen, count: int, start: int) -> list[float]:
+    """Seconds each of ``count`` keys took to show (the crash app counts ``c``)."""
+    took = []
+    for n in range(start + 1, start + count + 1):
+        began = time.monotonic()
+        await screen.wait(f"count {n}".encode(), screen.key("c"))
+        took.append(time.monotonic() - began)
+    return took
+
+
+async def test_a_16_mib_paste_ends_its_session_and_its_neighbour_still_answers(tmp_path: Path) -> None:
+    async with (
+        serving(tmp_path, sessions_per_process=2, app_entry=CRASH) as server,
+        connect(server.port, user="bob") as bob_conn,
+        connect(server.port, user="eve") as eve_conn,
+    ):
+        bob, eve = await _open(bob_conn), await _open(eve_conn)
+        worker = _session(server, "eve").worker
+        assert worker is not None and worker is _session(server, "bob").worker and worker.pid is not None
+        before = rss_mib(worker.pid)
+        pasting = asyncio.ensure_future(_paste(eve, 16 << 20, until=b"Disconnected"))
+        took = await _latencies(bob, 5, 0)
+        sent = await asyncio.wait_for(pasting, 30)
+        result = await asyncio.wait_for(eve.proc.wait(), 10)
+        assert b"Disconnected: more input at once than anyone types" in eve.data
+        assert result.exit_status is not None and RESET in eve.data
+        assert sent < 8 << 20, f"{sent} bytes went in before the session ended"
+        grown = rss_mib(worker.pid) - before
+        assert grown < 16, f"the worker grew by {grown:.1f} MiB"
+        took += await _latencies(bob, 5, 5)
+        assert max(took) < 1.0, took
+        print(f"paste: {sent >> 10} KiB sent, worker +{grown:.1f} MiB, bob's keys <={max(took) * 1e3:.0f} ms")
+        bob.proc.stdin.write(b"\x11")
+        await asyncio.wait_for(bob.proc.wait(), 10)
+
+
+async def test_a_hang_up_ends_an_app_whatever_input_it_has_queued(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A budget wide open (4 MiB pass at once): the app's input thread waits for the app
+    rather than queue whatever the tty holds (64 Ki keys grew the worker by 40 MiB, and
+    the app did not end after the hang-up), so a hang-up ends it within ``kill_grace``."""
+    limits = SshLimits(input_rate=64 << 20, input_burst=4 << 20, input_backlog=8 << 20, kill_grace=2.0)
+    async with (
+        serving(tmp_path, limits=limits, sessions_per_process=2, app_entry=CRASH) as server,
+        connect(server.port, user="bob") as bob_conn,
+    ):
+        bob = await _open(bob_conn)
+        async with connect(server.port, user="eve") as eve_conn:
+            eve = await _open(eve_conn)
+            session = _session(server, "eve")
+            worker = session.worker
+            assert worker is not None and worker.pid is not None
+            before = rss_mib(worker.pid)
+            sent = await _paste(eve, 4 << 20, key=b"z")  # a key the app ignores: a cheap one
+            left = sent - (64 << 10)  # once 64 Ki keys have reached the app's tty (or 10 s): hang up
+            with contextlib.suppress(AssertionError):
+                await _until(lambda: session.input.received == sent and session.input.waiting <= left)
+            grown = rss_mib(worker.pid) - before
+        hung_up = time.monotonic()  # eve's connection is closed: her app must end
+        await _until(lambda: worker.load == 1, timeout=limits.kill_grace + 1)
+        ended = time.monotonic() - hung_up
+        took = await _latencies(bob, 3, 0)
+        assert "did not end" not in caplog.text
+        assert grown < 16, f"the worker grew by {grown:.1f} MiB"
+        print(f"hang-up: app ended in {ended:.2f} s, worker +{grown:.1f} MiB, "
+              f"bob's keys <= {max(took) * 1000:.0f} ms")
+        bob.proc.stdin.write(b"\x11")
+        await asyncio.wait_for(bob.proc.wait(), 10)

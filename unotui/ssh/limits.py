@@ -25,9 +25,20 @@ class SshLimits:
         rate_per_ip: new connections per second from one address (a token bucket)...
         rate_burst: ...with this many at once.
         per_ip: connections at the same time from one address.
+        per_ip_refused: connections over ``per_ip`` from one address that are still let
+            through the handshake, only to read why they are refused; past those a new
+            connection from that address is closed at once, before the handshake (silent
+            connections would otherwise hold a file descriptor each until
+            ``login_timeout``).
+        no_session_timeout: seconds a logged-in connection may go without a session
+            (before its first, or after one that never started) before it is closed.
         max_sessions: connections (each runs at most one session) at the same time.
         child_memory_mib: a session's data memory (``RLIMIT_DATA``); 0 turns it off.
         child_cpu_seconds: a session's CPU time (``RLIMIT_CPU``); 0 turns it off.
+        input_rate: bytes a second of a session's input that reach its app...
+        input_burst: ...with this many at once (a paste, a mouse sweep).
+        input_backlog: bytes that may wait for that budget; past them the session ends
+            with a line (see :mod:`unotui.ssh.pump`).
         kill_grace: seconds a session's process gets to end after a hang-up before it
             is killed.
         sessions_per_process: sessions that share one worker process, each in a thread
@@ -46,9 +57,14 @@ class SshLimits:
     rate_per_ip: float = 5.0
     rate_burst: int = 5
     per_ip: int = 8
+    per_ip_refused: int = 2
+    no_session_timeout: float = 10.0
     max_sessions: int = 200
     child_memory_mib: int = 1024
     child_cpu_seconds: int = 3600
+    input_rate: float = 8 * 1024.0
+    input_burst: int = 64 * 1024
+    input_backlog: int = 64 * 1024
     kill_grace: float = 2.0
     sessions_per_process: int = 1
     spread_workers: int = 1
@@ -78,11 +94,15 @@ class Admission:
         self._buckets: dict[str, tuple[float, float]] = {}  # ip -> (tokens, at)
 
     def connect(self, ip: str, now: float) -> str | None:
-        """A TCP connection from ``ip`` began: None to go on, else the refusal's reason.
+        """A TCP connection from ``ip`` began: None to go on, else the refusal's reason
+        ("flood": close it at once; the others: tell the client why after it logs in).
 
         Every connection, refused or not, counts for its address until :meth:`disconnect`.
         """
         limits = self.limits
+        if self.per_ip[ip] >= limits.per_ip + limits.per_ip_refused:
+            self.per_ip[ip] += 1
+            return "flood"
         tokens, at = self._buckets.get(ip, (float(limits.rate_burst), now))
         tokens = min(float(limits.rate_burst), tokens + (now - at) * limits.rate_per_ip)
         reason: str | None = None

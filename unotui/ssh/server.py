@@ -33,12 +33,13 @@ from pathlib import Path
 import asyncssh
 
 from ..private import DataDirError, private_dir, private_file, write_private
+from .channel import guard
 from .errors import EntryError, HostKeyError
 from .forkserver import Forkserver
 from .limits import REFUSALS, Admission, SshLimits
 from .pool import WorkerPool
 from .session import RefusalSession, ShellSession
-from .spec import DEFAULT_COMMANDS, SessionSpec, colour_env
+from .spec import DEFAULT_COMMANDS, DEFAULT_TERM, SessionSpec, colour_env
 
 __all__ = ["DEFAULT_PRELOAD", "HOST_KEY_FILE", "SshServer", "load_host_key"]
 
@@ -124,8 +125,8 @@ class SshServer:
                                    self.limits.child_memory_mib, self.limits.child_cpu_seconds,
                                    spread=self.limits.spread_workers)
         self.admission = Admission(self.limits)
-        #: connections and requests refused, by reason ("rate", "per_ip", "full",
-        #: "exec", "subsystem", "session", "forward")
+        #: connections and requests refused, by reason ("rate", "per_ip", "flood", "full",
+        #: "no_session", "exec", "subsystem", "session", "forward", "env": one per request)
         self.refused: Counter[str] = Counter()
         self.port = 0
         self._host_key: asyncssh.SSHKey | None = None
@@ -282,6 +283,9 @@ class _Connection(asyncssh.SSHServer):
         self._peer = str(peer[0]) if peer else ""
         self._server._connections.add(self)
         self._refusal = self._server.admission.connect(self._peer, time.monotonic())
+        if self._refusal == "flood":  # before the handshake: not a byte sent
+            self._server.count_refusal(self._refusal)
+            conn.abort()
 
     def connection_lost(self, exc: Exception | None) -> None:
         server = self._server
@@ -332,31 +336,57 @@ class _Connection(asyncssh.SSHServer):
 
     def auth_completed(self) -> None:
         self._fingerprint = str(self._key.get_fingerprint("sha256")) if self._key is not None else None
+        if self._refusal is None:
+            self._expect_session()
 
-    def session_requested(self) -> ShellSession | RefusalSession | bool:
+    def _expect_session(self) -> None:
+        """Close the connection unless a session is running ``no_session_timeout`` s from
+        now: a logged-in connection holds a ``max_sessions`` slot."""
+        timeout = self._server.limits.no_session_timeout
+        asyncio.get_running_loop().call_later(timeout, self._close_without_session, timeout)
+
+    def _close_without_session(self, timeout: float) -> None:
+        if self._conn is None or self not in self._server._connections:
+            return
+        if self._session is not None and not self._session.done.done():
+            return  # a session is open (or starting)
+        self._server.count_refusal("no_session")
+        log.info("connection from %s closed: no session within %g s", self._peer, timeout)
+        self._conn.disconnect(asyncssh.DISC_BY_APPLICATION, f"no session opened within {timeout:g} s")
+
+    def session_requested(
+        self,
+    ) -> tuple[asyncssh.SSHServerChannel[bytes], ShellSession | RefusalSession] | bool:
         assert self._conn is not None
         if self._refusal is not None:
-            return RefusalSession(f"unotui: {REFUSALS[self._refusal]}")
+            return self._channel(), RefusalSession(f"unotui: {REFUSALS[self._refusal]}")
         if self._session is not None and self._session.busy:
             self._server.count_refusal("session")
             return False  # one session at a time per connection
         spec = SessionSpec(
             user=str(self._conn.get_extra_info("username") or ""),
             fingerprint=self._fingerprint,
-            term="xterm-256color",
+            term=DEFAULT_TERM,
             size=(80, 24),
             peer=self._peer,
         )
         session = self._server.new_session(spec)
         session.done.add_done_callback(lambda _f: self._after_session(session))
         self._session = session
-        return session
+        return self._channel(), session
+
+    def _channel(self) -> asyncssh.SSHServerChannel[bytes]:
+        """A new session's channel, keeping only the ``env`` requests the shell uses."""
+        assert self._conn is not None
+        return guard(self._conn.create_server_channel(), lambda: self._server.count_refusal("env"))
 
     def _after_session(self, session: ShellSession) -> None:
         """A child's session is over: close the connection soon (no idle links are kept)."""
         conn = self._conn
         if conn is not None and session.pid is not None:
             asyncio.get_running_loop().call_later(1.0, conn.close)
+        elif conn is not None:  # refused or never started: the client may try again, briefly
+            self._expect_session()
 
     def connection_requested(self, dest_host: str, dest_port: int, orig_host: str, orig_port: int) -> bool:
         self._server.count_refusal("forward")

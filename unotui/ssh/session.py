@@ -4,9 +4,10 @@ bytes pumped between.
 The session knows nothing of the game.  It takes the client's pty request (TERM and
 size), an optional exec request (checked against the allow-list; nothing is executed),
 then starts the child through the server's forkserver (or, with several sessions per
-process, gives the pty to a worker: :mod:`unotui.ssh.pool`) and pumps bytes both ways with
-backpressure: a client that stops reading pauses the pty's reader, a child that stops
-reading pauses the channel.  Window changes go to the pty (``TIOCSWINSZ``: a child gets
+process, gives the pty to a worker: :mod:`unotui.ssh.pool`) and pumps bytes both ways: a
+client that stops reading pauses the pty's reader; what the client types passes a byte
+budget with a bounded backlog (:mod:`unotui.ssh.pump`; past it the session ends with a
+line).  Window changes go to the pty (``TIOCSWINSZ``: a child gets
 ``SIGWINCH``; a worker is told on its control socket).  When the child (or the session's
 thread) ends abnormally the client's terminal is reset first.
 """
@@ -23,13 +24,15 @@ import signal
 import struct
 import termios
 import tty
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import asyncssh
 
 from .logpipe import LogPipe
-from .spec import CommandError, SessionSpec, parse_command
+from .pump import InputBudget, InputPump
+from .spec import CommandError, SessionSpec, parse_command, safe_term
 
 if TYPE_CHECKING:
     from .pool import Worker
@@ -72,13 +75,14 @@ class ShellSession(asyncssh.SSHServerSession[bytes]):
         self._pid: int | None = None
         self._worker: Worker | None = None
         self._status: int | None = None
-        self._input = bytearray()
-        self._input_paused = False
+        limits = server.limits
+        budget = InputBudget(limits.input_rate, limits.input_burst, self._loop.time())
+        self._input = InputPump(self._loop, budget, limits.input_backlog)
         self._output_paused = False
         self._master_eof = False
         self._exited = False
         self._finished = False
-        self._ended_by = ""  # "idle", "hangup" (client left), "" (the child ended itself)
+        self._ended_by = ""  # "idle", "input" (too much), "hangup" (client left), "closing", ""
         self._last_input = self._loop.time()
         self._timers: list[asyncio.TimerHandle] = []
         self._starting: asyncio.Future[None] | None = None
@@ -96,7 +100,10 @@ class ShellSession(asyncssh.SSHServerSession[bytes]):
         if columns <= 0 or rows <= 0:
             columns, rows = _DEFAULT_SIZE
         self._size = (columns, rows, pixwidth, pixheight)
-        self._spec = replace(self._spec, term=term_type or "xterm-256color", size=(columns, rows))
+        term = safe_term(term_type)
+        if term != term_type and term_type:
+            log.info("session %d: TERM %r is not a terminal's name; %s instead", self.number, term_type, term)
+        self._spec = replace(self._spec, term=term, size=(columns, rows))
         return True
 
     def shell_requested(self) -> bool:
@@ -170,7 +177,7 @@ class ShellSession(asyncssh.SSHServerSession[bytes]):
         server.session_started(self)
         where = f"worker {self._worker.number} pid {self._pid}" if self._worker else f"pid {self._pid}"
         log.info(
-            "session %d: started in %s for user %r (%s) from %s, %s %dx%d, command %r",
+            "session %d: started in %s for user %r (%s) from %s, %r %dx%d, command %r",
             self.number, where, spec.user, spec.fingerprint or "guest", spec.peer,
             spec.term, columns, rows, spec.command,
         )
@@ -179,8 +186,8 @@ class ShellSession(asyncssh.SSHServerSession[bytes]):
         if self._ended_by:  # the client left (or the server closed) while it started
             self._signal(signal.SIGHUP)
             self._schedule_kill()
-        elif self._input:
-            self._flush_input()
+        else:
+            self._input.attach(self._master)
 
     def _open_pty(self) -> tuple[int, int]:
         columns, rows, pixwidth, pixheight = self._size
@@ -234,6 +241,16 @@ class ShellSession(asyncssh.SSHServerSession[bytes]):
         self._master = master
         self._loop.add_reader(master, self._read_master)
         worker.exit_status(self.number).add_done_callback(self._on_exit)
+
+    @property
+    def input(self) -> InputPump:
+        """What the client typed, on its way to the pty."""
+        return self._input
+
+    @property
+    def client_env(self) -> Mapping[str, str]:
+        """The client's ``env`` requests this session kept (see :mod:`unotui.ssh.channel`)."""
+        return self._chan.get_environment() if self._chan is not None else {}
 
     @property
     def busy(self) -> bool:
@@ -320,6 +337,8 @@ class ShellSession(asyncssh.SSHServerSession[bytes]):
                 if self._ended_by == "idle":
                     minutes = self._server.limits.idle_timeout / 60
                     chan.write(f"Disconnected after {minutes:g} minutes without a key.\r\n".encode())
+                elif self._ended_by == "input":
+                    chan.write(b"Disconnected: more input at once than anyone types (a paste too long?).\r\n")
                 elif self._ended_by == "closing":
                     chan.write(b"The server is shutting down.\r\n")
                 elif code != 0:
@@ -332,33 +351,12 @@ class ShellSession(asyncssh.SSHServerSession[bytes]):
 
     def data_received(self, data: bytes, datatype: int | None) -> None:
         self._last_input = self._loop.time()
-        if self._finished:
+        if self._finished or self._ended_by:
             return
-        self._input += data
-        if self._master >= 0:
-            self._flush_input()
-
-    def _flush_input(self) -> None:
-        while self._input:
-            try:
-                written = os.write(self._master, self._input[:4096])
-            except BlockingIOError:
-                break
-            except OSError:
-                self._input.clear()
-                break
-            del self._input[:written]
-        chan = self._chan
-        if self._input and not self._input_paused:
-            self._input_paused = True
-            self._loop.add_writer(self._master, self._flush_input)
-            if chan is not None:
-                chan.pause_reading()
-        elif not self._input and self._input_paused:
-            self._input_paused = False
-            self._loop.remove_writer(self._master)
-            if chan is not None:
-                chan.resume_reading()
+        if not self._input.feed(data):
+            log.info("session %d: more input than the budget holds (%d bytes waiting), ending it",
+                     self.number, self._server.limits.input_backlog)
+            self._end("input")
 
     def terminal_size_changed(self, width: int, height: int, pixwidth: int, pixheight: int) -> None:
         if width <= 0 or height <= 0:
@@ -403,6 +401,7 @@ class ShellSession(asyncssh.SSHServerSession[bytes]):
         if self._ended_by or self._finished:
             return
         self._ended_by = why
+        self._input.close()  # nothing more reaches the app: what waits would only delay its end
         if self._pid is None:
             if self._starting is None:  # never started: nothing to wait for
                 self._finish_future()
@@ -453,8 +452,7 @@ class ShellSession(asyncssh.SSHServerSession[bytes]):
         self._timers.clear()
         if self._master >= 0:
             self._loop.remove_reader(self._master)
-            if self._input_paused:
-                self._loop.remove_writer(self._master)
+            self._input.close()
             os.close(self._master)
             self._master = -1
         if self._worker is not None:

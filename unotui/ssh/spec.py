@@ -10,10 +10,21 @@ import re
 from collections.abc import Collection
 from dataclasses import dataclass, field
 
-__all__ = ["DEFAULT_COMMANDS", "CommandError", "SessionSpec", "colour_env", "parse_command"]
+__all__ = [
+    "DEFAULT_COMMANDS", "DEFAULT_TERM", "ENV_NAMES", "ENV_VALUE_MAX", "CommandError", "SessionSpec",
+    "colour_env", "parse_command", "safe_term",
+]
 
 #: the exec words a server accepts unless told otherwise (``ssh -t host join CODE``)
 DEFAULT_COMMANDS: frozenset[str] = frozenset({"join", "spectate"})
+
+#: the ``env`` requests a session keeps (the rest are refused before asyncssh stores them)
+ENV_NAMES: frozenset[bytes] = frozenset({b"COLORTERM"})
+#: the longest value of a kept ``env`` request, in bytes
+ENV_VALUE_MAX = 64
+#: what a session's ``TERM`` is when the client sends none, or one that is not a terminal's name
+DEFAULT_TERM = "xterm-256color"
+_TERM = re.compile(r"[A-Za-z0-9._+-]{1,32}")
 
 _ARGUMENT = re.compile(r"[A-Za-z0-9]{1,12}")
 _WORD = re.compile(r"[a-z][a-z0-9-]{0,15}")
@@ -68,6 +79,13 @@ def parse_command(text: str, allowed: Collection[str]) -> tuple[str, ...]:
     if len(args) > 1 or (args and not _ARGUMENT.fullmatch(args[0])):
         raise CommandError(f"{word} takes at most one code of 1-12 letters or digits")
     return (word, *args)
+
+
+def safe_term(term: str) -> str:
+    """The client's ``TERM`` if it is a terminal's name (``[A-Za-z0-9._+-]``, at most 32
+    characters), else :data:`DEFAULT_TERM`: it reaches the app's environment, terminfo
+    look-ups and the log, where a newline in it once forged a line."""
+    return term if _TERM.fullmatch(term) else DEFAULT_TERM
 
 
 # Terminals known to draw 24-bit colour whose TERM says so (OpenSSH forwards only TERM).

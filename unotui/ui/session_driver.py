@@ -11,7 +11,10 @@ thread.  :class:`SessionDriver` is the same driver bound to the session's tty fd
   through the session's terminal and is posted on the app's own loop;
 * the end of the pty (the SSH channel closed: a read returns EOF, a write fails) or a
   hang-up from the server ends the app, and with it the session's thread;
-* suspending (Ctrl+Z) is off: it would stop every session of the process.
+* suspending (Ctrl+Z) is off: it would stop every session of the process;
+* in-band resize (mode 2048) is never asked for, and a resize or mode report in the
+  input is dropped: the SSH window change (clamped by the server) is the only size, and
+  a guest who typed ``ESC[48;4000;4000;0;0t`` had their app draw 4000x4000.
 
 :func:`attach` binds an app to a session's terminal: this driver, and a console whose
 colour depth follows the client's ``TERM``/``COLORTERM`` (the worker's ``os.environ`` is
@@ -48,8 +51,13 @@ from textual.drivers.linux_driver import (
     LinuxDriver,
 )
 from textual.geometry import Size
+from textual.message import Message
+from textual.messages import InBandWindowResize
 
 __all__ = ["SessionDriver", "SessionTerminalLike", "attach"]
+
+#: bytes the input thread reads at once, and so the most keys the app has queued
+_READ_SIZE = 1024
 
 
 class SessionTerminalLike(Protocol):
@@ -119,6 +127,8 @@ class SessionDriver(LinuxDriver):
         self._in_band_window_resize = False
         self._mouse_pixels = False
         self._hung_up = Lock()
+        self._ending = False
+        self._caught_up = Event()
         self._wake_r, self._wake_w = os.pipe()
 
     @property
@@ -129,7 +139,9 @@ class SessionDriver(LinuxDriver):
         return self.terminal.size
 
     def _hang_up(self) -> None:
-        """End the app (from any thread), once."""
+        """End the app (from any thread), once; the input thread stops handing it keys."""
+        self._ending = True
+        self._caught_up.set()
         if not self._hung_up.acquire(blocking=False):
             return
         with contextlib.suppress(RuntimeError):  # the loop has already closed
@@ -141,6 +153,33 @@ class SessionDriver(LinuxDriver):
         with contextlib.suppress(RuntimeError):
             message = self._app._post_message(events.Resize(size, size))
             asyncio.run_coroutine_threadsafe(message, loop=self._loop)
+
+    def _query_in_band_window_resize(self) -> None:
+        """Never ask: over SSH the terminal's answer is whatever the guest types."""
+
+    def process_message(self, message: Message) -> None:
+        """LinuxDriver's, less what only a terminal may say: a size, a mode 2048 report."""
+        if isinstance(message, events.Resize | InBandWindowResize):
+            return
+        super().process_message(message)
+
+    def send_message(self, message: Message) -> None:
+        """Straight onto the app's queue (thread-safe, in order: :meth:`_wait_for_app`
+        relies on it), rather than a task per key; nothing once the session is ending."""
+        if not self._ending:
+            self._app.post_message(message)
+
+    def _wait_for_app(self) -> None:
+        """Block the input thread until the app has handled what it was given (or the
+        session ends).  Textual's input thread otherwise drains the tty into the app's
+        unbounded queue: a 16 MiB paste grew a worker by 860 MiB, and a hang-up waited
+        behind every queued key.  While the thread waits the pty fills, which pauses
+        the SSH channel: the client's side holds the rest."""
+        caught_up = self._caught_up
+        caught_up.clear()
+        if self._ending or not self._app.call_later(caught_up.set):
+            return
+        caught_up.wait()
 
     def _on_resize(self) -> None:
         if not self._in_band_window_resize:
@@ -193,6 +232,7 @@ class SessionDriver(LinuxDriver):
         with contextlib.suppress(Exception):
             self._disable_mouse_support()
         self.exit_event.set()
+        self._caught_up.set()  # the input thread may wait for the app, which is ending
         with contextlib.suppress(OSError):
             os.write(self._wake_w, b"x")  # the input thread waits on the tty and this pipe
         if self._key_thread is not None:
@@ -214,7 +254,8 @@ class SessionDriver(LinuxDriver):
         """LinuxDriver's loop, but asleep until a key (or the parser's Esc timeout, or the
         end) rather than awake every 0.1 s: K sessions' input threads polling in one process
         would take the GIL from the session that is drawing 10 K times a second.  The end of
-        the pty (EOF, EIO) ends the app."""
+        the pty (EOF, EIO) ends the app.  After each read it waits for the app to catch up
+        (:meth:`_wait_for_app`)."""
         selector = selectors.SelectSelector()
         fileno = self.fileno
         selector.register(fileno, selectors.EVENT_READ)
@@ -228,7 +269,7 @@ class SessionDriver(LinuxDriver):
                     if key.fd != fileno or not mask & selectors.EVENT_READ:
                         continue
                     try:
-                        data = os.read(fileno, 4096)
+                        data = os.read(fileno, _READ_SIZE)
                     except OSError:
                         data = b""
                     if not data:  # the pty's master side is gone
@@ -236,6 +277,9 @@ class SessionDriver(LinuxDriver):
                         return
                     for event in parser.feed(decode(data, final=False)):
                         self.process_message(event)
+                    self._wait_for_app()
+                    if self._ending:
+                        return
                 for event in parser.tick():
                     self.process_message(event)
         finally:
