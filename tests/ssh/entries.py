@@ -107,8 +107,10 @@ def _crash_class() -> Any:
 
 def crash_app(spec: SessionSpec) -> int:
     """A tiny Textual app (see :func:`_crash_class`) in a process of its own."""
+    from unotui.ui.session_driver import guard
+
     _record(spec)
-    app = _crash_class()()
+    app = guard(_crash_class()())
     app.run()
     return app.return_code or 0
 

@@ -125,3 +125,18 @@ async def test_a_logged_in_connection_that_opens_no_session_is_closed(tmp_path: 
         await asyncio.wait_for(proc.wait(), 10)
         assert server.refused["no_session"] == 0
 
+
+
+async def test_a_typed_in_band_resize_is_ignored_in_a_session_of_its_own(tmp_path: Path) -> None:
+    """``--sessions-per-process 1``: the app runs on the process's own pty with Textual's
+    LinuxDriver, guarded the same way as in a worker: a forged "mode 2048 supported"
+    report and a typed ``ESC[48;200;300;0;0t`` leave it at the SSH window's size."""
+    async with serving(tmp_path, "tests.ssh.entries:crash_app") as server, connect(server.port) as conn:
+        proc = await conn.create_process(term_type="xterm-256color", term_size=(80, 24))
+        seen = await read_until(proc.stdout, b"size 80x24", 20)
+        proc.stdin.write(b"\x1b[?2048;1$y\x1b[48;200;300;0;0tc")
+        seen += await read_until(proc.stdout, b"count 1", 20)
+        proc.stdin.write(b"\x1b[48;50;120;0;0tc")
+        seen += await read_until(proc.stdout, b"count 2", 20)
+        assert b"300x200" not in seen and b"120x50" not in seen
+        proc.stdin.write(b"q")

@@ -43,11 +43,13 @@ def _build(spec: Any) -> LobbyApp | str:
 
 def run(spec: Any) -> int:
     """Run the lobby app for one SSH session on this process's terminal; its exit status."""
+    from ..ui.session_driver import guard
+
     app = _build(spec)
     if isinstance(app, str):  # a plain line on the terminal, then the session ends
         print(f"{app}\r", flush=True)
         return 1
-    app.run()
+    guard(app).run()
     return 0
 
 

@@ -54,7 +54,7 @@ from textual.geometry import Size
 from textual.message import Message
 from textual.messages import InBandWindowResize
 
-__all__ = ["SessionDriver", "SessionTerminalLike", "attach"]
+__all__ = ["GuardedDriver", "SessionDriver", "SessionTerminalLike", "attach", "guard"]
 
 #: bytes the input thread reads at once, and so the most keys the app has queued
 _READ_SIZE = 1024
@@ -106,7 +106,24 @@ class _TtyFile:
         return True
 
 
-class SessionDriver(LinuxDriver):
+class GuardedDriver(LinuxDriver):
+    """LinuxDriver for a terminal a stranger types into (an SSH session): in-band resize
+    (mode 2048) is never asked for, and a resize or mode report in the input is dropped,
+    so the pty's size (the SSH window change, clamped by the server) is the only size.
+    An app in a session's process of its own runs on it (:func:`guard`); in a worker,
+    :class:`SessionDriver` adds the rest."""
+
+    def _query_in_band_window_resize(self) -> None:
+        """Never ask: over SSH the terminal's answer is whatever the guest types."""
+
+    def process_message(self, message: Message) -> None:
+        """LinuxDriver's, less what only a terminal may say: a size, a mode 2048 report."""
+        if isinstance(message, events.Resize | InBandWindowResize):
+            return
+        super().process_message(message)
+
+
+class SessionDriver(GuardedDriver):
     """LinuxDriver on a session's tty (see the module docstring); :func:`attach` makes a
     subclass that knows the terminal."""
 
@@ -153,15 +170,6 @@ class SessionDriver(LinuxDriver):
         with contextlib.suppress(RuntimeError):
             message = self._app._post_message(events.Resize(size, size))
             asyncio.run_coroutine_threadsafe(message, loop=self._loop)
-
-    def _query_in_band_window_resize(self) -> None:
-        """Never ask: over SSH the terminal's answer is whatever the guest types."""
-
-    def process_message(self, message: Message) -> None:
-        """LinuxDriver's, less what only a terminal may say: a size, a mode 2048 report."""
-        if isinstance(message, events.Resize | InBandWindowResize):
-            return
-        super().process_message(message)
 
     def send_message(self, message: Message) -> None:
         """Straight onto the app's queue (thread-safe, in order: :meth:`_wait_for_app`
@@ -337,6 +345,13 @@ def _console(console: Console, environ: Mapping[str, str]) -> Console:
         safe_box=False,
         soft_wrap=False,
     )
+
+
+def guard(app: App[Any]) -> App[Any]:
+    """Make ``app`` run on this process's terminal with :class:`GuardedDriver` (an SSH
+    session in a process of its own); returns it."""
+    app.driver_class = GuardedDriver
+    return app
 
 
 def attach(app: App[Any], terminal: SessionTerminalLike) -> App[Any]:
