@@ -138,8 +138,11 @@ async def _open(options: ServeOptions, opened: contextlib.AsyncExitStack) -> int
     opened.callback(lobby.close)
     public = Host(rooms, lobby=lobby)
     cap = options.max_sessions * 2 + 16  # a lobby and a table connection per session, briefly both
+    # The SSH sessions' own door: every one comes from 127.0.0.1, so no per-address cap
+    # (the SSH server caps sessions per address), and the sessions cap bounds it already.
     inner = Host(rooms, lobby=lobby, limits=HostLimits(
-        max_connections=cap, unauthenticated_per_ip=cap, new_per_ip_per_s=1000.0, new_per_ip_burst=cap))
+        max_connections=cap, unauthenticated_per_ip=cap, new_per_ip_per_s=1000.0, new_per_ip_burst=cap,
+        per_ip=cap, resume_reserve=0))
     for host in (public, inner):
         opened.push_async_callback(host.close, "host_left", "The lobby is shutting down.")
     ssh_port = [options.ssh_port]  # the bound port (``--ssh-port 0`` picks one)

@@ -11,22 +11,33 @@ limit                          default  why
 connections in all             256      file descriptors and memory are finite
 unauthenticated per address    4        a hello costs nothing to withhold (slowloris)
 new connections per address/s  5        reconnect storms and scanners
+after hello, per address       32       one address must not fill the door
+kept for resumes               16       of the 256: a dropped seat can always come back
+failed guesses per address     5        then a wait, doubling to 60 s (codes, passwords)
 =============================  =======  =============================================
 
-A connection over a limit gets one ``error`` frame saying which, and is closed.
+The first three are checked on arrival, before a byte is read; the others once the hello
+says what the connection wants.  Idle spectators and lobby connections cost nothing to
+hold, so after its hello a connection counts against its address, and against the
+connections in all less the ones kept for resumes: a hello that resumes a seat with its
+valid token (or a lobby key that holds a seat) is let in past both, so that a full door
+never keeps a player from their seat.  A connection over a limit gets one ``error`` frame
+saying which, and is closed.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import math
 from collections import defaultdict
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from ..protocol import messages as m
 from ..protocol.session import HelloReceived, HostSession
+from .guard import GUESS_CODES, Backoff, BackoffLimits
 from .link import Link
 from .room import Room
 
@@ -43,6 +54,9 @@ class HostLimits:
     unauthenticated_per_ip: int = 4
     new_per_ip_per_s: float = 5.0
     new_per_ip_burst: int = 5
+    per_ip: int = 32  # after hello, resumes aside
+    resume_reserve: int = 16  # of max_connections, only for resumes
+    guesses: BackoffLimits = field(default_factory=BackoffLimits)
 
 
 class Hall(Protocol):
@@ -95,6 +109,9 @@ class Host:
         self._unauth: dict[str, int] = defaultdict(int)
         self._waiting: set[Link] = set()  # connected, no hello yet
         self._rate: dict[str, _Bucket] = {}
+        self._counted: dict[Link, str] = {}  # admitted past the hello -> its address
+        self._per_ip: dict[str, int] = defaultdict(int)
+        self.guesses = Backoff(self.limits.guesses)
         self._servers: list[asyncio.Server] = []
         self.refused: dict[str, int] = defaultdict(int)
 
@@ -166,23 +183,10 @@ class Host:
         room = self._room_of.get(link)
         if isinstance(event, HelloReceived):
             self._authenticated(link)
-            if link.session.closed:
-                # Something after the hello in the same read broke the protocol: the
-                # session is over, so admitting it would seat nobody (and keep the seat).
-                return
-            lobby = self.lobby
-            identity = lobby.identity_of(event.hello) if lobby is not None else None
-            if lobby is not None and event.hello.lobby:
-                lobby.admit(link, event, identity)
-                return
-            target = self.rooms.get(event.hello.table)
-            if target is None:
-                session = link.session
-                assert isinstance(session, HostSession)
-                session.reject("no_such_table", "There is no table with that code here.")
-                return
-            self._room_of[link] = target
-            target.admit(link, event, identity)
+            if not link.session.closed:
+                # (Closed: something after the hello in the same read broke the protocol;
+                # admitting it would seat nobody, and keep the seat.)
+                self._hello(link, event)
         elif self.lobby is not None and link in self.lobby.members:
             if isinstance(event, m.Create):
                 self.lobby.create(link, event)
@@ -191,9 +195,7 @@ class Host:
             elif isinstance(event, m.Chat):
                 self.lobby.chat(link, event.text)
         elif isinstance(event, m.Create | m.Quick):
-            session = link.session
-            assert isinstance(session, HostSession)
-            session.send(m.Refused(None, "not_in_lobby", "Tables are created from a lobby."))
+            _session(link).send(m.Refused(None, "not_in_lobby", "Tables are created from a lobby."))
             link.flush()
         elif room is None:
             return
@@ -205,6 +207,51 @@ class Host:
             room.chat(link, event.text)
         elif isinstance(event, m.Start):
             room.request_start(link)
+
+    def _hello(self, link: Link, event: HelloReceived) -> None:
+        """Route a hello to the lobby or its table, past the limits that need it read."""
+        session = _session(link)
+        hello, lobby = event.hello, self.lobby
+        identity = lobby.identity_of(hello) if lobby is not None else None
+        to_lobby = lobby is not None and hello.lobby
+        target = None if to_lobby else self.rooms.get(hello.table)
+        resume = target is not None and _resumes(target, event, identity)
+        ip, now = link.peer[0], asyncio.get_running_loop().time()
+        guesser = identity or ip  # a key is its own guesser; everyone else, their address
+        # A guess needs a secret to find: a private table's code, or a password.  A public
+        # table is listed in the lobby, so a guesser waiting out its back-off may still join
+        # one (and, on the inner host, where every SSH guest is 127.0.0.1, so may the rest).
+        guess = not to_lobby and (target is None or target.config.private or bool(target.config.password))
+        why = "" if resume else self._over(ip, guesser if guess else "", now)
+        if why:
+            self.refused[why] += 1
+            wait = math.ceil(self.guesses.wait(guesser, now))
+            session.reject(why, _REFUSALS[why].format(wait=wait))
+            return
+        if lobby is not None and to_lobby:
+            lobby.admit(link, event, identity)
+        elif target is None:
+            session.reject("no_such_table", "There is no table with that code here.")
+        else:
+            self._room_of[link] = target
+            target.admit(link, event, identity)
+        if session.rejected in GUESS_CODES:
+            self.guesses.failed(guesser, now)
+        elif not session.closed:
+            self._counted[link] = ip
+            self._per_ip[ip] += 1
+
+    def _over(self, ip: str, guesser: str, now: float) -> str:
+        """Why a hello that does not resume a seat may not come in ("" if it may);
+        ``guesser``: who it would be a guess by ("" if it guesses nothing)."""
+        limits = self.limits
+        if self._per_ip.get(ip, 0) >= limits.per_ip:
+            return "too_many_from_address"
+        if len(self._counted) >= limits.max_connections - limits.resume_reserve:
+            return "too_many_connections"
+        if guesser and self.guesses.wait(guesser, now) > 0:
+            return "too_many_failures"
+        return ""
 
     def _authenticated(self, link: Link) -> None:
         """``link`` said hello: it no longer counts against its address's unauthenticated cap."""
@@ -220,12 +267,41 @@ class Host:
             return  # refused at the door: never counted
         self.links.discard(link)
         self._authenticated(link)
+        ip = self._counted.pop(link, None)
+        if ip is not None:
+            self._per_ip[ip] -= 1
+            if self._per_ip[ip] <= 0:
+                del self._per_ip[ip]
         room = self._room_of.pop(link, None)
         if room is not None:
             room.gone(link)
             room.flush()
         if self.lobby is not None:
             self.lobby.gone(link)
+
+
+#: what a hello over a limit is told (``wait``: seconds until a guesser may try again)
+_REFUSALS = {
+    "too_many_from_address": "Too many connections from your address; close some and try again.",
+    "too_many_connections": "The host is busy; try again in a moment.",
+    "too_many_failures": "Too many wrong table codes or passwords from your address; "
+                         "try again in {wait} s.",
+}
+
+
+def _session(link: Link) -> HostSession:
+    session = link.session
+    assert isinstance(session, HostSession)
+    return session
+
+
+def _resumes(room: Room, event: HelloReceived, identity: str | None) -> bool:
+    """Whether the hello takes back a seat of ``room``: a valid token, or the key that holds
+    one (the room still checks the password)."""
+    hello, book = event.hello, room.book
+    if hello.token:
+        return book.find_token(hello.token) is not None
+    return identity is not None and not hello.spectate and book.find_identity(identity) is not None
 
 
 class _Door(Link):
@@ -240,9 +316,7 @@ class _Door(Link):
         why = self._host._admit(self)
         if why:
             self._host.refused[why] += 1
-            session = self.session
-            assert isinstance(session, HostSession)
-            session.close(why, "The host is busy; try again in a moment.")
+            _session(self).close(why, "The host is busy; try again in a moment.")
             self.flush()
             return
         self._host.links.add(self)

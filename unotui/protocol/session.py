@@ -333,6 +333,8 @@ class HostSession(_Session):
         self.versions = versions
         self.version = 0
         self.seat: int | None = None
+        #: the code of :meth:`reject` ("" if not rejected): the host counts failed guesses by it
+        self.rejected = ""
         self._messages = TokenBucket(rates.per_s, rates.burst, now)
         self._chat = TokenBucket(rates.chat_per_s, rates.chat_burst, now)
         self._views = ViewEncoder(max_log)
@@ -388,6 +390,7 @@ class HostSession(_Session):
     def reject(self, code: str, message: str) -> None:
         """Refuse the client (bad password, full table ...): send ``error`` and close."""
         self._expect(State.AUTHENTICATING, "reject")
+        self.rejected = code
         self._queue(Error(code, message))
         self.state = State.CLOSED
 
