@@ -319,24 +319,56 @@ def test_a_broken_bot_plays_the_least_it_could_do() -> None:
 # ----- auto-keep and the turn timer -------------------------------------------------------------------
 
 
-def test_an_unplayable_drawn_card_is_kept_for_the_person_after_auto_keep() -> None:
-    ref = table(["R5 R7", "B1 B2"], "G1", dealer=1, humans=[0], draws="Y9 Y8")
+def _after_a_draw(drawn: str, *, humans: Sequence[int], pacing: Pacing = SLOW) -> list[tuple[float, object]]:
+    """Seat 0 (holding nothing that matches G1) draws ``drawn`` at t=5 and nobody acts:
+    every outcome anyone hears from then on (its time after the draw, and what it says),
+    until the turn has passed to seat 1.  Only Y9 is unplayable here."""
+    ref = table(["R5 R7", "B1 B2"], "G1", dealer=1, humans=humans, pacing=pacing, draws=drawn)
     ref.tick(0.0)
-    out = ref.receive(0, DRAW, 0, 5.0)
-    if ref.game.phase != "drawn":
-        pytest.skip("this engine ends the turn on an unplayable draw (no 'drawn' phase with only keep)")
-    assert list(ref.game.legal_actions(0)) == [KEEP] and accepted(out) == [(0, 0, "draw")]
-    assert ref.next_deadline() == 5.3
-    assert not ref.tick(5.29).accepted
-    assert accepted(ref.tick(5.3)) == [(-1, 0, "keep")]
+    heard: list[tuple[float, object]] = []
+    if humans:
+        out = ref.receive(0, DRAW, 0, 5.0)
+        heard.append((0.0, (accepted(out), out.deadlines)))
+    else:
+        while not ref.game.history or str(ref.game.history[-1][1]) != "draw":
+            due = ref.next_deadline()
+            assert due is not None
+            ref.tick(due)  # the bot draws when it decides to: at t=0.5 (its think time)
+    drew = 5.0 if humans else pacing.bot_delay  # when the card was drawn
+    assert ref.game.phase == "drawn" and ref.game.actor == 0
+    while ref.game.actor == 0:
+        due = ref.next_deadline()
+        assert due is not None
+        assert not ref.tick(due - 0.001)  # nothing at all before the deadline
+        out = ref.tick(due)
+        heard.append((round(due - drew, 6), (accepted(out), out.presence, out.deadlines)))
+    return heard
 
 
-def test_a_playable_drawn_card_waits_for_the_person() -> None:
+@pytest.mark.parametrize("timer", [None, 10.0, 0.2])
+def test_a_persons_drawn_card_is_kept_after_the_same_pause_whether_or_not_it_can_be_played(
+    timer: float | None,
+) -> None:
+    pacing = replace(SLOW, turn_timer=timer)
+    unplayable = _after_a_draw("Y9", humans=[0], pacing=pacing)
+    assert unplayable == _after_a_draw("G9", humans=[0], pacing=pacing)  # a playable one: the same
+    window = SLOW.auto_keep if timer is None or timer > SLOW.auto_keep else timer
+    assert [t for t, _ in unplayable] == [0.0, window]
+    assert unplayable[-1][1][0] == [(-1, 0, "keep")]
+
+
+def test_a_computer_players_drawn_card_is_kept_when_it_would_have_decided_playable_or_not() -> None:
+    unplayable = _after_a_draw("Y9", humans=[])
+    assert unplayable == _after_a_draw("G9", humans=[])  # Plain keeps a playable one too
+    assert [t for t, _ in unplayable] == [SLOW.bot_delay]
+
+
+def test_a_person_may_still_play_a_playable_drawn_card_within_the_window() -> None:
     ref = table(["R5 R7", "B1 B2"], "G1", dealer=1, humans=[0], draws="G9")
     ref.tick(0.0)
     ref.receive(0, DRAW, 0, 5.0)
-    assert ref.game.phase == "drawn" and ref.next_deadline() is None
-    assert not ref.tick(500.0).accepted
+    assert ref.game.phase == "drawn" and ref.next_deadline() == 5.0 + SLOW.auto_keep
+    assert accepted(ref.receive(0, P("G9"), 1, 5.0 + SLOW.auto_keep - 0.01)) == [(1, 0, "G9")]
 
 
 def test_the_turn_timer_plays_the_timeout_action_and_a_bot_stands_in_after_three() -> None:

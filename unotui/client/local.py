@@ -31,7 +31,7 @@ from random import Random
 
 from ..bots import Bot
 from ..engine import DEAL, Action, Card, Game, Rules, SeatView, seat_view
-from ..table import MIN_CATCH_GRACE, Outcome, Pacing, Referee
+from ..table import AUTO_KEEP, MIN_CATCH_GRACE, Outcome, Pacing, Referee
 from .controller import Answered, Closed, Controller, Refused, ViewChanged
 from .players import make_bot
 
@@ -50,8 +50,8 @@ class LocalGame(Controller):
         seed: makes the whole game (deal and bots) repeatable.
         delay: seconds a computer player waits before acting.
         catch_grace: seconds before anyone may catch a missed UNO call.
-        auto_keep: seconds before an unplayable drawn card is kept for the person
-            (default: ``delay``).
+        auto_keep: seconds the person has after a draw before the card is kept for them,
+            playable or not (default :data:`~unotui.table.AUTO_KEEP`).
         turn_timer: seconds the person has for each decision (default: no timer).
         dealer / deck: passed to the engine (tests arrange situations with them).
     """
@@ -93,7 +93,7 @@ class LocalGame(Controller):
         pacing = Pacing(
             bot_delay=self.delay,
             catch_grace=self.catch_grace,
-            auto_keep=self.delay if auto_keep is None else max(0.0, auto_keep),
+            auto_keep=AUTO_KEEP if auto_keep is None else max(0.0, auto_keep),
             turn_timer=turn_timer,
         )
         self.referee = Referee(

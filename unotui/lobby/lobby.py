@@ -31,6 +31,7 @@ from ..net.seats import unique_name
 from ..protocol import messages as m
 from ..protocol.session import HelloReceived, HostSession
 from ..protocol.text import clean, name_key
+from ..table import AUTO_KEEP
 from .identity import Credentials, table_code
 from .limits import ChatGate, Creator, table_refusal
 from .store import LobbyStore, Placing, TableRow
@@ -75,7 +76,7 @@ class LobbySettings:
     level: str = "medium"
     bot_delay: float = 0.8
     catch_grace: float = 1.0
-    auto_keep: float = 0.8
+    auto_keep: float = AUTO_KEEP
     hold: float = 120.0
     over_grace: float = 120.0
     empty_grace: float = 60.0

@@ -33,7 +33,7 @@ from ..engine import Action, Game, Rules, seat_view, seat_views
 from ..protocol import messages as m
 from ..protocol.codec import SharedDeltas
 from ..protocol.session import HelloReceived, HostSession
-from ..table import Outcome, Pacing, Referee
+from ..table import AUTO_KEEP, Outcome, Pacing, Referee
 from .journal import Journal, SavedSeat
 from .link import Link
 from .password import check_hash, hash_password, password_matches
@@ -62,7 +62,7 @@ class RoomConfig:
     hold: float = 120.0
     bot_delay: float = 0.8
     catch_grace: float = 1.0
-    auto_keep: float = 0.8
+    auto_keep: float = AUTO_KEEP
     autostart: bool = False
     first_is_owner: bool = False  # lobby tables: the first person seated may start early
     private: bool = False  # lobby tables: left out of the list, joined by code

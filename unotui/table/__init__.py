@@ -6,6 +6,7 @@ See ``docs/architecture.md`` ("The referee").
 """
 
 from .outcome import (
+    AUTO_KEEP,
     AWAY,
     BAD_SEQ,
     BOT_SEAT,
@@ -26,7 +27,7 @@ from .referee import STANDIN_LEVEL, Decision, Referee
 from .seats import ANSWERS_KEPT, TIMEOUTS_TO_BOT
 
 __all__ = [
-    "ANSWERS_KEPT", "AWAY", "BAD_SEQ", "BOT_SEAT", "MIN_CATCH_GRACE", "NOT_READY", "SEAT_LOST",
+    "ANSWERS_KEPT", "AUTO_KEEP", "AWAY", "BAD_SEQ", "BOT_SEAT", "MIN_CATCH_GRACE", "NOT_READY", "SEAT_LOST",
     "STALE_SEQ", "STANDIN_LEVEL", "TIMEOUTS_TO_BOT", "TOO_EARLY", "Accepted", "Deadlines",
     "Decision", "Outcome", "Pacing", "PresenceChange", "PresenceState", "Referee", "Refusal",
 ]

@@ -14,6 +14,7 @@ from ..bots import MIN_CATCH_DELAY
 from ..engine import Action
 
 __all__ = [
+    "AUTO_KEEP",
     "AWAY",
     "BAD_SEQ",
     "BOT_SEAT",
@@ -36,6 +37,14 @@ MIN_CATCH_GRACE: float = MIN_CATCH_DELAY
 
 One definition: it *is* the bots' :data:`~unotui.bots.MIN_CATCH_DELAY` (bots cannot import
 this layer, which imports them), re-exported under the name a table uses."""
+
+AUTO_KEEP: float = 3.0
+"""Seconds a person has after a draw to play the card before it is kept for them.
+
+The same whether or not the card can be played (the spec promises the others learn only
+whether it is then played; an unplayable card kept after a fixed short pause while a
+playable one waited for its player told them which, every time).  Long enough to decide
+on a playable card; the player keeps an unplayable one at once with ``k``."""
 
 # Refusal codes of the referee itself; the engine's codes (``not_your_turn``, ``unplayable``,
 # ...) are passed through unchanged.  Like the engine's, these are part of the protocol.
@@ -68,8 +77,12 @@ class Pacing:
             may catch them for this long; the player may still call UNO meanwhile.  Real
             tables use at least :data:`MIN_CATCH_GRACE` (the referee does not clamp: tests
             and simulations use 0).
-        auto_keep: when a person's only choice is to keep the card just drawn, the referee
-            keeps it for them after this pause (long enough to see what was drawn).
+        auto_keep: after a person's draw, the card is kept for them (or, when the rules
+            force it, played) if they have neither played nor kept it within this many
+            seconds: the same deadline whether or not the card can be played, so that the
+            timing tells nobody which (see :data:`AUTO_KEEP`).  A turn timer that is
+            shorter ends the decision instead, again in both cases.  A computer player's
+            drawn card is kept when it would have decided, playable or not.
         turn_timer: seconds a person has for each decision; on expiry the referee plays the
             engine's :meth:`~unotui.engine.Game.timeout_action` for them.  ``None`` (the
             default, and the LAN default) means no timer.
@@ -85,7 +98,7 @@ class Pacing:
 
     bot_delay: float = 0.6
     catch_grace: float = 1.0
-    auto_keep: float = 0.8
+    auto_keep: float = AUTO_KEEP
     turn_timer: float | None = None
     hold: float = 120.0
     between_rounds: float | None = 0.0

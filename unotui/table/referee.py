@@ -332,7 +332,6 @@ class Referee(Schedule):
         brains, think, uses_log = self._brains, self._think, self._uses_log
         acc, record = self._acc, tuple.__new__
         jump_in, inline = self._jump_in, self.inline_bots
-        auto_keep = self.pacing.auto_keep
         clock, times = self.clock, self.decision_ns
         plain = PLAIN_PHASES
         fast = inline and not self._away
@@ -351,7 +350,7 @@ class Referee(Schedule):
                 # nothing else that could be due (no catch window, no jump-in, no dropped
                 # seat).  The same as the general path below, inlined for speed.
                 if phase == DRAWN and len(legal := g.legal_actions(actor)) == 1 and legal[0] == KEEP:
-                    if self._since + auto_keep > now:
+                    if self._since + think[actor] > now:  # when it would have decided
                         return
                     action: Action = KEEP
                     g.apply(actor, action)
@@ -396,7 +395,9 @@ class Referee(Schedule):
             elif kind == REACT:
                 self._react(seat, now)
             elif kind == KEEP_DUE:
-                self._apply_own(seat, KEEP, now)
+                due = self.game.timeout_action()  # keep (play, when the rules force it)
+                if due is not None:
+                    self._apply_own(seat, due[1], now)
             elif kind == TIMEOUT:
                 self._timeout(now)
             elif kind == UNREADY:

@@ -144,7 +144,9 @@ class Schedule:
         turn = None
         actor = g.actor
         if timer is not None and actor >= 0 and self._brains[actor] is None and g.phase != MATCH_OVER:
-            if g.phase != ROUND_OVER:
+            if g.phase == DRAWN:
+                turn = (actor, self._drawn_item(actor)[0])  # the card is kept then
+            elif g.phase != ROUND_OVER:
                 turn = (actor, self._since + timer)
             elif self._ready_at is not None:
                 turn = (actor, self._ready_at + timer)
@@ -180,8 +182,8 @@ class Schedule:
         item: Item | None
         if phase == ROUND_OVER:
             item = self._deal_item(actor, brain is None)
-        elif phase == DRAWN and only_keep(g.legal_actions(actor)):
-            item = (self._since + pacing.auto_keep, KEEP_DUE, 0, actor)
+        elif phase == DRAWN and brain is None:
+            item = self._drawn_item(actor)
         elif brain is not None:
             think = self._think[actor]
             when = self._since + think
@@ -190,7 +192,10 @@ class Schedule:
                 when = max(when, opened + pacing.catch_grace + think, opened + self._catch[actor], last_react)
             elif last_react > when:
                 when = last_react
-            item = (when, TURN, 0, actor)
+            # A computer player's drawn card is kept at the moment it would have decided:
+            # when only keeping is left, the table keeps it for it (the bot is not asked).
+            keep = phase == DRAWN and only_keep(g.legal_actions(actor))
+            item = (when, KEEP_DUE if keep else TURN, 0, actor)
         elif pacing.turn_timer is not None:
             item = (self._since + pacing.turn_timer, TIMEOUT, 0, actor)
         else:
@@ -229,6 +234,16 @@ class Schedule:
             cands.append((when, REACT, rank, seat))
         self._cands, self._cands_key = cands, key
         return cands
+
+    def _drawn_item(self, seat: int) -> Item:
+        """A person's decision after a draw: the same deadline whether or not the card can
+        be played, so that its timing tells the others nothing (rules.md: they learn only
+        whether the card is then played).  With a turn timer shorter than ``auto_keep``,
+        the timer's timeout (counted as one) ends it instead, again in both cases."""
+        timer = self.pacing.turn_timer
+        if timer is not None and timer <= self.pacing.auto_keep:
+            return (self._since + timer, TIMEOUT, 0, seat)
+        return (self._since + self.pacing.auto_keep, KEEP_DUE, 0, seat)
 
     def _deal_item(self, dealer: int, person: bool) -> Item | None:
         """Between rounds: the dealer's deal once everyone needed is ready."""
