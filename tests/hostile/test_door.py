@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from tests.net.lan_support import FAST, hello_frame, until
+from unotui.lobby.serve import inner_limits
 from unotui.net.guard import Backoff, BackoffLimits
 from unotui.net.host import HostLimits
 from unotui.net.room import RoomConfig
@@ -50,6 +51,21 @@ async def test_one_address_gets_32_connections_after_hello_and_the_next_is_refus
             peer.close()
         await a.legit_intact()
 
+
+
+async def test_the_ssh_sessions_own_host_does_not_cap_127_0_0_1() -> None:
+    """``unotui serve`` connects every SSH session to a second host over loopback: the
+    per-address cap would throttle them all as one address."""
+    async with arena(limits=inner_limits(max_sessions=20)) as a:
+        await a.start_legit()
+        sessions = []
+        for _ in range(40):  # a lobby and a table connection for each of 20 sessions
+            peer, got = await _answer(a.port, "127.0.0.1", spectate=True)
+            assert isinstance(got, m.Welcome), got
+            sessions.append(peer)
+        for peer in sessions:
+            peer.close()
+        await a.legit_intact()
 
 async def test_a_door_full_of_idle_connections_still_lets_a_dropped_player_resume() -> None:
     limits = HostLimits(max_connections=24, **OPEN_DOOR)  # type: ignore[arg-type]

@@ -95,6 +95,17 @@ def session_extra(spec: object, credentials: Credentials, store: LobbyStore, *, 
     return extra
 
 
+def inner_limits(max_sessions: int) -> HostLimits:
+    """The door of the SSH sessions' own host.  Every session connects from 127.0.0.1, so
+    it has no per-address caps (the SSH server caps sessions per address before they get
+    here) and no reserve: ``--max-sessions`` bounds it, a lobby and a table connection per
+    session, briefly both.  The back-off after failed guesses stays: keyed by the
+    session's key, or, for guests without one, shared by them all."""
+    cap = max_sessions * 2 + 16
+    return HostLimits(max_connections=cap, unauthenticated_per_ip=cap, new_per_ip_per_s=1000.0,
+                      new_per_ip_burst=cap, per_ip=cap, resume_reserve=0)
+
+
 def say(text: str) -> None:
     """One log line, stamped and flushed."""
     print(f"{time.strftime('%H:%M:%S')} {text}", flush=True)
@@ -137,12 +148,7 @@ async def _open(options: ServeOptions, opened: contextlib.AsyncExitStack) -> int
     lobby = Lobby(store, rooms, credentials=credentials, settings=settings, on_event=say, journal=journal)
     opened.callback(lobby.close)
     public = Host(rooms, lobby=lobby)
-    cap = options.max_sessions * 2 + 16  # a lobby and a table connection per session, briefly both
-    # The SSH sessions' own door: every one comes from 127.0.0.1, so no per-address cap
-    # (the SSH server caps sessions per address), and the sessions cap bounds it already.
-    inner = Host(rooms, lobby=lobby, limits=HostLimits(
-        max_connections=cap, unauthenticated_per_ip=cap, new_per_ip_per_s=1000.0, new_per_ip_burst=cap,
-        per_ip=cap, resume_reserve=0))
+    inner = Host(rooms, lobby=lobby, limits=inner_limits(options.max_sessions))
     for host in (public, inner):
         opened.push_async_callback(host.close, "host_left", "The lobby is shutting down.")
     ssh_port = [options.ssh_port]  # the bound port (``--ssh-port 0`` picks one)
