@@ -95,7 +95,10 @@ async def _serve(games: int, quick: bool, target: int) -> None:
         config = RoomConfig(name=f"target {k}", seats=3, bots=1, autostart=True, rules=rules, **fast)
         rooms[f"t{k}"] = Room(f"t{k}", config, on_accepted=journal(f"t{k}"), on_event=lambda _t: None)
     auditor = Auditor(rooms)
-    limits = HostLimits(max_connections=256 + games * 4, new_per_ip_per_s=200, new_per_ip_burst=200)
+    # The honest players and watchers all come from 127.0.0.1 (each attacker from its own
+    # address): their address gets room for all of them.
+    limits = HostLimits(max_connections=256 + games * 4, new_per_ip_per_s=200, new_per_ip_burst=200,
+                        per_ip=games * 4 + 32)
     host = Host(rooms, limits=limits, session_factory=lambda now: TappedSession(now, auditor, timing=timing))
     port = (await host.listen("127.0.0.1", 0))[0][1]
     print(f"port={port}", flush=True)

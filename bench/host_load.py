@@ -104,6 +104,7 @@ async def _serve_host(tables: int, seats: int, floor: bool = False) -> None:
         unauthenticated_per_ip=tables * seats + 64,
         new_per_ip_per_s=1e6,
         new_per_ip_burst=tables * seats + 64,
+        per_ip=tables * seats + 64,  # every player comes from 127.0.0.1
     )
     host = Host(rooms, limits=limits, session_factory=lambda now: HostSession(now, rates=rates))
     bound = await host.listen("127.0.0.1", 0)

@@ -55,7 +55,7 @@ class HostLimits:
     new_per_ip_per_s: float = 5.0
     new_per_ip_burst: int = 5
     per_ip: int = 32  # after hello, resumes aside
-    resume_reserve: int = 16  # of max_connections, only for resumes
+    resume_reserve: int = 16  # of max_connections, only for resumes (at most half of them)
     guesses: BackoffLimits = field(default_factory=BackoffLimits)
 
 
@@ -247,7 +247,8 @@ class Host:
         limits = self.limits
         if self._per_ip.get(ip, 0) >= limits.per_ip:
             return "too_many_from_address"
-        if len(self._counted) >= limits.max_connections - limits.resume_reserve:
+        reserve = min(limits.resume_reserve, limits.max_connections // 2)  # a small door stays open
+        if len(self._counted) >= limits.max_connections - reserve:
             return "too_many_connections"
         if guesser and self.guesses.wait(guesser, now) > 0:
             return "too_many_failures"
