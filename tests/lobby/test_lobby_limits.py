@@ -247,8 +247,10 @@ def test_the_ssh_door_signs_the_players_address_into_the_credential(tmp_path: Pa
         extra = session_extra(keyed, credentials, store, port=1, ssh_port=2, public_host="h")
         assert credentials.verify(extra["identity"]) == "SHA256:annsKeyAAAAAAAA"
         assert credentials.origin(extra["identity"]) == "203.0.113.7"
-        guest = SessionSpec("bo", None, "xterm", (80, 24), peer="203.0.113.7")
-        assert "identity" not in session_extra(guest, credentials, store, port=1, ssh_port=2, public_host="h")
+        guest = SessionSpec("bo", None, "xterm", (80, 24), peer="203.0.113.9")
+        vouched = session_extra(guest, credentials, store, port=1, ssh_port=2, public_host="h")["identity"]
+        assert credentials.verify(vouched) is None  # no key in it: a guest is no key's owner
+        assert credentials.origin(vouched) == "203.0.113.9"
     finally:
         store.close()
 

@@ -10,8 +10,10 @@ after a restart the SSH layer issues fresh credentials to every new session anyw
 
 A credential may also carry the address the SSH client connected from
 (``FINGERPRINT.ADDRESS.MAC``), signed with the rest: the session's program reaches the
-lobby over loopback, and without it the lobby's per-address limits would count every
-SSH player as ``127.0.0.1``.
+lobby over loopback, and without it the lobby's per-address limits (and the host's
+back-off after wrong table codes) would count every SSH player as ``127.0.0.1``.  An SSH
+guest (no key) gets one too, with :data:`GUEST` where the fingerprint goes: it vouches for
+the address only, and :meth:`Credentials.verify` finds no key in it.
 """
 
 from __future__ import annotations
@@ -22,12 +24,14 @@ import re
 import secrets
 from collections.abc import Container
 
-__all__ = ["Credentials", "table_code"]
+__all__ = ["GUEST", "Credentials", "table_code"]
 
 # Code letters people can read aloud and type: no 0/O, 1/I/L.
 _CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 _FINGERPRINT = re.compile(r"[A-Za-z0-9+/=:_-]{8,120}")
 _ADDRESS = re.compile(r"[0-9A-Fa-f:.]{2,45}")  # IPv4 or IPv6 text (within hello.identity's alphabet)
+#: the fingerprint slot of an SSH guest's credential (a real one starts ``SHA256:``)
+GUEST = "ssh-guest"
 
 
 def table_code(taken: Container[str], length: int = 5) -> str:
@@ -48,8 +52,8 @@ class Credentials:
         return hmac.new(self._secret, fingerprint.encode(), hashlib.sha256).hexdigest()[:40]
 
     def issue(self, fingerprint: str, origin: str = "") -> str:
-        """The credential for ``fingerprint`` (an SSH key's ``SHA256:...`` fingerprint),
-        vouching for the client's address ``origin`` too if it is one."""
+        """The credential for ``fingerprint`` (an SSH key's ``SHA256:...`` fingerprint, or
+        :data:`GUEST`), vouching for the client's address ``origin`` too if it is one."""
         if not _FINGERPRINT.fullmatch(fingerprint):
             raise ValueError(f"not a key fingerprint: {fingerprint!r}")
         subject = f"{fingerprint}.{origin}" if _ADDRESS.fullmatch(origin) else fingerprint
@@ -68,7 +72,7 @@ class Credentials:
     def verify(self, credential: str | None) -> str | None:
         """The fingerprint inside ``credential`` if this lobby issued it, else ``None``."""
         found = self._subject(credential)
-        return found[0] if found else None
+        return found[0] if found and found[0] != GUEST else None
 
     def origin(self, credential: str | None) -> str:
         """The client address this lobby vouched for in ``credential`` ("" if none)."""

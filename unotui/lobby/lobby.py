@@ -34,7 +34,8 @@ from ..protocol.text import clean, name_key
 from ..table import AUTO_KEEP
 from .identity import Credentials, table_code
 from .limits import ChatGate, Creator, table_refusal
-from .store import LobbyStore, Placing, TableRow
+from .results import placings
+from .store import LobbyStore, TableRow
 
 __all__ = ["Lobby", "LobbySettings", "rules_summary"]
 
@@ -182,6 +183,11 @@ class Lobby:
         """The verified key behind ``hello.identity`` (``None``: a guest)."""
         return self.credentials.verify(hello.identity)
 
+    def origin_of(self, hello: m.Hello) -> str:
+        """The client address this lobby's SSH door vouched for in ``hello.identity`` (""
+        if none): every SSH session reaches the host from 127.0.0.1."""
+        return self.credentials.origin(hello.identity)
+
     def admit(self, link: Link, event: HelloReceived, identity: str | None) -> None:
         """A lobby hello: welcome it and send the lobby."""
         if identity is not None and (why := self.store.banned(identity)) is not None:
@@ -208,7 +214,7 @@ class Lobby:
         """The address the lobby's limits count ``link`` under: the one the SSH door
         vouched for in the credential, else the peer's, but for the SSH sessions' own
         loopback door (an SSH guest: "", the SSH layer caps its sessions per address)."""
-        vouched = self.credentials.origin(hello.identity)
+        vouched = self.origin_of(hello)
         if vouched:
             return vouched
         sockname = link.transport.get_extra_info("sockname") if link.transport is not None else None
@@ -356,25 +362,15 @@ class Lobby:
         if game is None or table.recorded or game.winner < 0:
             return
         table.recorded = True
-        sign = 1 if room.config.rules.scoring.value == "lowest" else -1  # who did better
-        order = sorted(range(game.n), key=lambda s: (s != game.winner, sign * game.scores[s]))
-        placings: list[Placing] = []
-        for place, seat in enumerate(order, 1):
-            entry = room.book.seats[seat]
-            tied = bool(placings) and seat != game.winner and game.scores[seat] == placings[-1].points
-            placings.append(Placing(
-                name=entry.name, rank=placings[-1].rank if tied else place, points=game.scores[seat],
-                identity=entry.identity if entry.kind == "human" else None,
-                bot_level=(entry.level or self.settings.level) if entry.kind == "bot" else None,
-            ))
+        ranked = placings(game, room.book, self.settings.level)
         # Named by the match's secret, which the journal keeps: a lobby that crashed
         # between recording and closing the journal resumes this match, and records it
         # again, without counting it twice.
-        self.store.record_result(room.code, placings, f"{room.code}:{match_name(game.shuffler.secret)}")
+        self.store.record_result(room.code, ranked, f"{room.code}:{match_name(game.shuffler.secret)}")
         if room.journal is not None:  # recorded: a restart must not resume (and count) it again
             room.journal.close_table(room.code)
             room.journal = None
-        names = ", ".join(f"{p.rank}. {p.name}" for p in placings)
+        names = ", ".join(f"{p.rank}. {p.name}" for p in ranked)
         self.store.log_event("result", f"{room.code}: {names}")
         self._on_event(f"[{room.code}] result: {names}")
         self._load_leaders()

@@ -33,7 +33,7 @@ from ..net.host import Host, HostLimits
 from ..net.journal import Journal
 from ..net.room import Room
 from ..private import DataDirError, private_dir, private_file
-from .identity import Credentials
+from .identity import GUEST, Credentials
 from .lobby import Lobby, LobbySettings
 from .sqlite_store import open_store
 from .store import LobbyStore
@@ -83,15 +83,19 @@ def _log_to(path: Path) -> None:
 def session_extra(spec: object, credentials: Credentials, store: LobbyStore, *, port: int, ssh_port: int,
                   public_host: str) -> dict[str, str]:
     """What an SSH session's program is told (``SessionSpec.extra``): where the lobby's
-    loopback door is, and for a key its credential, which also carries the client's real
-    address (the program reaches the lobby from loopback: see ``Lobby._origin``)."""
+    loopback door is, and its credential, which carries the client's real address (the
+    program reaches the lobby from loopback: see ``Lobby._origin``) and, for a key, the
+    key; a guest's vouches for the address alone."""
     fingerprint = getattr(spec, "fingerprint", None)
+    peer = str(getattr(spec, "peer", "") or "")
     extra = {"host": "127.0.0.1", "port": str(port), "ssh_port": str(ssh_port), "public_host": public_host}
     if fingerprint:
-        extra["identity"] = credentials.issue(fingerprint, str(getattr(spec, "peer", "") or ""))
+        extra["identity"] = credentials.issue(fingerprint, peer)
         why = store.banned(fingerprint)
         if why is not None:
             extra["banned"] = why[:200]
+    elif peer:
+        extra["identity"] = credentials.issue(GUEST, peer)
     return extra
 
 
@@ -100,7 +104,7 @@ def inner_limits(max_sessions: int) -> HostLimits:
     it has no per-address caps (the SSH server caps sessions per address before they get
     here) and no reserve: ``--max-sessions`` bounds it, a lobby and a table connection per
     session, briefly both.  The back-off after failed guesses stays: keyed by the
-    session's key, or, for guests without one, shared by them all."""
+    session's key, or for a guest by the address its credential vouches for."""
     cap = max_sessions * 2 + 16
     return HostLimits(max_connections=cap, unauthenticated_per_ip=cap, new_per_ip_per_s=1000.0,
                       new_per_ip_burst=cap, per_ip=cap, resume_reserve=0)

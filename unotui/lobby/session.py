@@ -36,7 +36,8 @@ def _build(spec: Any) -> LobbyApp | str:
     name = clean_name(str(getattr(spec, "user", "") or ""), "guest")
     command = tuple(getattr(spec, "command", ()) or ())
     return LobbyApp(extra.get("host", "127.0.0.1"), int(extra.get("port", "7777")), name,
-                    identity=extra.get("identity") or None, command=command,
+                    identity=extra.get("identity") or None, keyed=bool(getattr(spec, "fingerprint", None)),
+                    command=command,
                     ssh_port=int(extra.get("ssh_port", "2222")),
                     public_host=extra.get("public_host") or "THIS-HOST")
 

@@ -65,6 +65,7 @@ class Hall(Protocol):
     members: Any
 
     def identity_of(self, hello: m.Hello) -> str | None: ...
+    def origin_of(self, hello: m.Hello) -> str: ...
     def admit(self, link: Link, event: HelloReceived, identity: str | None) -> None: ...
     def gone(self, link: Link) -> None: ...
     def create(self, link: Link, request: m.Create) -> None: ...
@@ -217,7 +218,9 @@ class Host:
         target = None if to_lobby else self.rooms.get(hello.table)
         resume = target is not None and _resumes(target, event, identity)
         ip, now = link.peer[0], asyncio.get_running_loop().time()
-        guesser = identity or ip  # a key is its own guesser; everyone else, their address
+        # A key is its own guesser; everyone else is their address: for an SSH session
+        # (always 127.0.0.1 here) the one its credential vouches for.
+        guesser = identity or (lobby.origin_of(hello) if lobby is not None else "") or ip
         # A guess needs a secret to find: a private table's code, or a password.  A public
         # table is listed in the lobby, so a guesser waiting out its back-off may still join
         # one (and, on the inner host, where every SSH guest is 127.0.0.1, so may the rest).

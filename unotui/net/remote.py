@@ -68,7 +68,9 @@ class RemoteGame(Controller):
         owner: the host's own secret (only the hosting process passes it): the seat
             that joins with it may start the match.
         table: the table's code on a host with several tables (``""``: the only one).
-        identity: a lobby's credential for the player's key (SSH sessions only).
+        identity: a lobby's credential for the player's key, or a guest's for their
+            address alone (SSH sessions only).
+        keyed: whether ``identity`` names a key (default: whether there is one).
         reconnect_for: seconds to keep trying to resume after the connection drops.
         memory: where seat tokens are kept between runs (``unotui join`` and the menu).
     """
@@ -84,6 +86,7 @@ class RemoteGame(Controller):
         owner: str = "",
         table: str = "",
         identity: str | None = None,
+        keyed: bool | None = None,
         reconnect_for: float = 120.0,
         connect_timeout: float = 5.0,
         memory: SeatMemory | None = None,
@@ -96,6 +99,8 @@ class RemoteGame(Controller):
         self.owner = owner
         self.table = table
         self.identity = identity
+        #: whether ``identity`` is an SSH key's (a lobby's guest credential names none)
+        self.keyed = identity is not None if keyed is None else keyed
         #: lines the waiting room shows under "Others join with" (a lobby's table code)
         self.hints: tuple[str, ...] = ()
         self.reconnect_for = reconnect_for
@@ -128,7 +133,7 @@ class RemoteGame(Controller):
 
     @property
     def leaving(self) -> str:
-        if self.identity:
+        if self.keyed:
             return ("The table plays on: your seat is held for a while (connect again with the "
                     "same SSH key to take it back), then a computer player takes it.")
         if self.memory is not None:

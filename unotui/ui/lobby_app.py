@@ -31,7 +31,9 @@ class LobbyApp(UnoApp):
     Args:
         host, port: the lobby host (the serving process's own loopback port).
         name: the player's name (the SSH user name); the lobby makes it unique.
-        identity: the lobby's credential for the player's key (``None``: a guest).
+        identity: the lobby's credential: for the player's key, or a guest's (its address
+            only), or ``None``.
+        keyed: whether the player has a key (default: whether there is a credential).
         command: ``("join", CODE)`` or ``("spectate", CODE)`` to go straight to a table.
         ssh_port: the lobby's SSH port, for the line others type to join a table.
         public_host: the host name in that line (``unotui serve --public-host``).
@@ -44,6 +46,7 @@ class LobbyApp(UnoApp):
         name: str,
         *,
         identity: str | None = None,
+        keyed: bool | None = None,
         command: tuple[str, ...] = (),
         config: Config | None = None,
         ssh_port: int = 2222,
@@ -53,6 +56,7 @@ class LobbyApp(UnoApp):
         super().__init__(config, GameOptions(name=name), menu=True, save_settings=False)
         self.lobby_host, self.lobby_port = host, port
         self.identity = identity
+        self.keyed = identity is not None if keyed is None else keyed
         self.command = command
         self.ssh_port = ssh_port
         self.public_host = public_host
@@ -63,7 +67,7 @@ class LobbyApp(UnoApp):
     # ----- home -------------------------------------------------------------------------------
 
     async def open_home(self) -> None:
-        await self.push_screen(LobbyScreen(keyed=self.identity is not None))
+        await self.push_screen(LobbyScreen(keyed=self.keyed))
         if len(self.command) == 2 and self.command[0] in ("join", "spectate"):
             self.sit(self.command[1].upper(), spectate=self.command[0] == "spectate")
         else:
@@ -157,7 +161,7 @@ class LobbyApp(UnoApp):
 
         def factory(_options: GameOptions) -> RemoteGame:
             game = RemoteGame(self.lobby_host, self.lobby_port, name=self.you, spectate=spectate,
-                              table=code, identity=self.identity)
+                              table=code, identity=self.identity, keyed=self.keyed)
             game.hints = (
                 f"table code {code}: in the lobby press c and type it",
                 f"ssh -t -p {self.ssh_port} {self.public_host} join {code}",
