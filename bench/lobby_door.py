@@ -240,9 +240,11 @@ async def ssh_resize(port: int, count: Count) -> None:
 
 
 async def ssh_silent(port: int, count: Count, how_many: int, cap: int) -> list[asyncio.StreamWriter]:
-    """TCP connections that never start the handshake, from one address."""
+    """TCP connections that never start the handshake, from one address: past the cap,
+    each is closed as it arrives."""
     source = next(_source)
     held: list[asyncio.StreamWriter] = []
+    closing: list[Coroutine[Any, Any, bool]] = []
     for k in range(how_many):
         try:
             reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=(source, 0))
@@ -250,10 +252,12 @@ async def ssh_silent(port: int, count: Count, how_many: int, cap: int) -> list[a
             count("ssh_silent", k >= cap)
             continue
         held.append(writer)
-        if k >= cap:  # over the address's cap: closed at once
-            count("ssh_silent", await _ended(reader.read(), 5))
+        if k >= cap:
+            closing.append(_ended(reader.read(), 5))
         else:
             count("ssh_silent", True)
+    for closed in await asyncio.gather(*closing):
+        count("ssh_silent", closed)
     return held
 
 
