@@ -163,6 +163,9 @@ def test_prompt_when_the_drawn_card_cannot_be_played() -> None:
     view = replace(game.view, phase="drawn", legal=(KEEP,), drawn=Card.parse("R0"), actor=0, turn=0)
     assert view.my_turn
     assert "You drew R0: it can't be played" in prompt(view)
+    for card in ("R0", "W+4"):  # the key that goes on now fits an 80-column header
+        line = f" Round 10  {prompt(replace(view, drawn=Card.parse(card)))}"
+        assert "(k: now)" in line and len(line) <= 80, line
 
 
 # ----- the hand: sorting, the cards just drawn ---------------------------------------------

@@ -135,7 +135,7 @@ def prompt(view: SeatView) -> str:
     elif view.phase == "drawn":
         drawn = view.drawn.text if view.drawn is not None else "a card"
         if view.legal == (KEEP,):
-            main = f"You drew {drawn}: it can't be played, so it stays in your hand in a moment (k: now)."
+            main = f"You drew {drawn}: it can't be played; it is kept in a moment (k: now)."
         else:
             main = f"You drew {drawn}: play it (Enter) or keep it (k). Waiting keeps it."
     elif view.phase == "colour":
