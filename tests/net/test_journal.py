@@ -133,3 +133,18 @@ async def test_kill_9_then_restart_loses_no_acknowledged_action_and_seats_come_b
             await p.game.close()
         host.send_signal(signal.SIGTERM)
         host.wait(10)
+
+
+def test_an_old_journals_auto_keep_becomes_todays_default() -> None:
+    """Before drawn cards were kept after the same pause whether playable or not, a
+    journal's ``auto_keep`` (0.8 s) was the pause for an unplayable card only: resumed as
+    it was, it would keep a playable card 0.8 s after its draw.  An old row (its mark: a
+    clear ``password`` field, no ``password_hash``) gets today's pause; a new row keeps its own."""
+    from unotui.net.recovery import config_from_dict, config_to_dict
+    from unotui.table import AUTO_KEEP
+
+    new = config_to_dict(RoomConfig(seats=2, auto_keep=0.5))
+    assert config_from_dict(new).auto_keep == 0.5
+    old = {key: value for key, value in new.items() if key != "password_hash"}
+    old.update(password="", auto_keep=0.8)
+    assert config_from_dict(old).auto_keep == AUTO_KEEP

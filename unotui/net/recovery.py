@@ -46,8 +46,12 @@ def config_to_dict(config: RoomConfig) -> dict[str, object]:
 def config_from_dict(data: dict[str, object]) -> RoomConfig:
     """The configuration :func:`config_to_dict` wrote.  A journal written before passwords
     were hashed has ``password`` in clear: it is hashed here (and the caller rewrites the
-    row)."""
+    row).  Such a journal's ``auto_keep`` was the pause before an *unplayable* drawn card
+    was kept (0.8 s); it is now the pause before any drawn card is kept, so a journal of
+    that age gets today's default rather than 0.8 s to play a card just drawn."""
     values = {key: data[key] for key in _PLAIN if key in data}
+    if "password_hash" not in data:  # written before passwords were hashed (and auto-keep changed)
+        values.pop("auto_keep", None)
     if data.get("password"):
         values["password"] = data["password"]
     return RoomConfig(rules=rules_in(data["rules"]), **values)  # type: ignore[arg-type]
