@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from ..net.room import RoomConfig
 
+from .join_cli import add_password, password_of
+
 __all__ = ["add_arguments", "build_config", "run"]
 
 
@@ -39,7 +41,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--set", action="append", default=[], metavar="KEY=VALUE", help="a house rule (repeatable)"
     )
-    parser.add_argument("--password", default="", help="a password joiners must give")
+    add_password(parser, "a password joiners must give")
     parser.add_argument("--name", help="your name (and the table's)")
     parser.add_argument(
         "--turn-timer", type=float, metavar="S", help="seconds per decision (default: no timer)"
@@ -91,7 +93,7 @@ def build_config(args: argparse.Namespace) -> tuple[RoomConfig, str]:
         seats=args.seats,
         bots=args.bots,
         rules=rules,
-        password=args.password,
+        password=password_of(args),
         level=level,
         turn_timer=args.turn_timer,
         hold=args.hold,
