@@ -106,6 +106,37 @@ async def test_over_the_per_address_cap_a_connection_is_closed_before_the_handsh
             await asyncio.wait_for(proc.wait(), 10)
 
 
+async def test_silent_connections_from_many_addresses_are_capped_in_all(tmp_path: Path) -> None:
+    """Each address within its own cap, but together past ``max_silent``: a new connection
+    from yet another address is closed at once (file descriptors are the whole server's);
+    one that logs in is no longer silent, and once some close others get in again."""
+    limits = SshLimits(max_silent=3, rate_per_ip=100.0, rate_burst=100)
+    async with serving(tmp_path, limits=limits) as server:
+        async def silent(k: int) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+            return await asyncio.open_connection("127.0.0.1", server.port, local_addr=(f"127.77.0.{k}", 0))
+
+        held = [await silent(k) for k in (1, 2, 3)]
+        for reader, _writer in held:
+            assert (await asyncio.wait_for(reader.readline(), 5)).startswith(b"SSH-2.0-unotui")
+        reader, writer = await silent(4)
+        assert await asyncio.wait_for(reader.read(), 2) == b""  # EOF, no version line
+        writer.close()
+        assert server.refused["flood"] == 1
+        for _reader, old in held[:2]:
+            old.close()
+        await until(lambda: server.connections_now == 1)
+        async with connect(server.port) as conn:  # logs in: it holds no silent slot
+            proc = await conn.create_process(**TERM)
+            await read_until(proc.stdout, b"SPEC ")
+            more = [await silent(k) for k in (5, 6)]  # with the one left: three silent again
+            for late, _w in more:
+                assert (await asyncio.wait_for(late.readline(), 5)).startswith(b"SSH-2.0-unotui")
+            proc.stdin.write(b"q")
+            await asyncio.wait_for(proc.wait(), 10)
+        for _reader, w in [held[2], *more]:
+            w.close()
+
+
 async def test_a_logged_in_connection_that_opens_no_session_is_closed(tmp_path: Path) -> None:
     limits = SshLimits(no_session_timeout=0.5)
     async with serving(tmp_path, limits=limits) as server, connect(server.port) as conn:

@@ -30,6 +30,10 @@ class SshLimits:
             connection from that address is closed at once, before the handshake (silent
             connections would otherwise hold a file descriptor each until
             ``login_timeout``).
+        max_silent: connections in all that have not yet begun to log in (the SSH
+            handshake); past them a new connection is closed at once, from any address:
+            many addresses holding silent connections would otherwise exhaust the
+            process's file descriptors, and with them every table.
         no_session_timeout: seconds a logged-in connection may go without a session
             (before its first, or after one that never started) before it is closed.
         max_sessions: connections (each runs at most one session) at the same time.
@@ -58,6 +62,7 @@ class SshLimits:
     rate_burst: int = 5
     per_ip: int = 8
     per_ip_refused: int = 2
+    max_silent: int = 128
     no_session_timeout: float = 10.0
     max_sessions: int = 200
     child_memory_mib: int = 1024
@@ -91,6 +96,7 @@ class Admission:
         self.limits = limits
         self.per_ip: Counter[str] = Counter()
         self.admitted = 0
+        self.silent = 0  # connections that have not begun to log in
         self._buckets: dict[str, tuple[float, float]] = {}  # ip -> (tokens, at)
 
     def connect(self, ip: str, now: float) -> str | None:
@@ -100,9 +106,10 @@ class Admission:
         Every connection, refused or not, counts for its address until :meth:`disconnect`.
         """
         limits = self.limits
-        if self.per_ip[ip] >= limits.per_ip + limits.per_ip_refused:
+        if self.per_ip[ip] >= limits.per_ip + limits.per_ip_refused or self.silent >= limits.max_silent:
             self.per_ip[ip] += 1
             return "flood"
+        self.silent += 1
         tokens, at = self._buckets.get(ip, (float(limits.rate_burst), now))
         tokens = min(float(limits.rate_burst), tokens + (now - at) * limits.rate_per_ip)
         reason: str | None = None
@@ -117,6 +124,10 @@ class Admission:
         self._forget_full_buckets(now)
         return reason
 
+    def spoke(self) -> None:
+        """A connection that :meth:`connect` let on has begun to log in: no longer silent."""
+        self.silent -= 1
+
     def admit(self) -> str | None:
         """A connection asks to log in: None to let it (it then counts in all), else "full"."""
         if self.admitted >= self.limits.max_sessions:
@@ -124,8 +135,10 @@ class Admission:
         self.admitted += 1
         return None
 
-    def disconnect(self, ip: str, admitted: bool) -> None:
-        """A connection from ``ip`` ended (``admitted``: it had passed :meth:`admit`)."""
+    def disconnect(self, ip: str, admitted: bool, silent: bool = False) -> None:
+        """A connection from ``ip`` ended (``admitted``: it had passed :meth:`admit`;
+        ``silent``: :meth:`connect` let it on and it never :meth:`spoke`)."""
+        self.silent -= int(silent)
         self.per_ip[ip] -= 1
         if self.per_ip[ip] <= 0:
             del self.per_ip[ip]

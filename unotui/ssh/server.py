@@ -272,6 +272,7 @@ class _Connection(asyncssh.SSHServer):
         self._conn: asyncssh.SSHServerConnection | None = None
         self._peer = ""
         self._refusal: str | None = None
+        self._silent = False
         self._admitted = False
         self._key: asyncssh.SSHKey | None = None
         self._fingerprint: str | None = None
@@ -283,6 +284,7 @@ class _Connection(asyncssh.SSHServer):
         self._peer = str(peer[0]) if peer else ""
         self._server._connections.add(self)
         self._refusal = self._server.admission.connect(self._peer, time.monotonic())
+        self._silent = self._refusal != "flood"  # let on, and not yet logging in
         if self._refusal == "flood":  # before the handshake: not a byte sent
             self._server.count_refusal(self._refusal)
             conn.abort()
@@ -291,7 +293,8 @@ class _Connection(asyncssh.SSHServer):
         server = self._server
         if self in server._connections:
             server._connections.discard(self)
-            server.admission.disconnect(self._peer, self._admitted)
+            server.admission.disconnect(self._peer, self._admitted, self._silent)
+            self._silent = False
             self._admitted = False
 
     def close(self) -> None:
@@ -301,6 +304,9 @@ class _Connection(asyncssh.SSHServer):
     def begin_auth(self, username: str) -> bool:
         """Always ask for authentication: OpenSSH offers its key only when asked."""
         assert self._conn is not None
+        if self._silent:
+            self._server.admission.spoke()
+            self._silent = False
         if self._refusal is None:
             self._refusal = self._server.admission.admit()
             self._admitted = self._refusal is None
