@@ -22,7 +22,7 @@ import pytest
 from tests.lobby.test_lobby_net import FAST as LOBBY_FAST
 from tests.lobby.test_lobby_net import lobby_host, visit
 from tests.net.lan_support import FAST, Player, hosted, until
-from tests.tui_support import full_text, words
+from tests.ui.tui_support import full_text, words
 from unotui.client.config import Config
 from unotui.client.options import GameOptions
 from unotui.engine import Game, Rules, seat_view
