@@ -10,11 +10,11 @@ import pytest
 
 @pytest.fixture
 def fast_keys(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """Key presses in Textual's pilot without its 20 ms idle polls (see tui_support.settle)."""
+    """Key presses in Textual's pilot without its 20 ms idle polls (see tests.ui.tui_support.settle)."""
     import textual.app
     import textual.pilot
 
-    from .tui_support import quick_idle
+    from .ui.tui_support import quick_idle
 
     monkeypatch.setattr(textual.app, "wait_for_idle", quick_idle)
     monkeypatch.setattr(textual.pilot, "wait_for_idle", quick_idle)

@@ -214,7 +214,7 @@ async def test_help_in_the_lobby_shows_the_lobby_s_keys_first(tmp_path: Path) ->
     classic rules named as such (no table's rules are in force in the lobby)."""
     from textual.binding import Binding
 
-    from tests.tui_support import words
+    from tests.ui.tui_support import words
     from unotui.ui.screens.help import LOBBY_KEYS, HelpScreen
 
     listed = {keys for keys, _what in LOBBY_KEYS}

@@ -19,8 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from ..tmux_support import tmux as _tmux
-from ..tmux_support import wait_for
+from ..e2e.tmux_support import tmux as _tmux
+from ..e2e.tmux_support import wait_for
 
 pytestmark = [
     pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux"),

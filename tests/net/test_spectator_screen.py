@@ -9,7 +9,7 @@ import pytest
 
 from tests.hostile.test_screens import joined_app, wait_for
 from tests.net.lan_support import FAST, Player, has_view, hosted, until
-from tests.tui_support import full_text
+from tests.ui.tui_support import full_text
 from unotui.engine import Rules
 from unotui.net.remote import RemoteGame
 from unotui.net.room import RoomConfig

@@ -10,7 +10,7 @@ from textual.app import App
 
 from tests.hostile.test_screens import joined_app, wait_for
 from tests.net.lan_support import FAST, hosted
-from tests.tui_support import full_text
+from tests.ui.tui_support import full_text
 from unotui.engine import DRAW, Game, Rules, seat_view
 from unotui.net.room import RoomConfig
 from unotui.ui.screens.table import TableScreen

@@ -7,7 +7,7 @@ import pytest
 
 from tests.hostile.test_screens import joined_app, wait_for
 from tests.net.lan_support import FAST, hosted
-from tests.tui_support import full_text, words
+from tests.ui.tui_support import full_text, words
 from unotui.engine import Rules
 from unotui.net.room import RoomConfig
 from unotui.ui.screens.waiting import WaitingScreen

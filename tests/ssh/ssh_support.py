@@ -22,7 +22,7 @@ import asyncssh
 
 from unotui.ssh import SshLimits, SshServer
 
-from ..tmux_support import tmux, wait_for
+from ..e2e.tmux_support import tmux, wait_for
 
 ECHO = "tests.ssh.entries:echo"
 ECHO_APP = "tests.ssh.entries:echo_app"

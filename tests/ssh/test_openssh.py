@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from ..tmux_support import tmux
+from ..e2e.tmux_support import tmux
 from .ssh_support import CliServer, Terminal, cli_server, make_key, ssh_argv
 
 pytestmark = [

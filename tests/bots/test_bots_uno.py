@@ -7,10 +7,9 @@ import random
 
 import pytest
 
+from tests.ui.tui_support import screen_text, scripted_app, settle
 from unotui.bots import LEVELS, make_bot
 from unotui.engine import CALL_UNO, Action, Game, Play, Rules, deal_order, seat_view
-
-from .tui_support import screen_text, scripted_app, settle
 
 CLASSIC = Rules.preset("classic")
 #: the documented chances (docs/bots.md)

@@ -28,7 +28,7 @@ from unotui.ui.widgets import HandView, KeyBar, PlayersView, prompt
 from .tui_support import ScriptedBot, deal_order, play_card, screen_text, scripted_app, settle, table
 
 CLASSIC = Rules.preset("classic")
-UI = Path(__file__).resolve().parent.parent / "unotui" / "ui"
+UI = Path(__file__).resolve().parents[2] / "unotui" / "ui"
 pytestmark = pytest.mark.usefixtures("fast_keys")
 
 

@@ -51,7 +51,7 @@ def test_output_into_a_closed_pipe_ends_quietly(tmp_path: object) -> None:
     import os
     from pathlib import Path
 
-    transcript = Path(__file__).parent / "transcripts" / "01-deal-passes-left.json"
+    transcript = Path(__file__).parent.parent / "transcript" / "transcripts" / "01-deal-passes-left.json"
     read, write = os.pipe()
     os.close(read)  # the reader has already gone: every write fails with EPIPE
     try:

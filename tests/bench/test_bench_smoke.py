@@ -1,8 +1,10 @@
-"""The benchmarks still run and print their summary line (tiny sizes; figures are not
-asserted: speed is measured by the benchmarks themselves, not by tests)."""
+"""The benchmarks still run and print their summary line (tiny sizes; how fast is not
+asserted: speed is measured by the benchmarks themselves, not by tests; that each figure
+is a number, where the run measures it, is)."""
 
 from __future__ import annotations
 
+import importlib.util
 import re
 import shutil
 import subprocess
@@ -11,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-BENCH = Path(__file__).resolve().parent.parent / "bench"
+BENCH = Path(__file__).resolve().parents[2] / "bench"
 
 
 def last_line(*args: str, timeout: float = 120) -> str:
@@ -20,8 +22,14 @@ def last_line(*args: str, timeout: float = 120) -> str:
 
 
 def test_engine_bench_summary_line() -> None:
+    """The engine's own figure is always measured; the ratio is one only beside rlcard
+    (the ``bench`` extra), and without it the line says so with ``rlcard_moves_per_s=0``."""
     line = last_line(str(BENCH / "engine.py"), "--seconds", "0.3", "--rounds", "1")
-    assert re.fullmatch(r"engine_moves_per_s=\d+ rlcard_moves_per_s=\d+ ratio=(\d+\.\d+|nan)", line), line
+    if importlib.util.find_spec("rlcard") is not None:
+        theirs = r"rlcard_moves_per_s=[1-9]\d* ratio=\d+\.\d+"
+    else:
+        theirs = r"rlcard_moves_per_s=0 ratio=nan"
+    assert re.fullmatch(r"engine_moves_per_s=[1-9]\d* " + theirs, line), line
 
 
 @pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is installed by .ci/run")
@@ -74,7 +82,8 @@ def test_host_path_bench_summary_line(mode: tuple[str, ...]) -> None:
 def test_chaos_bench_summary_line() -> None:
     tiny = ("--quick", "--games", "1", "--scale", "0.1", "--target-score", "1")
     line = last_line(str(BENCH / "chaos.py"), *tiny, timeout=240)
+    # even the tiny run kills and restarts a host once: its recovery is a real figure
     assert re.fullmatch(
-        r"faults=\d+ games_completed=1 actions_lost=0 leaks=0 host_crashes=0 recovery_s=(\d+\.\d+|nan)"
+        r"faults=\d+ games_completed=1 actions_lost=0 leaks=0 host_crashes=0 recovery_s=\d+\.\d+"
         r" ssh_key_p95_ms_under_attack=\d+ ssh_key_p95_ms_quiet=\d+ server_peak_mib=\d+", line
     ), line

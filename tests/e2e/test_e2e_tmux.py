@@ -4,6 +4,7 @@ the question it asks while a match is running)."""
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -17,6 +18,13 @@ from .tmux_support import tmux as _tmux
 from .tmux_support import wait_for
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux")
+
+
+def _cards(screen: str, name: str) -> int:
+    """How many cards the players' list shows ``name`` holding."""
+    found = re.search(rf"{name}\s+(\d+) cards", screen)
+    assert found, screen
+    return int(found.group(1))
 
 
 def test_play_a_few_moves_and_quit_with_ctrl_q(tmp_path: Path) -> None:
@@ -36,14 +44,16 @@ def test_play_a_few_moves_and_quit_with_ctrl_q(tmp_path: Path) -> None:
         screen = wait_for(session, "playable")  # the hand is drawn last
         assert "Players" in screen and "Log" in screen and "Tester" in screen
         assert "Round 1" in screen
-        before = screen
+        held = _cards(screen, "Tester")
+        assert "You drew" not in screen and f"{held} cards," in screen  # the hand's own line agrees
         # Draw a card, then play whatever is playable by moving along the hand.
         _tmux("send-keys", "-t", session, "d")
-        time.sleep(0.5)
+        wait_for(session, "You drew")  # the draw is shown before the next key is sent
         _tmux("send-keys", "-t", session, "k")  # keep it if it was playable (ignored otherwise)
         wait_for(session, "Your turn")
         screen = wait_for(session, "You drew")
-        assert screen != before
+        # The drawn card is in the hand, in the players' list and in the hand's own line:
+        assert _cards(screen, "Tester") == held + 1 and f"{held + 1} cards," in screen, screen
         _tmux("send-keys", "-t", session, "Right", "Right", "n")
         screen = wait_for(session, "Hint:")
         _tmux("send-keys", "-t", session, "C-q")  # a match is running: asked first

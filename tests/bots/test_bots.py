@@ -206,7 +206,7 @@ def test_seeded_bots_are_reproducible() -> None:
 
 
 def test_bots_always_call_uno_unless_they_may_forget() -> None:
-    """With ``forget_uno=0`` no level is ever caught (forgetting: tests/test_bots_uno.py)."""
+    """With ``forget_uno=0`` no level is ever caught (forgetting: tests/bots/test_bots_uno.py)."""
     for level in LEVELS:
         for seed in range(3):
             game = Game(2, Rules.preset("classic"), rng=random.Random(seed))
@@ -353,7 +353,7 @@ def test_bots_call_uno_for_themselves_and_catch_others() -> None:
     for level in LEVELS:
         own = seat_view(game, forgetful)
         assert CALL_UNO in own.legal
-        # (levels that may forget stay quiet until their turn: tests/test_bots_uno.py)
+        # (levels that may forget stay quiet until their turn: tests/bots/test_bots_uno.py)
         assert react(make_bot(level, random.Random(0), forget_uno=0), own) is CALL_UNO
     other = (forgetful + 1) % 3
     view = seat_view(game, other)

@@ -9,7 +9,7 @@ from textual.binding import Binding
 from unotui.ui.screens.help import KEYS
 from unotui.ui.screens.table import TableScreen
 
-DOC = (Path(__file__).parent.parent / "docs" / "keys.md").read_text(encoding="utf-8")
+DOC = (Path(__file__).resolve().parents[2] / "docs" / "keys.md").read_text(encoding="utf-8")
 NAMES = {
     "question_mark": "?",
     "exclamation_mark": "!",

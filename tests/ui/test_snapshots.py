@@ -1,6 +1,6 @@
 """Snapshots of the main screens at 80x24 and 120x40 (seeded games, zero delays, no clocks).
 
-Update after a deliberate change with ``pytest tests/test_snapshots.py --snapshot-update``
+Update after a deliberate change with ``pytest tests/ui/test_snapshots.py --snapshot-update``
 and look at ``snapshot_report.html``.
 """
 

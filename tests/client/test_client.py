@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.ui.tui_support import ScriptedBot, deal_order
 from unotui.cli import main
 from unotui.client import (
     Answered,
@@ -23,8 +24,6 @@ from unotui.client import (
 )
 from unotui.client.config import Config, config_path, load_config, save_config
 from unotui.engine import DRAW, KEEP, Action, Card, Event, Game, Play, Rules, play
-
-from .tui_support import ScriptedBot, deal_order
 
 CLASSIC = Rules.preset("classic")
 
