@@ -16,13 +16,13 @@ from unotui.client import (
     Refused,
     ViewChanged,
     clean,
-    clean_name,
     describe,
     make_bot,
     suggest,
 )
 from unotui.client.config import Config, config_path, load_config, save_config
 from unotui.engine import DRAW, KEEP, Action, Card, Event, Game, Play, Rules, play
+from unotui.protocol.text import clean_name
 
 from .tui_support import ScriptedBot, deal_order
 
@@ -196,9 +196,10 @@ def test_one_definition_of_the_colour_held_most() -> None:
 
 def test_clean_strips_terminal_controls() -> None:
     assert clean("\x1b]0;pwned\x07Bob\u202e\u200b") == "]0;pwnedBob"
-    assert clean_name("  [bold]x[/bold]  ") == "[bold]x[/bold]"
-    assert clean_name("\x1b\x07") == "Player"
-    assert len(clean_name("x" * 50)) == 16
+    # One's own name (fallback given): cut to fit, never refused (the peer's: tests/protocol).
+    assert clean_name("  [bold]x[/bold]  ", "Player") == "[bold]x[/bold]"
+    assert clean_name("\x1b\x07", "Player") == "Player"
+    assert len(clean_name("x" * 50, "Player")) == 16
 
 
 def test_log_sentences() -> None:
