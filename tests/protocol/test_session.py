@@ -33,10 +33,9 @@ from unotui.protocol.session import (
     State,
     Timing,
     ViewUpdated,
-    new_token,
-    same_token,
 )
 from unotui.protocol.values import ACTION_BY_TEXT
+from unotui.tokens import new_token, same_token
 
 from .proto_support import Pair, random_steps
 
