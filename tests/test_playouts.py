@@ -198,7 +198,9 @@ class Table:
         return Game(self.players, self.rules, rng=random.Random(self.seed), dealer=self.dealer)
 
     def __repr__(self) -> str:
-        return (f"Table({self.players} players, {self.rules.name} {' '.join(self.rules.differences())}, "
+        base = PRESETS.get(self.rules.name, Rules()).to_mapping()
+        changed = " ".join(f"{k}={v}" for k, v in self.rules.to_mapping().items() if base[k] != v)
+        return (f"Table({self.players} players, {self.rules.name} {changed}, "
                 f"seed={self.seed}, dealer={self.dealer})")
 
 

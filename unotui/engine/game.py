@@ -505,15 +505,6 @@ class Game(turns.TurnMixin):
                     self._refuse(seat, action)
             else:
                 self._refuse(seat, action)
-        self.push(seat, action)
-
-    def push(self, seat: int, action: Action) -> None:
-        """Apply ``action`` *without* checking it (like python-chess's ``push``).
-
-        Only for actions just taken from ``legal_actions(seat)`` of this same state, as
-        simulations do; anything that comes from a person or a peer goes through
-        :meth:`apply`.  An unchecked illegal action corrupts the game.
-        """
         self.version += 1
         self.history.append((seat, action))
         if self.uno_open >= 0 and self.uno_open != seat and type(action) in _BEGINS_TURN:

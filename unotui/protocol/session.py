@@ -408,12 +408,6 @@ class HostSession(_Session):
             self._queue(message)
         return True
 
-    def resend_snapshot(self, view: SeatView) -> None:
-        """Send a full snapshot (e.g. after the client's view was found out of step)."""
-        if self.state not in (State.ACTIVE, State.SPECTATING) or view.seat != self.seat:
-            raise LocalProtocolError("bad_message", "cannot send this snapshot now")
-        self._queue(self._views.snapshot(view))
-
     def close(self, code: str, message: str) -> None:
         """End the connection in good order with ``closed`` (the host leaves, match over...)."""
         if self.closed:
