@@ -47,6 +47,10 @@ FAST = settings(max_examples=150, deadline=None, derandomize=True,
 
 # ----- the plain readers, as they were -----------------------------------------------------
 
+#: the view's per-seat lists, and its fields that name one seat (-1: nobody)
+PER_SEAT = ("names", "counts", "uno_called", "scores", "round_points", "eliminated", "teams")
+SEAT_REFS = ("turn", "actor", "uno_open", "wd4_by", "dealer", "round_winner", "winner")
+
 
 def ref_list(value: object, what: str, read: Callable[[object], Any], max_len: int) -> tuple[Any, ...]:
     if type(value) is not list:
@@ -110,10 +114,10 @@ def ref_check(view: SeatView) -> None:
     n = len(view.names)
     if not 2 <= n <= MAX_SEATS:
         raise RemoteProtocolError("bad_message", f"view: {n} seats")
-    if any(len(getattr(view, name)) != n for name in sync._PER_SEAT):
+    if any(len(getattr(view, name)) != n for name in PER_SEAT):
         raise RemoteProtocolError("bad_message", "view: a per-seat list has the wrong length")
     seats = [view.seat if view.seat is not None else 0, *view.active, *view.face_up]
-    seats += [s for s in (getattr(view, name) for name in sync._SEAT_REFS) if s >= 0]
+    seats += [s for s in (getattr(view, name) for name in SEAT_REFS) if s >= 0]
     if any(s >= n for s in seats):
         raise RemoteProtocolError("bad_message", "view: a seat number outside the table")
 
@@ -256,7 +260,7 @@ def test_written_out_check_is_the_generic_one(data: st.DataObject) -> None:
         "active": tuple(data.draw(st.lists(st.integers(0, 12), max_size=4))),
         "face_up": dict.fromkeys(data.draw(st.lists(st.integers(0, 12), max_size=3)), ()),
     }
-    for name in sync._SEAT_REFS:
+    for name in SEAT_REFS:
         changes[name] = data.draw(seat_no)
     view = dataclasses.replace(view, **{k: v for k, v in changes.items() if data.draw(st.booleans())})
     same(lambda v: sync._check(v), ref_check, view)  # type: ignore[arg-type]
