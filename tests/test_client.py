@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.seeds import rng_secret
 from unotui.cli import main
 from unotui.client import (
     Answered,
@@ -58,12 +59,11 @@ def test_bad_play_arguments_exit_2_without_traceback(
 
 
 def test_engine_offers_the_plain_play_of_a_next_to_last_card() -> None:
-    import random
 
     g = Game(
         2,
         CLASSIC.with_(hand_size=2),
-        rng=random.Random(1),
+        secret=rng_secret(1),
         deck=deal_order(["R5 G7", "B1 B2"], "R1", dealer=1),
         dealer=1,
     )

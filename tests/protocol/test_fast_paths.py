@@ -12,7 +12,6 @@ with ``dataclasses.replace`` and the generic check in the same way.
 from __future__ import annotations
 
 import dataclasses
-import random
 from collections.abc import Callable
 from typing import Any
 
@@ -20,6 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.seeds import rng_secret
 from unotui.engine import Event, Game, SeatView, seat_view
 from unotui.protocol import ProtocolError, RemoteProtocolError, ViewDecoder, ViewEncoder, sync
 from unotui.protocol.codec import decode_host, encode
@@ -227,7 +227,7 @@ def test_colour_reader_on_every_short_string() -> None:
 
 @pytest.mark.parametrize("rules", sorted(RULE_SETS))
 def test_apply_rebuilds_what_replace_would(rules: str) -> None:
-    game = Game(4, RULE_SETS[rules], rng=random.Random(5))
+    game = Game(4, RULE_SETS[rules], secret=rng_secret(5))
     enc, dec = ViewEncoder(), ViewDecoder(keep=30)
     dec.apply(decode_host(encode(enc.update(seat_view(game, 1)))))  # type: ignore[arg-type]
     for _ in random_steps(game, 5, 300):
@@ -249,7 +249,7 @@ def test_apply_rebuilds_what_replace_would(rules: str) -> None:
 @FAST
 @given(st.data())
 def test_written_out_check_is_the_generic_one(data: st.DataObject) -> None:
-    game = Game(4, RULE_SETS["giant-effects"], rng=random.Random(2))
+    game = Game(4, RULE_SETS["giant-effects"], secret=rng_secret(2))
     view = seat_view(game, data.draw(st.sampled_from([None, 0, 3])))
     seat_no = st.integers(-1, 12)
     per_seat = st.integers(0, 12)
