@@ -7,9 +7,10 @@ uniform.  So both sides do the same work per hand and "moves per second" and "ha
 second" compare like with like.
 
 * unotui runs the official rules (``classic`` preset: challenges, UNO calls, first-card
-  rules, reshuffles) with ``Game.push`` (the unchecked apply, for actions just taken
-  from ``legal_actions``).  A wild is one move and its colour another; a challenge is
-  answered uniformly; a drawn card that cannot be played is kept (one more move).
+  rules, reshuffles) with ``Game.apply``, the one way to change a game (it finds the
+  action in the ``legal_actions`` just asked for).  A wild is one move and its colour
+  another; a challenge is answered uniformly; a drawn card that cannot be played is kept
+  (one more move).
 * RLCard (``pip install -e '.[bench]'``) runs its raw ``UnoGame``: a wild and its colour
   are one action, a drawn card is played (or kept) within the ``draw`` move, and a Wild
   Draw Four is legal only when nothing else is (it has no challenge).  Its four colour
@@ -59,7 +60,7 @@ def bench_engine(seconds: float, players: int, seed: int = 1) -> tuple[int, floa
 
     def play_hand() -> int:
         game = Game(players, rules, dealer=0, seed=int(rand() * 2**53))
-        legal_actions, push = game.legal_actions, game.push
+        legal_actions, apply = game.legal_actions, game.apply
         moves = 0
         while game.round_winner < 0:  # the hand is on
             seat = game.actor
@@ -69,7 +70,7 @@ def bench_engine(seconds: float, players: int, seed: int = 1) -> tuple[int, floa
                 action = options[int(rand() * len(options))]
             else:  # nothing to play: draw, or keep the unplayable drawn card
                 action = next(a for a in legal if type(a) is Draw or type(a) is Keep)
-            push(seat, action)
+            apply(seat, action)
             moves += 1
         return moves
 

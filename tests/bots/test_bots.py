@@ -11,6 +11,7 @@ from collections import Counter
 
 import pytest
 
+from tests.seeds import rng_secret
 from unotui.bots import LEVELS, MIN_CATCH_DELAY, Bot, Knowledge, make_bot, react, suggest
 from unotui.bots.base import RandomBot
 from unotui.engine import (
@@ -83,7 +84,7 @@ def play_checked(game: Game, bots: list[Bot], max_moves: int = 4000, rounds: int
 def test_every_level_plays_legally_under_every_preset(preset: str, players: int) -> None:
     for k in range(2):
         levels = [LEVELS[(i + k + players) % len(LEVELS)] for i in range(players)]
-        game = Game(players, Rules.preset(preset), rng=random.Random(players * 100 + k))
+        game = Game(players, Rules.preset(preset), secret=rng_secret(players * 100 + k))
         play_checked(game, _bots(levels, players + k), rounds=2)
 
 
@@ -100,14 +101,14 @@ def test_every_level_plays_legally_under_house_rules(settings: dict[str, str], p
     rules = Rules.preset("giant").with_settings(settings)
     for k in range(3):
         levels = [LEVELS[(i + k) % len(LEVELS)] for i in range(players)]
-        game = Game(players, rules, rng=random.Random(7 * players + k))
+        game = Game(players, rules, secret=rng_secret(7 * players + k))
         play_checked(game, _bots(levels, k), rounds=2)
 
 
 def test_hard_plays_a_whole_match_for_points() -> None:
     rules = Rules.preset("classic").with_(target_score=200)
     bots = [make_bot("hard", random.Random(i), objective="points", deadline=None) for i in range(3)]
-    game = Game(3, rules, rng=random.Random(3))
+    game = Game(3, rules, secret=rng_secret(3))
     play_checked(game, bots, max_moves=20000, rounds=1000)
     assert game.over
 
@@ -127,7 +128,7 @@ def _reachable_types(root: object, limit: int = 20000) -> set[type]:
 
 
 def test_a_bot_is_given_only_a_view_with_no_path_to_the_game() -> None:
-    game = Game(3, Rules.preset("modern"), rng=random.Random(1))
+    game = Game(3, Rules.preset("modern"), secret=rng_secret(1))
     view = seat_view(game, game.actor)
     assert Game not in _reachable_types(view)
     for level in LEVELS:
@@ -154,7 +155,7 @@ def test_decisions_do_not_depend_on_hidden_cards() -> None:
     rng = random.Random(5)
     checked = 0
     for seed in range(12):
-        game = Game(3, Rules.preset("classic"), rng=random.Random(seed))
+        game = Game(3, Rules.preset("classic"), secret=rng_secret(seed))
         for _ in range(rng.randrange(0, 30)):
             if game.phase not in ("play", "drawn", "colour", "challenge"):
                 break
@@ -197,7 +198,7 @@ def test_make_bot_levels_and_errors() -> None:
 
 def test_seeded_bots_are_reproducible() -> None:
     def run(seed: int) -> list[str]:
-        game = Game(4, Rules.preset("giant"), rng=random.Random(seed))
+        game = Game(4, Rules.preset("giant"), secret=rng_secret(seed))
         bots = _bots(["hard", "medium", "easy", "random"], seed)
         play_checked(game, bots)
         return [f"{e.kind}{e.seat}{e.cards}{e.value}" for e in game.log]
@@ -209,7 +210,7 @@ def test_bots_always_call_uno_unless_they_may_forget() -> None:
     """With ``forget_uno=0`` no level is ever caught (forgetting: tests/bots/test_bots_uno.py)."""
     for level in LEVELS:
         for seed in range(3):
-            game = Game(2, Rules.preset("classic"), rng=random.Random(seed))
+            game = Game(2, Rules.preset("classic"), secret=rng_secret(seed))
             bots = [
                 make_bot(level, random.Random(seed * 31 + i), rollouts=12, deadline=None, forget_uno=0)
                 for i in range(2)
@@ -223,7 +224,7 @@ def test_bots_always_call_uno_unless_they_may_forget() -> None:
 
 
 def test_suggest_gives_a_legal_hint() -> None:
-    game = Game(3, Rules.preset("giant"), rng=random.Random(2))
+    game = Game(3, Rules.preset("giant"), secret=rng_secret(2))
     for _ in range(60):
         if game.phase == "round_over":
             break
@@ -234,7 +235,7 @@ def test_suggest_gives_a_legal_hint() -> None:
 
 
 def test_react_declines_or_calls_uno() -> None:
-    game = Game(2, Rules.preset("classic"), rng=random.Random(1))
+    game = Game(2, Rules.preset("classic"), secret=rng_secret(1))
     view = seat_view(game, 1 - game.actor)
     assert view.legal == ()
     for level in LEVELS:
@@ -258,7 +259,7 @@ def test_knowledge_counts_cards_and_infers_missing_colours() -> None:
     unknown (a keep does not say whether it could have been played)."""
     lacks_checked = 0
     for seed in range(20):
-        game = Game(2, Rules.preset("classic"), rng=random.Random(seed))
+        game = Game(2, Rules.preset("classic"), secret=rng_secret(seed))
         bots = _bots(["random", "random"], seed)
         drew_on: Colour | None = None
         while game.phase != Phase.ROUND_OVER:
@@ -289,7 +290,7 @@ def test_hard_search_respects_its_deadline() -> None:
     import time
 
     bot = make_bot("hard", random.Random(1), deadline=0.01, rollouts=100000)
-    game = Game(2, Rules.preset("classic"), rng=random.Random(4))
+    game = Game(2, Rules.preset("classic"), secret=rng_secret(4))
     worst = 0.0
     for _ in range(300):
         if game.phase == "round_over":
@@ -303,7 +304,7 @@ def test_hard_search_respects_its_deadline() -> None:
 
 
 def test_random_bot_plays_when_it_can() -> None:
-    game = Game(2, Rules.preset("classic"), rng=random.Random(9))
+    game = Game(2, Rules.preset("classic"), secret=rng_secret(9))
     bot = RandomBot(random.Random(1))
     for _ in range(100):
         if game.phase == "round_over":
@@ -320,13 +321,13 @@ def test_search_refines_only_searchable_endgames_and_stays_legal() -> None:
     from unotui.bots.hard import HardPolicy
     from unotui.bots.search import refine, searchable
 
-    assert searchable(seat_view(Game(2, Rules.preset("classic"), rng=random.Random(1)), 0))
-    stacking = Game(2, Rules.preset("classic").with_settings({"stacking": "official"}), rng=random.Random(1))
+    assert searchable(seat_view(Game(2, Rules.preset("classic"), secret=rng_secret(1)), 0))
+    stacking = Game(2, Rules.preset("classic").with_settings({"stacking": "official"}), secret=rng_secret(1))
     assert not searchable(seat_view(stacking, 0))
     policy = HardPolicy()
     searched = 0
     for seed in range(30):
-        game = Game(2, Rules.preset("classic"), rng=random.Random(seed))
+        game = Game(2, Rules.preset("classic"), secret=rng_secret(seed))
         bots = _bots(["random", "random"], seed)
         while game.phase != "round_over":
             seat = game.actor
@@ -346,7 +347,7 @@ def test_search_refines_only_searchable_endgames_and_stays_legal() -> None:
 def test_bots_call_uno_for_themselves_and_catch_others() -> None:
     # Seat 1 plays its next-to-last card without calling UNO.
     deck = parse_cards("R1 B1 Y1 G7 B2 Y2 R5")  # dealt to seats 1, 2, 0, 1, 2, 0; then R5 turns up
-    game = Game(3, Rules.preset("classic").with_(hand_size=2), rng=random.Random(2), dealer=0, deck=deck)
+    game = Game(3, Rules.preset("classic").with_(hand_size=2), secret=rng_secret(2), dealer=0, deck=deck)
     forgetful = 1
     game.apply(forgetful, play(Card.parse("R1")))
     assert game.uno_open == forgetful

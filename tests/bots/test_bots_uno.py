@@ -7,6 +7,7 @@ import random
 
 import pytest
 
+from tests.seeds import rng_secret
 from tests.ui.tui_support import screen_text, scripted_app, settle
 from unotui.bots import LEVELS, make_bot
 from unotui.engine import CALL_UNO, Action, Game, Play, Rules, deal_order, seat_view
@@ -20,7 +21,7 @@ def _two_cards() -> Game:
     """Seat 0 to play, holding R5 and R6 on R1: any play leaves one card."""
     rules = CLASSIC.with_(hand_size=2, target_score=1000)
     deck = deal_order(["R5 R6", "B1 B7"], "R1", dealer=1)
-    return Game(2, rules, rng=random.Random(0), dealer=1, deck=deck)
+    return Game(2, rules, secret=rng_secret(0), dealer=1, deck=deck)
 
 
 def test_levels_are_documented() -> None:

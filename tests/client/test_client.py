@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.seeds import rng_secret
 from tests.ui.tui_support import ScriptedBot, deal_order
 from unotui.cli import main
 from unotui.client import (
@@ -17,13 +18,13 @@ from unotui.client import (
     Refused,
     ViewChanged,
     clean,
-    clean_name,
     describe,
     make_bot,
     suggest,
 )
 from unotui.client.config import Config, config_path, load_config, save_config
 from unotui.engine import DRAW, KEEP, Action, Card, Event, Game, Play, Rules, play
+from unotui.protocol.text import clean_name
 
 CLASSIC = Rules.preset("classic")
 
@@ -57,12 +58,11 @@ def test_bad_play_arguments_exit_2_without_traceback(
 
 
 def test_engine_offers_the_plain_play_of_a_next_to_last_card() -> None:
-    import random
 
     g = Game(
         2,
         CLASSIC.with_(hand_size=2),
-        rng=random.Random(1),
+        secret=rng_secret(1),
         deck=deal_order(["R5 G7", "B1 B2"], "R1", dealer=1),
         dealer=1,
     )
@@ -195,9 +195,10 @@ def test_one_definition_of_the_colour_held_most() -> None:
 
 def test_clean_strips_terminal_controls() -> None:
     assert clean("\x1b]0;pwned\x07Bob\u202e\u200b") == "]0;pwnedBob"
-    assert clean_name("  [bold]x[/bold]  ") == "[bold]x[/bold]"
-    assert clean_name("\x1b\x07") == "Player"
-    assert len(clean_name("x" * 50)) == 16
+    # One's own name (fallback given): cut to fit, never refused (the peer's: tests/protocol).
+    assert clean_name("  [bold]x[/bold]  ", "Player") == "[bold]x[/bold]"
+    assert clean_name("\x1b\x07", "Player") == "Player"
+    assert len(clean_name("x" * 50, "Player")) == 16
 
 
 def test_log_sentences() -> None:

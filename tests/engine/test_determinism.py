@@ -6,13 +6,13 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-import random
 import subprocess
 import sys
 
 import pytest
 
 import unotui.engine.shuffle as seam
+from tests.seeds import rng_secret
 from unotui.client.local import LocalGame
 from unotui.engine import Game, Rules
 
@@ -20,7 +20,7 @@ PLAYOUT = """
 import random, json
 from unotui.engine import Game, Rules
 rules = Rules.preset("modern").with_(seven_o=True, jump_in=True, stacking="cross", target_score=200)
-g = Game(4, rules, rng=random.Random(42))
+g = Game(4, rules, secret=random.Random(42).getrandbits(256).to_bytes(32, "big"))
 pick = random.Random(7)
 steps = 0
 while not g.over and steps < 50000:
@@ -49,9 +49,9 @@ def test_real_games_use_a_csprng() -> None:
 
 
 def test_same_seed_same_deal_different_seed_different_deal() -> None:
-    a = Game(4, rng=random.Random(5), dealer=0)
-    b = Game(4, rng=random.Random(5), dealer=0)
-    c = Game(4, rng=random.Random(6), dealer=0)
+    a = Game(4, secret=rng_secret(5), dealer=0)
+    b = Game(4, secret=rng_secret(5), dealer=0)
+    c = Game(4, secret=rng_secret(6), dealer=0)
     assert a.hands == b.hands and a.draw_pile == b.draw_pile
     assert a.hands != c.hands
 

@@ -10,6 +10,7 @@ import random
 import pytest
 from uno_testkit import CLASSIC, act, stacked_game
 
+from tests.seeds import rng_secret
 from unotui.engine import Card, Colour, CustomRule, Event, Game, Phase, Rules, seat_view
 from unotui.engine.flow import ADVANCE_0, ADVANCE_1, ADVANCE_2, Advance, Resize, RunEffect, seat_after
 
@@ -18,7 +19,7 @@ def test_phase_is_one_str_enum_that_reads_as_text() -> None:
     assert issubclass(Phase, enum.StrEnum)
     assert Phase.PLAY == "play" and Phase.ROUND_OVER == "round_over"
     assert json.dumps({"phase": Phase.DRAWN}) == '{"phase": "drawn"}'
-    g = Game(3, CLASSIC, rng=random.Random(2))
+    g = Game(3, CLASSIC, secret=rng_secret(2))
     assert isinstance(g.phase, Phase)
     view = seat_view(g, 0)
     assert isinstance(view.phase, Phase) and view.phase == g.phase.value
@@ -26,7 +27,7 @@ def test_phase_is_one_str_enum_that_reads_as_text() -> None:
 
 def test_every_phase_a_game_reaches_is_a_phase_member() -> None:
     rules = Rules.preset("modern").with_(seven_o=True, target_score=300)
-    g = Game(4, rules, rng=random.Random(5))
+    g = Game(4, rules, secret=rng_secret(5))
     pick = random.Random(5)
     seen = set()
     while not g.over:
@@ -76,7 +77,7 @@ def test_steps_are_frozen_values() -> None:
 
 @pytest.mark.parametrize("players", [2, 3, 5])
 def test_one_next_seat_for_the_game_and_the_view(players: int) -> None:
-    g = Game(players, CLASSIC, rng=random.Random(players))
+    g = Game(players, CLASSIC, secret=rng_secret(players))
     view = seat_view(g, 0)
     for direction in (1, -1):
         g.direction = direction

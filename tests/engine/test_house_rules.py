@@ -3,11 +3,10 @@ challenge, the UNO penalty and the hand size."""
 
 from __future__ import annotations
 
-import random
-
 import pytest
 from uno_testkit import CLASSIC, act, all_cards, events, full_deck, hand, kinds, legal, snapshot, stacked_game
 
+from tests.seeds import rng_secret
 from unotui.engine import (
     Card,
     Colour,
@@ -373,7 +372,7 @@ def test_uno_penalty(penalty: int) -> None:
 
 @pytest.mark.parametrize(("players", "size"), [(2, 1), (2, 15), (4, 3), (7, 15), (10, 10)])
 def test_hand_size(players: int, size: int) -> None:
-    g = Game(players, CLASSIC.with_(hand_size=size), rng=random.Random(size), dealer=0)
+    g = Game(players, CLASSIC.with_(hand_size=size), secret=rng_secret(size), dealer=0)
     sizes = [len(h) for h in g.hands]
     first = g.top
     extra = 2 if first.rank.name == "DRAW2" else 0

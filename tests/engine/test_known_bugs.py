@@ -7,6 +7,7 @@ import random
 import pytest
 from uno_testkit import CLASSIC, act, all_cards, events, full_deck, hand, kinds, legal, snapshot, stacked_game
 
+from tests.seeds import rng_secret
 from unotui.engine import Card, Colour, CustomRule, Game, Phase, Rules, UnplayableCardError, seat_view
 
 
@@ -48,7 +49,7 @@ def test_both_piles_empty_neither_crashes_nor_loops() -> None:
     # Ten players, eight cards each: with draw-to-match the piles run dry quickly.
     rules = CLASSIC.with_(hand_size=10, draw_to_match=True)
     for seed in range(5):
-        g = Game(10, rules, rng=random.Random(seed), dealer=0)
+        g = Game(10, rules, secret=rng_secret(seed), dealer=0)
         rng = random.Random(seed)
         passes = 0
         for _ in range(3000):

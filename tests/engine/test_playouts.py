@@ -18,6 +18,7 @@ from typing import Any
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
+from tests.seeds import rng_secret
 from unotui.engine import (
     ALL_CARDS,
     CALL_UNO,
@@ -195,10 +196,12 @@ class Table:
     dealer: int | None
 
     def game(self) -> Game:
-        return Game(self.players, self.rules, rng=random.Random(self.seed), dealer=self.dealer)
+        return Game(self.players, self.rules, secret=rng_secret(self.seed), dealer=self.dealer)
 
     def __repr__(self) -> str:
-        return (f"Table({self.players} players, {self.rules.name} {' '.join(self.rules.differences())}, "
+        base = PRESETS.get(self.rules.name, Rules()).to_mapping()
+        changed = " ".join(f"{k}={v}" for k, v in self.rules.to_mapping().items() if base[k] != v)
+        return (f"Table({self.players} players, {self.rules.name} {changed}, "
                 f"seed={self.seed}, dealer={self.dealer})")
 
 
@@ -252,7 +255,7 @@ def test_random_playouts_keep_the_invariants(table: Table) -> None:
 @settings(PLAYOUT, max_examples=len(PRESETS) * 3)
 @given(st.sampled_from(sorted(PRESETS)), st.integers(2, 10), st.integers(0, 2**32 - 1))
 def test_every_preset_plays_to_the_end(preset: str, players: int, seed: int) -> None:
-    g = Game(players, PRESETS[preset].with_(target_score=100), rng=random.Random(seed))
+    g = Game(players, PRESETS[preset].with_(target_score=100), secret=rng_secret(seed))
     play_out(g, seed, max_steps=5000)
     assert g.over
 
@@ -264,7 +267,7 @@ def test_both_piles_run_dry_and_the_match_still_ends(seed: int, catches: bool) -
     # catching whenever possible with a big UNO penalty) empties both piles.
     rules = Rules.preset("classic").with_(hand_size=10, draw_to_match=not catches, target_score=1,
                                           uno_penalty=10 if catches else 2)
-    g = Game(10, rules, rng=random.Random(seed), dealer=seed % 10)
+    g = Game(10, rules, secret=rng_secret(seed), dealer=seed % 10)
     stats = play_out(g, seed, max_steps=4000, uniform_steps=400, hoard=0.7)
     assert stats.dry > 0, "the piles never ran dry"
     assert stats.kinds["pass"] > 0
@@ -276,7 +279,7 @@ def test_both_piles_run_dry_and_the_match_still_ends(seed: int, catches: bool) -
 def test_partners_playouts(table: Table) -> None:
     if table.rules.scoring is Scoring.ELIMINATION:
         return
-    g = Game(4, table.rules.with_(teams=True), rng=random.Random(table.seed))
+    g = Game(4, table.rules.with_(teams=True), secret=rng_secret(table.seed))
     play_out(g, table.seed, max_steps=4000)
     assert g.over
     if g.rules.scoring is Scoring.STANDARD:
@@ -290,7 +293,7 @@ def test_custom_wild_effect_combinations(effects: list[Effect], players: int, se
     # Many customizable wilds (plus swap and shuffle cards) so the effects fire often.
     rules = Rules.preset("giant").with_(custom=CustomRule(tuple(effects)), swap_hands=4, shuffle_hands=4,
                                         target_score=60)
-    g = Game(players, rules, rng=random.Random(seed))
+    g = Game(players, rules, secret=rng_secret(seed))
     stats = play_out(g, seed, max_steps=5000)
     assert g.over
     assert stats.steps > 0
@@ -308,7 +311,7 @@ def test_playouts_reach_every_kind_of_event() -> None:
     ]
     for seed in range(3):
         for players, rules in tables_:
-            g = Game(players, rules, rng=random.Random(seed), dealer=0)
+            g = Game(players, rules, secret=rng_secret(seed), dealer=0)
             seen += play_out(g, seed, max_steps=6000, fuzz=50).kinds
     expected = {"play", "jump", "draw", "keep", "pass", "skip", "reverse", "colour", "challenge", "reveal",
                 "accept", "uno", "catch", "swap", "rotate", "shuffle", "effect", "discard", "reshuffle",
@@ -318,7 +321,7 @@ def test_playouts_reach_every_kind_of_event() -> None:
 
 def test_a_match_replays_exactly_from_its_seed_and_actions() -> None:
     rules = Rules.preset("modern").with_(shuffle_hands=2, seven_o=True, jump_in=True, target_score=100)
-    first = Game(5, rules, rng=random.Random(42))
+    first = Game(5, rules, secret=rng_secret(42))
     actions: list[tuple[int, Action]] = []
     rng = random.Random(42)
     while not first.over and len(actions) < 3000:
@@ -326,7 +329,7 @@ def test_a_match_replays_exactly_from_its_seed_and_actions() -> None:
         seat, action = pairs[rng.randrange(len(pairs))]
         first.apply(seat, action)
         actions.append((seat, action))
-    again = Game(5, rules, rng=random.Random(42))
+    again = Game(5, rules, secret=rng_secret(42))
     for seat, action in actions:
         again.apply(seat, Action.parse(str(action)))
     assert again.log == first.log

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 
 import pytest
@@ -19,6 +18,7 @@ from uno_testkit import (
     stacked_game,
 )
 
+from tests.seeds import rng_secret
 from unotui.engine import (
     Card,
     Colour,
@@ -85,7 +85,7 @@ def test_card_points(text: str, points: int) -> None:
 
 @pytest.mark.parametrize("seed", range(12))
 def test_1_highest_number_deals_symbols_count_zero(seed: int) -> None:
-    g = Game(5, CLASSIC, rng=random.Random(seed))
+    g = Game(5, CLASSIC, secret=rng_secret(seed))
     draws = events(g, "dealer")
     assert draws
     for e in draws:
@@ -103,7 +103,7 @@ def test_1_highest_number_deals_symbols_count_zero(seed: int) -> None:
 
 def test_1_ties_redraw_among_the_tied() -> None:
     for seed in range(200):
-        g = Game(6, CLASSIC, rng=random.Random(seed))
+        g = Game(6, CLASSIC, secret=rng_secret(seed))
         draws = events(g, "dealer")
         if len(draws) > 6:
             first = {e.seat: e.value for e in draws[:6]}
@@ -117,7 +117,7 @@ def test_1_ties_redraw_among_the_tied() -> None:
 
 @pytest.mark.parametrize("dealer", [0, 1, 2, 3])
 def test_1_deal_seven_each_left_of_dealer_starts(dealer: int) -> None:
-    g = Game(4, CLASSIC, rng=random.Random(3), dealer=dealer,
+    g = Game(4, CLASSIC, secret=rng_secret(3), dealer=dealer,
              deck=parse_cards("R1 R2 R3 R4 R5 R6 R7 R8 R9 B1 B2 B3 B4 B5 B6 B7 B8 B9 Y1 Y2 Y3 Y4 Y5 Y6 "
                               "Y7 Y8 Y9 G1 G2 G3 G4 G5"))
     assert [len(h) for h in g.hands] == [7, 7, 7, 7]
@@ -191,7 +191,7 @@ def test_2_only_wild_draw_fours_left_to_flip_does_not_loop() -> None:
     rules = CLASSIC.with_(hand_size=15)
     non_w4 = [c for c in build_deck(rules) if c.rank is not Rank.WILD4]
     order = [*non_w4, Card.parse("W+4")]
-    g = Game(7, rules, rng=random.Random(1), dealer=0, deck=order)
+    g = Game(7, rules, secret=rng_secret(1), dealer=0, deck=order)
     assert all_cards(g) == full_deck(g)
     # With nothing else to flip, the Wild Draw Four is played as a plain Wild (rule 3):
     # the player left of the dealer names the colour and nobody draws.
@@ -210,7 +210,7 @@ def test_2_a_single_wild_draw_four_left_to_flip_does_not_loop() -> None:
     rules = Rules.preset("giant").with_(hand_size=11)
     deck = build_deck(rules)
     deck.remove(Card.parse("W+4"))
-    g = Game(10, rules, rng=random.Random(2), dealer=9, deck=[*deck, Card.parse("W+4")])
+    g = Game(10, rules, secret=rng_secret(2), dealer=9, deck=[*deck, Card.parse("W+4")])
     assert g.top == Card.parse("W+4") and g.draw_pile == []
     assert g.phase == Phase.COLOUR and g.actor == 0
     assert all_cards(g) == full_deck(g)
@@ -295,7 +295,7 @@ def test_7_first_wild_draw_four_cannot_be_challenged_even_if_forced() -> None:
     # A pile of only Wild Draw Fours (see item 2) still gives no challenge.
     rules = CLASSIC.with_(hand_size=15)
     non_w4 = [c for c in build_deck(rules) if c.rank is not Rank.WILD4]
-    g = Game(7, rules, rng=random.Random(1), dealer=0, deck=[*non_w4, Card.parse("W+4")])
+    g = Game(7, rules, secret=rng_secret(1), dealer=0, deck=[*non_w4, Card.parse("W+4")])
     act(g, 1, "colour R")
     assert g.wd4 is None
     assert "challenge" not in legal(g, 1)

@@ -5,6 +5,7 @@ from collections import Counter
 
 import pytest
 
+from tests.seeds import rng_secret
 from unotui.engine import PRESETS, Game, build_deck
 
 
@@ -14,7 +15,7 @@ def test_random_match_conserves_cards(preset: str, players: int) -> None:
     rules = PRESETS[preset]
     deck = Counter(build_deck(rules))
     rng = random.Random(players)
-    g = Game(players, rules, rng=random.Random(7 * players))
+    g = Game(players, rules, secret=rng_secret(7 * players))
     steps = 0
     while not g.over and steps < 200_000:
         actions = g.legal_actions(g.actor)
@@ -33,7 +34,7 @@ def test_a_view_can_start_at_this_rounds_log() -> None:
     """Bots read only the current round's log: ``round_log_start`` marks its 'deal'."""
     from unotui.engine import DEAL, Rules, seat_view
 
-    g = Game(2, Rules.preset("classic").with_(target_score=1000), rng=random.Random(3))
+    g = Game(2, Rules.preset("classic").with_(target_score=1000), secret=rng_secret(3))
     pick = random.Random(4)
     while g.round_no < 2:
         legal = g.legal_actions(g.actor)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+from tests.seeds import rng_secret
 from unotui.engine import Game, Play, Rules
 
 
@@ -11,7 +12,7 @@ def test_timeouts_pass_the_turn_and_never_give_a_second_one() -> None:
     rules = Rules.preset("modern").with_(target_score=150, seven_o=True)
     timeouts = 0
     for seed in range(20):
-        g = Game(3, rules, rng=random.Random(seed))
+        g = Game(3, rules, secret=rng_secret(seed))
         pick = random.Random(seed)
         while not g.over:
             due = g.timeout_action()

@@ -6,10 +6,10 @@ directory's helper module: pytest puts each test directory on ``sys.path``.)
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 from typing import Any
 
+from tests.seeds import rng_secret
 from unotui.engine import Action, Card, Event, Game, Rules, build_deck, deal_order, parse_cards
 
 CLASSIC = Rules.preset("classic")
@@ -29,7 +29,7 @@ def stacked_game(
     :meth:`Rules.with_`."""
     size = len(hands[0].split())
     rules = rules.with_(hand_size=size, **changes)
-    g = Game(len(hands), rules, rng=random.Random(seed), dealer=dealer,
+    g = Game(len(hands), rules, secret=rng_secret(seed), dealer=dealer,
              deck=deal_order(hands, first, draws, dealer))
     for seat, want in enumerate(hands):
         assert g.hands[seat][:size] == parse_cards(want), (seat, g.hands[seat])

@@ -23,6 +23,7 @@ from random import Random
 import pytest
 
 from tests.net.lan_support import FAST, FAST_RATES, Player, has_view, until
+from tests.seeds import rng_secret
 from unotui.engine import Action, CustomRule, Effect, Rules
 from unotui.net.host import Host, HostLimits
 from unotui.net.remote import RemoteGame
@@ -148,7 +149,7 @@ def test_the_audit_catches_a_leak() -> None:
     from unotui.protocol import ViewEncoder, encode
     from unotui.protocol.framing import frame
 
-    game = Game(3, Rules.preset("classic"), rng=random.Random(5))
+    game = Game(3, Rules.preset("classic"), secret=rng_secret(5))
     rng = random.Random(5)
     while not any(e.kind == "draw" and e.seat != 0 for e in game.log):  # someone else draws
         game.apply(game.actor, rng.choice([a for a in game.legal_actions(game.actor)

@@ -22,6 +22,7 @@ import pytest
 from tests.lobby.test_lobby_net import FAST as LOBBY_FAST
 from tests.lobby.test_lobby_net import lobby_host, visit
 from tests.net.lan_support import FAST, Player, hosted, until
+from tests.seeds import rng_secret
 from tests.ui.tui_support import full_text, words
 from unotui.client.config import Config
 from unotui.client.options import GameOptions
@@ -185,7 +186,7 @@ async def test_a_hostile_host_s_names_log_errors_and_chat_are_literal_on_every_s
             assert isinstance(app.screen, WaitingScreen)
             inert(words(app), ["]0;pwn[31mEve", "[b]bold[/b]", "[@click=app.quit]x"])
             # The match "starts": a view whose names are hostile, so every log line is.
-            game = Game(["Me", EVE], Rules.preset("classic"), rng=random.Random(3))
+            game = Game(["Me", EVE], Rules.preset("classic"), secret=rng_secret(3))
             fake.send(ViewEncoder().update(seat_view(game, 0)))  # type: ignore[arg-type]
             fake.send(m.ChatLine(None, BOLD, CHAT))
             fake.send(m.Refused(None, "rate_limited", CHAT))
@@ -201,7 +202,7 @@ async def test_a_hostile_host_s_names_log_errors_and_chat_are_literal_on_every_s
 async def test_a_malformed_message_from_the_host_closes_with_a_sentence_not_a_traceback() -> None:
     async with FakeHost().running() as fake:
         fake.send(welcome())
-        game = Game(["Me", "Bob"], Rules.preset("classic"), rng=random.Random(3))
+        game = Game(["Me", "Bob"], Rules.preset("classic"), secret=rng_secret(3))
         fake.send(ViewEncoder().update(seat_view(game, 0)))  # type: ignore[arg-type]
         app = joined_app(fake.port)
         async with app.run_test(size=(120, 40)) as pilot:

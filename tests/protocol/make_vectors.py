@@ -7,12 +7,12 @@ with the protocol version.  ``test_vectors.py`` checks this implementation again
 from __future__ import annotations
 
 import json
-import random
 from pathlib import Path
 from typing import Any
 
 import msgpack
 
+from tests.seeds import rng_secret
 from unotui.engine import Card, Colour, Event, Game, Rules, deal_order, seat_view
 from unotui.protocol import (
     Accepted,
@@ -70,7 +70,7 @@ def invalid(name: str, error: str, value: Any = None, raw: bytes | None = None, 
 def small_game() -> Game:
     hands = ["R1 G5 B+2 W", "Y7 R7 G0 W+4"]
     deck = deal_order(hands, "R5", "B9 Y3", dealer=1)
-    return Game(["Ann", "Bob"], Rules.preset("classic").with_(hand_size=4), rng=random.Random(1),
+    return Game(["Ann", "Bob"], Rules.preset("classic").with_(hand_size=4), secret=rng_secret(1),
                 dealer=1, deck=deck)
 
 

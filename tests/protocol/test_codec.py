@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import random
-
 import msgpack
 import pytest
 
+from tests.seeds import rng_secret
 from unotui.engine import ALL_CARDS, Card, Colour, Event, Game, Rules, seat_view
 from unotui.engine.actions import Action, Catch, ChooseTarget, play
 from unotui.protocol import (
@@ -51,7 +50,7 @@ from unotui.protocol.messages import (
 )
 from unotui.protocol.values import ACTION_BY_TEXT, action_in
 
-VIEW = seat_view(Game(3, Rules.preset("classic"), rng=random.Random(3), dealer=0), 1)
+VIEW = seat_view(Game(3, Rules.preset("classic"), secret=rng_secret(3), dealer=0), 1)
 
 CLIENT_SAMPLES = [
     Hello(1, 2, "Ann", password="pw", token="A" * 43, spectate=False, client="unotui/0.1.0"),

@@ -12,7 +12,6 @@ with ``dataclasses.replace`` and the generic check in the same way.
 from __future__ import annotations
 
 import dataclasses
-import random
 from collections.abc import Callable
 from typing import Any
 
@@ -20,6 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.seeds import rng_secret
 from unotui.engine import Event, Game, SeatView, seat_view
 from unotui.protocol import ProtocolError, RemoteProtocolError, ViewDecoder, ViewEncoder, sync
 from unotui.protocol.codec import decode_host, encode
@@ -46,6 +46,10 @@ FAST = settings(max_examples=150, deadline=None, derandomize=True,
                 suppress_health_check=[HealthCheck.too_slow])
 
 # ----- the plain readers, as they were -----------------------------------------------------
+
+#: the view's per-seat lists, and its fields that name one seat (-1: nobody)
+PER_SEAT = ("names", "counts", "uno_called", "scores", "round_points", "eliminated", "teams")
+SEAT_REFS = ("turn", "actor", "uno_open", "wd4_by", "dealer", "round_winner", "winner")
 
 
 def ref_list(value: object, what: str, read: Callable[[object], Any], max_len: int) -> tuple[Any, ...]:
@@ -110,10 +114,10 @@ def ref_check(view: SeatView) -> None:
     n = len(view.names)
     if not 2 <= n <= MAX_SEATS:
         raise RemoteProtocolError("bad_message", f"view: {n} seats")
-    if any(len(getattr(view, name)) != n for name in sync._PER_SEAT):
+    if any(len(getattr(view, name)) != n for name in PER_SEAT):
         raise RemoteProtocolError("bad_message", "view: a per-seat list has the wrong length")
     seats = [view.seat if view.seat is not None else 0, *view.active, *view.face_up]
-    seats += [s for s in (getattr(view, name) for name in sync._SEAT_REFS) if s >= 0]
+    seats += [s for s in (getattr(view, name) for name in SEAT_REFS) if s >= 0]
     if any(s >= n for s in seats):
         raise RemoteProtocolError("bad_message", "view: a seat number outside the table")
 
@@ -223,7 +227,7 @@ def test_colour_reader_on_every_short_string() -> None:
 
 @pytest.mark.parametrize("rules", sorted(RULE_SETS))
 def test_apply_rebuilds_what_replace_would(rules: str) -> None:
-    game = Game(4, RULE_SETS[rules], rng=random.Random(5))
+    game = Game(4, RULE_SETS[rules], secret=rng_secret(5))
     enc, dec = ViewEncoder(), ViewDecoder(keep=30)
     dec.apply(decode_host(encode(enc.update(seat_view(game, 1)))))  # type: ignore[arg-type]
     for _ in random_steps(game, 5, 300):
@@ -245,7 +249,7 @@ def test_apply_rebuilds_what_replace_would(rules: str) -> None:
 @FAST
 @given(st.data())
 def test_written_out_check_is_the_generic_one(data: st.DataObject) -> None:
-    game = Game(4, RULE_SETS["giant-effects"], rng=random.Random(2))
+    game = Game(4, RULE_SETS["giant-effects"], secret=rng_secret(2))
     view = seat_view(game, data.draw(st.sampled_from([None, 0, 3])))
     seat_no = st.integers(-1, 12)
     per_seat = st.integers(0, 12)
@@ -256,7 +260,7 @@ def test_written_out_check_is_the_generic_one(data: st.DataObject) -> None:
         "active": tuple(data.draw(st.lists(st.integers(0, 12), max_size=4))),
         "face_up": dict.fromkeys(data.draw(st.lists(st.integers(0, 12), max_size=3)), ()),
     }
-    for name in sync._SEAT_REFS:
+    for name in SEAT_REFS:
         changes[name] = data.draw(seat_no)
     view = dataclasses.replace(view, **{k: v for k, v in changes.items() if data.draw(st.booleans())})
     same(lambda v: sync._check(v), ref_check, view)  # type: ignore[arg-type]

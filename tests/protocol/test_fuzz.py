@@ -8,12 +8,12 @@ values and mutated valid frames at both parsers and both sessions.
 from __future__ import annotations
 
 import contextlib
-import random
 
 import msgpack
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.seeds import rng_secret
 from unotui.engine import Game, Rules, seat_view
 from unotui.protocol import (
     Chat,
@@ -36,7 +36,7 @@ FUZZ = settings(max_examples=300, deadline=None, derandomize=True,
 
 
 def _valid_bodies() -> list[bytes]:
-    game = Game(3, Rules.preset("giant"), rng=random.Random(4))
+    game = Game(3, Rules.preset("giant"), secret=rng_secret(4))
     enc = ViewEncoder()
     bodies = [encode(enc.update(seat_view(game, 0)))]  # type: ignore[arg-type]
     for _ in random_steps(game, 4, 40):

@@ -26,6 +26,7 @@ import random
 
 import pytest
 
+from tests.seeds import rng_secret
 from unotui.engine import (
     Game,
     Rules,
@@ -114,9 +115,9 @@ def make_world(seed: int, rules: Rules, players: int) -> tuple[list[object], int
 def test_permuting_hidden_cards_leaves_every_byte_sent_to_a_seat_unchanged(rules: str, seed: int) -> None:
     players = 2 + seed % 3
     deck, viewer = make_world(seed, RULES[rules], players)
-    a = Game(players, RULES[rules], rng=random.Random(seed), dealer=0, deck=deck)  # type: ignore[arg-type]
+    a = Game(players, RULES[rules], secret=rng_secret(seed), dealer=0, deck=deck)  # type: ignore[arg-type]
     actions: list[tuple[int, str]] = []
-    probe = Game(players, RULES[rules], rng=random.Random(seed), dealer=0, deck=deck)  # type: ignore[arg-type]
+    probe = Game(players, RULES[rules], secret=rng_secret(seed), dealer=0, deck=deck)  # type: ignore[arg-type]
     for seat, text in random_steps(probe, seed, 60):
         if probe.phase == "round_over" or any(e.kind == "reshuffle" for e in probe.log):
             break
@@ -132,7 +133,7 @@ def test_permuting_hidden_cards_leaves_every_byte_sent_to_a_seat_unchanged(rules
         deck_b = list(deck)
         for p, v in zip(places, values, strict=True):
             deck_b[p] = v
-        b = Game(players, RULES[rules], rng=random.Random(seed), dealer=0, deck=deck_b)  # type: ignore[arg-type]
+        b = Game(players, RULES[rules], secret=rng_secret(seed), dealer=0, deck=deck_b)  # type: ignore[arg-type]
         for seat, text in actions:
             b.apply(seat, Action.parse(text))
         if any(sorted(a.hands[s]) != sorted(b.hands[s]) for s in others):
@@ -140,8 +141,8 @@ def test_permuting_hidden_cards_leaves_every_byte_sent_to_a_seat_unchanged(rules
     # The worlds really differ where the viewer cannot look ...
     assert any(sorted(a.hands[s]) != sorted(b.hands[s]) for s in others)
     assert a.hands[viewer] == b.hands[viewer]
-    fresh_a = Game(players, RULES[rules], rng=random.Random(seed), dealer=0, deck=deck)  # type: ignore[arg-type]
-    fresh_b = Game(players, RULES[rules], rng=random.Random(seed), dealer=0, deck=deck_b)  # type: ignore[arg-type]
+    fresh_a = Game(players, RULES[rules], secret=rng_secret(seed), dealer=0, deck=deck)  # type: ignore[arg-type]
+    fresh_b = Game(players, RULES[rules], secret=rng_secret(seed), dealer=0, deck=deck_b)  # type: ignore[arg-type]
     got_a = streams(fresh_a, actions, [viewer, None])
     got_b = streams(fresh_b, actions, [viewer, None])
     # ... and not one byte sent to the viewer (or a spectator) tells them apart.
@@ -154,7 +155,7 @@ def _drawn_card_worlds(card: str) -> tuple[Game, list[tuple[int, str]]]:
     """Seat 1 draws ``card`` on its turn and keeps it (top card R5, colour red)."""
     hands = ["R1 R2 G3", "B4 B6 G8", "Y1 Y2 Y3"]
     deck = deal_order(hands, "R5", card + " G1 G2", dealer=2)
-    game = Game(3, Rules.preset("classic").with_(hand_size=3), rng=random.Random(1), dealer=2, deck=deck)
+    game = Game(3, Rules.preset("classic").with_(hand_size=3), secret=rng_secret(1), dealer=2, deck=deck)
     return game, [(0, "R1"), (1, "draw"), (1, "keep")]
 
 

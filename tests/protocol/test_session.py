@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
+from tests.seeds import rng_secret
 from unotui.engine import Game, Rules, seat_view
 from unotui.protocol import (
     Accepted,
@@ -33,10 +32,9 @@ from unotui.protocol.session import (
     State,
     Timing,
     ViewUpdated,
-    new_token,
-    same_token,
 )
 from unotui.protocol.values import ACTION_BY_TEXT
+from unotui.tokens import new_token, same_token
 
 from .proto_support import Pair, random_steps
 
@@ -63,7 +61,7 @@ def test_handshake_then_intents_views_and_answers() -> None:
     welcome = pair.peer_events[0]
     assert isinstance(welcome, Welcome) and welcome.seat == 1 and welcome.version == 1
 
-    game = Game(3, Rules.preset("classic"), rng=random.Random(2))
+    game = Game(3, Rules.preset("classic"), secret=rng_secret(2))
     assert pair.host.send_view(seat_view(game, 1))
     steps = random_steps(game, 2, 100)
     for _ in range(30):
@@ -88,7 +86,7 @@ def test_handshake_then_intents_views_and_answers() -> None:
 
 def test_nothing_reaches_a_connection_before_it_is_admitted() -> None:
     host = HostSession(0.0)
-    game = Game(2, Rules(), rng=random.Random(1))
+    game = Game(2, Rules(), secret=rng_secret(1))
     with pytest.raises(LocalProtocolError):
         host.send(Presence(0, "joined", "Ann"))
     with pytest.raises(LocalProtocolError):
@@ -270,7 +268,7 @@ def test_a_spectator_watches_but_cannot_act() -> None:
     assert pair.peer.state is State.SPECTATING
     with pytest.raises(LocalProtocolError):
         pair.peer.send(Intent(1, DRAW))
-    game = Game(2, Rules(), rng=random.Random(1))
+    game = Game(2, Rules(), secret=rng_secret(1))
     assert pair.host.send_view(seat_view(game, None))
     with pytest.raises(LocalProtocolError):
         pair.host.send_view(seat_view(game, 0))  # a seat's view to a spectator
@@ -301,7 +299,7 @@ def test_bye_close_and_eof() -> None:
 
 def test_the_peer_refuses_a_host_that_skips_welcome() -> None:
     peer = PeerSession(Hello(1, 1, "Ann"), 0.0)
-    game = Game(2, Rules(), rng=random.Random(1))
+    game = Game(2, Rules(), secret=rng_secret(1))
     events = peer.receive_data(encode_frame(Snapshot(seat_view(game, 0)), 1 << 20), 0.0)
     assert closed(events).code == "bad_message"
 

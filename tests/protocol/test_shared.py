@@ -9,6 +9,7 @@ import random
 
 import pytest
 
+from tests.seeds import rng_secret
 from unotui.engine import Game, seat_view, seat_views
 from unotui.protocol import ViewEncoder, encode
 from unotui.protocol.codec import SharedDeltas
@@ -21,7 +22,7 @@ from .proto_support import RULE_SETS, random_steps
 @pytest.mark.parametrize("seed", range(3))
 def test_views_built_together_equal_views_built_one_by_one(rules: str, seed: int) -> None:
     players = 2 + seed % 4
-    game = Game(players, RULE_SETS[rules], rng=random.Random(seed))
+    game = Game(players, RULE_SETS[rules], secret=rng_secret(seed))
     rnd = random.Random(seed)
     for _ in random_steps(game, seed, 300):
         viewers = [(s, rnd.randrange(len(game.log) + 1)) for s in range(players)]
@@ -36,7 +37,7 @@ def test_views_built_together_equal_views_built_one_by_one(rules: str, seed: int
 @pytest.mark.parametrize("seed", range(3))
 def test_shared_deltas_send_the_same_bytes_to_every_seat(rules: str, seed: int) -> None:
     players = 2 + seed % 4
-    game = Game(players, RULE_SETS[rules], rng=random.Random(seed))
+    game = Game(players, RULE_SETS[rules], secret=rng_secret(seed))
     viewers: list[int | None] = [*range(players), None]
     alone = {v: ViewEncoder() for v in viewers}
     together = {v: ViewEncoder() for v in viewers}
@@ -66,7 +67,7 @@ def test_shared_parts_make_encodes_bytes_for_any_delta() -> None:
     from unotui.protocol.messages import Delta
     from unotui.protocol.sync import VIEW_FIELDS
 
-    game = Game(4, RULE_SETS["classic"], rng=random.Random(1))
+    game = Game(4, RULE_SETS["classic"], secret=rng_secret(1))
     before, after = seat_view(game, 0), None
     for _ in random_steps(game, 1, 30):
         after = seat_view(game, 0)
@@ -116,7 +117,7 @@ def test_follow_sends_exactly_what_update_and_encode_send(rules: str, seed: int)
     back to a snapshot), one with a short log window (long catch-ups), and a seat's
     view sent twice in one moment."""
     players = 2 + seed % 4
-    game = Game(players, RULE_SETS[rules], rng=random.Random(seed))
+    game = Game(players, RULE_SETS[rules], secret=rng_secret(seed))
     rnd = random.Random(seed)
     viewers: list[tuple[int | None, int]] = [(s, 200) for s in range(players)]
     viewers += [(None, 200), (0, 3), (1 % players, 200)]
@@ -154,7 +155,7 @@ def test_follow_sends_exactly_what_update_and_encode_send(rules: str, seed: int)
 def test_follow_never_mixes_two_moments_in_one_shared_deltas() -> None:
     """Views of different moments through one ``SharedDeltas`` (not what a host does, but
     nothing stops it): each still gets exactly its own delta's bytes."""
-    game = Game(3, RULE_SETS["classic"], rng=random.Random(4))
+    game = Game(3, RULE_SETS["classic"], secret=rng_secret(4))
     alone = [ViewEncoder() for _ in range(3)]
     together = [ViewEncoder() for _ in range(3)]
     for k in range(3):

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import dataclasses
-import random
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.seeds import rng_secret
 from unotui.engine import Event, Game, Rules, SeatView, seat_view
 from unotui.protocol import (
     Delta,
@@ -56,7 +56,7 @@ def test_the_field_list_is_exactly_the_views_fields() -> None:
 def test_decoded_views_equal_the_hosts_over_random_games(
     seed: int, rules: str, players: int, keep: int, partial: bool
 ) -> None:
-    game = Game(players, RULE_SETS[rules], rng=random.Random(seed))
+    game = Game(players, RULE_SETS[rules], secret=rng_secret(seed))
     seats: list[int | None] = [*range(players), None]
     encoders = {s: ViewEncoder(max_log=50) for s in seats}
     decoders = {s: ViewDecoder(keep=keep) for s in seats}
@@ -83,7 +83,7 @@ def test_decoded_views_equal_the_hosts_over_random_games(
 
 
 def test_frames_stay_small_over_a_5000_event_match() -> None:
-    game = Game(4, Rules.preset("giant").with_(target_score=100_000), rng=random.Random(11))
+    game = Game(4, Rules.preset("giant").with_(target_score=100_000), secret=rng_secret(11))
     enc, dec = ViewEncoder(), ViewDecoder(keep=300)
     biggest = 0
     steps = random_steps(game, 11, 20_000)
@@ -102,7 +102,7 @@ def test_frames_stay_small_over_a_5000_event_match() -> None:
 
 
 def test_a_log_gap_or_a_large_delta_becomes_a_snapshot() -> None:
-    game = Game(3, Rules.preset("classic"), rng=random.Random(5))
+    game = Game(3, Rules.preset("classic"), secret=rng_secret(5))
     enc = ViewEncoder(max_log=20)
     enc.update(seat_view(game, 0))
     steps = random_steps(game, 5, 500)
@@ -116,7 +116,7 @@ def test_a_log_gap_or_a_large_delta_becomes_a_snapshot() -> None:
 
 
 def test_encoder_refuses_another_seat_or_a_shrinking_log() -> None:
-    game = Game(3, Rules.preset("classic"), rng=random.Random(5))
+    game = Game(3, Rules.preset("classic"), secret=rng_secret(5))
     enc = ViewEncoder()
     enc.update(seat_view(game, 0))
     with pytest.raises(LocalProtocolError):
@@ -126,14 +126,14 @@ def test_encoder_refuses_another_seat_or_a_shrinking_log() -> None:
 
 
 def test_nothing_changed_sends_nothing() -> None:
-    game = Game(3, Rules.preset("classic"), rng=random.Random(5))
+    game = Game(3, Rules.preset("classic"), secret=rng_secret(5))
     enc = ViewEncoder()
     assert enc.update(seat_view(game, 0)) is not None
     assert enc.update(seat_view(game, 0)) is None
 
 
 def test_decoder_refuses_deltas_out_of_step() -> None:
-    game = Game(3, Rules.preset("classic"), rng=random.Random(5))
+    game = Game(3, Rules.preset("classic"), secret=rng_secret(5))
     dec = ViewDecoder()
     with pytest.raises(RemoteProtocolError):
         dec.apply(Delta(0))
@@ -146,7 +146,7 @@ def test_decoder_refuses_deltas_out_of_step() -> None:
 
 def test_an_unredacted_event_is_never_encoded() -> None:
     """The last line of defence: seat 1's drawn card in a view for seat 0 is refused."""
-    game = Game(3, Rules.preset("classic"), rng=random.Random(5))
+    game = Game(3, Rules.preset("classic"), secret=rng_secret(5))
     view = seat_view(game, 0)
     leaked = Event("draw", 1, (game.hands[1][0],), value=1, note="turn", to=1)
     with pytest.raises(LocalProtocolError):
@@ -165,7 +165,7 @@ def test_event_kinds_and_private_kinds_match_what_the_engine_writes() -> None:
     seen: set[str] = set()
     for name, rules in RULE_SETS.items():
         for seed in range(3):
-            game = Game(4, rules, rng=random.Random(seed))
+            game = Game(4, rules, secret=rng_secret(seed))
             for _ in random_steps(game, seed, 1500):
                 pass
             for e in game.log:

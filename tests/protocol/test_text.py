@@ -85,3 +85,12 @@ def test_codecs_for_coming_view_fields_round_trip() -> None:
     assert out(history) == [[0, 0, 0], [50, 0, 12]] and read(out(history)) == history
     out, read = FIELD_CODECS["challenge_colour"]
     assert read(out(Colour.BLUE)) is Colour.BLUE and read(out(None)) is None
+
+
+def test_ones_own_name_is_cut_to_fit_rather_than_refused() -> None:
+    """With a fallback (a name typed here, not a peer's), the same cleaning and the same
+    16 cells: too wide is cut (a wide character is not split), empty is the fallback."""
+    assert clean_name("漢字" * 10, "You") == "漢字" * 4
+    assert clean_name("W" * 15 + "漢", "You") == "W" * 15
+    assert clean_name("Ann" + " " * 13 + "Lee", "You") == "Ann Lee"
+    assert clean_name("\u202e\u200b", "You") == "You"

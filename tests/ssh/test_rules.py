@@ -11,8 +11,8 @@ import pytest
 
 from unotui.ssh import SshLimits
 from unotui.ssh.limits import Admission
-from unotui.ssh.pump import InputBudget
 from unotui.ssh.spec import CommandError, colour_env, parse_command, safe_term
+from unotui.tokens import TokenBucket
 
 
 def test_new_connections_per_address_follow_a_token_bucket() -> None:
@@ -34,7 +34,7 @@ def test_past_the_refusals_an_address_is_cut_at_once() -> None:
 
 
 def test_the_input_budget_is_a_token_bucket_of_bytes() -> None:
-    budget = InputBudget(rate=1000, burst=4000, now=0.0)
+    budget = TokenBucket(rate=1000, burst=4000, now=0.0)
     assert budget.allowed(0.0) == 4000
     budget.spend(4000)
     assert budget.allowed(0.5) == 500 and budget.wait_for(1000) == 0.5

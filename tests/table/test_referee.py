@@ -15,6 +15,7 @@ from dataclasses import replace
 
 import pytest
 
+from tests.seeds import rng_secret
 from unotui.bots import MIN_CATCH_DELAY, RandomBot
 from unotui.engine import (
     ACCEPT,
@@ -111,7 +112,7 @@ def table(
     game = Game(
         len(hands),
         rules.with_(hand_size=hand_size),
-        rng=random.Random(1),
+        secret=rng_secret(1),
         dealer=dealer,
         deck=deal_order(hands, first, draws, dealer=dealer),
     )
@@ -463,7 +464,7 @@ def test_a_person_dealer_waits_for_the_others_with_not_ready() -> None:
 
 
 def test_the_simulator_stops_at_the_end_of_a_hand() -> None:
-    game = Game(3, CLASSIC, rng=random.Random(5))
+    game = Game(3, CLASSIC, secret=rng_secret(5))
     pacing = replace(Pacing.instant(), between_rounds=None)
     bots = {s: RandomBot(random.Random(s)) for s in range(3)}
     ref = Referee(game, bots=bots, humans=(), pacing=pacing)

@@ -211,14 +211,6 @@ class Knowledge:
 
     # ----- questions ---------------------------------------------------------------------
 
-    def colour_share(self, colour: Colour) -> float:
-        """Fraction of unseen cards that are of ``colour``."""
-        total = self.unseen_total
-        if not total:
-            return 0.0
-        k = sum(self.unseen[c.code] for c in ALL_CARDS if c.colour is colour)
-        return k / total
-
     def p_holds(self, seat: int, colour: Colour | None) -> float:
         """Probability that ``seat`` holds at least one card of ``colour`` (``None``: a wild)."""
         inf = self.info.get(seat)

@@ -18,7 +18,7 @@ from .controller import (
 )
 from .local import MIN_CATCH_GRACE, LocalGame
 from .players import BOT_LEVELS, BOT_NAMES, make_bot, suggest
-from .text import card_name, clean, clean_name, describe, describe_card
+from .text import card_name, clean, describe, describe_card
 
 __all__ = [
     "BOT_LEVELS",
@@ -37,7 +37,6 @@ __all__ = [
     "ViewChanged",
     "card_name",
     "clean",
-    "clean_name",
     "describe",
     "describe_card",
     "make_bot",

@@ -16,7 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from ..engine import Rules, RulesError
-from .text import clean, clean_name
+from ..protocol.text import clean_name
+from .text import clean
 
 __all__ = ["CONFIG_ENV", "HAND_ORDERS", "THEMES", "Config", "config_path", "load_config", "save_config"]
 
@@ -69,7 +70,7 @@ def load_config(path: Path | None = None) -> Config:
     problems: list[str] = []
     cfg = Config()
     if isinstance(data.get("name"), str):
-        cfg = cfg.with_(name=clean_name(data["name"]))
+        cfg = cfg.with_(name=clean_name(data["name"], "Player"))
     if isinstance(data.get("bots"), str):
         cfg = cfg.with_(bots=clean(data["bots"], 20))
     if isinstance(data.get("players"), int) and 2 <= data["players"] <= 10:

@@ -19,7 +19,6 @@ __all__ = [
     "NAME_LIMIT",
     "card_name",
     "clean",
-    "clean_name",
     "describe",
     "describe_card",
     "direction_name",
@@ -44,12 +43,6 @@ NAME_LIMIT = 24
 def display_name(name: str) -> str:
     """Another player's name made safe to show: cleaned, one line, at most NAME_LIMIT."""
     return " ".join(clean(name, 200).split())[:NAME_LIMIT] or "?"
-
-
-def clean_name(name: str, fallback: str = "Player") -> str:
-    """A player name: cleaned, whitespace collapsed, 1-16 characters."""
-    text = " ".join(clean(name, 200).split())[:16].strip()
-    return text or fallback
 
 
 _RANK_WORDS = {"S": "Skip", "R": "Reverse", "+2": "Draw Two"}

@@ -38,7 +38,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Sequence
-from random import Random
 from typing import Any
 
 from . import turns
@@ -107,15 +106,13 @@ class Game(turns.TurnMixin):
     Args:
         players: the number of seats, or the players' names (2-10).
         rules: the table's rules (validated for this table size).
-        rng: kept for callers of older versions: a (seeded) ``random.Random`` whose next
-            256 bits become the match secret.  Tests only; prefer ``seed``.
         dealer: the first dealer; by default the seats draw for it (highest number deals).
         deck: the first round's deck from the top down (or just its top cards; the rest
             of the deck follows, shuffled).  For tests and replays.
         seed: derive the match secret from this seed (simulations, tests, replays).
         secret: the match secret itself (32 bytes; replaying a saved game).
 
-    With none of ``rng``, ``seed`` and ``secret`` the secret comes from
+    With neither ``seed`` nor ``secret`` the secret comes from
     :func:`secrets.token_bytes`: the way every real game (solo, LAN, lobby) is dealt.
     """
 
@@ -125,10 +122,9 @@ class Game(turns.TurnMixin):
         self,
         players: int | Sequence[str],
         rules: Rules | None = None,
-        rng: Random | None = None,
+        *,
         dealer: int | None = None,
         deck: Sequence[Card] | None = None,
-        *,
         seed: int | None = None,
         secret: bytes | None = None,
     ) -> None:
@@ -139,10 +135,6 @@ class Game(turns.TurnMixin):
         )
         self.n = len(self.names)
         self.rules = (rules or Rules()).validate(self.n)
-        if rng is not None:
-            if seed is not None or secret is not None:
-                raise RulesError("give one of rng, seed and secret")
-            secret = rng.getrandbits(256).to_bytes(32, "big")
         try:
             self.shuffler = ShuffleSource(secret, seed=seed)
         except ValueError as exc:
@@ -505,15 +497,6 @@ class Game(turns.TurnMixin):
                     self._refuse(seat, action)
             else:
                 self._refuse(seat, action)
-        self.push(seat, action)
-
-    def push(self, seat: int, action: Action) -> None:
-        """Apply ``action`` *without* checking it (like python-chess's ``push``).
-
-        Only for actions just taken from ``legal_actions(seat)`` of this same state, as
-        simulations do; anything that comes from a person or a peer goes through
-        :meth:`apply`.  An unchecked illegal action corrupts the game.
-        """
         self.version += 1
         self.history.append((seat, action))
         if self.uno_open >= 0 and self.uno_open != seat and type(action) in _BEGINS_TURN:

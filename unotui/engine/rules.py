@@ -302,18 +302,6 @@ class Rules:
         out["custom_wild"] = {"effects": [e.value for e in self.custom.effects], "text": self.custom.text}
         return out
 
-    def differences(self) -> list[str]:
-        """``key=value`` for every rule that differs from this rules' preset."""
-        base = PRESETS.get(self.name, Rules())
-        diffs = []
-        for key in _SETTABLE:
-            if getattr(self, key) != getattr(base, key):
-                v = getattr(self, key)
-                diffs.append(f"{key}={v.value if isinstance(v, enum.Enum) else v}")
-        if self.custom != base.custom:
-            diffs.append("custom=" + "+".join(e.value for e in self.custom.effects))
-        return diffs
-
 
 def _as_effects(value: object) -> str | list[str]:
     if isinstance(value, str):

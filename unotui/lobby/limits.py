@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from ..protocol.session import TokenBucket
+from ..tokens import TokenBucket
 
 __all__ = ["ChatGate", "Creator", "table_refusal"]
 

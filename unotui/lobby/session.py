@@ -25,7 +25,7 @@ __all__ = ["make_app", "run"]
 
 def _build(spec: Any) -> LobbyApp | str:
     """The session's app, or the one line a banned key reads instead."""
-    from ..client.text import clean_name
+    from ..protocol.text import clean_name
     from ..ui.lobby_app import LobbyApp
 
     extra: dict[str, str] = dict(getattr(spec, "extra", {}) or {})

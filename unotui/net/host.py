@@ -37,6 +37,7 @@ from typing import Any, Protocol
 
 from ..protocol import messages as m
 from ..protocol.session import HelloReceived, HostSession
+from ..tokens import TokenBucket
 from .guard import GUESS_CODES, Backoff, BackoffLimits
 from .link import Link
 from .room import Room
@@ -73,15 +74,6 @@ class Hall(Protocol):
     def chat(self, link: Link, text: str) -> None: ...
 
 
-class _Bucket:
-    """A token bucket on the loop's clock."""
-
-    __slots__ = ("at", "tokens")
-
-    def __init__(self, tokens: float, at: float) -> None:
-        self.tokens, self.at = tokens, at
-
-
 class Host:
     """Serve ``rooms`` over TCP.
 
@@ -109,7 +101,7 @@ class Host:
         self._room_of: dict[Link, Room] = {}
         self._unauth: dict[str, int] = defaultdict(int)
         self._waiting: set[Link] = set()  # connected, no hello yet
-        self._rate: dict[str, _Bucket] = {}
+        self._rate: dict[str, TokenBucket] = {}
         self._counted: dict[Link, str] = {}  # admitted past the hello -> its address
         self._per_ip: dict[str, int] = defaultdict(int)
         self.guesses = Backoff(self.limits.guesses)
@@ -151,16 +143,13 @@ class Host:
         if self._unauth[ip] >= self.limits.unauthenticated_per_ip:
             return "too_many_unauthenticated"
         bucket = self._rate.get(ip)
-        burst = float(self.limits.new_per_ip_burst)
         if bucket is None:
-            bucket = self._rate[ip] = _Bucket(burst, now)
-        bucket.tokens = min(burst, bucket.tokens + (now - bucket.at) * self.limits.new_per_ip_per_s)
-        bucket.at = now
-        if bucket.tokens < 1:
+            limits = self.limits
+            bucket = self._rate[ip] = TokenBucket(limits.new_per_ip_per_s, limits.new_per_ip_burst, now)
+        if not bucket.take(now):
             return "too_many_new_connections"
-        bucket.tokens -= 1
-        if len(self._rate) > 4096:  # forget quiet addresses
-            self._rate = {k: b for k, b in self._rate.items() if now - b.at < 10}
+        if len(self._rate) > 4096:  # forget quiet addresses (a full bucket is a new one)
+            self._rate = {k: b for k, b in self._rate.items() if not b.full(now)}
         return ""
 
     # ----- events from connections ---------------------------------------------------------------

@@ -10,19 +10,13 @@ broadcast and a seat is never handed back by name or address, only by token.
 
 from __future__ import annotations
 
-import hmac
-import secrets
 from collections.abc import Container
 from dataclasses import dataclass, field
 
 from ..protocol.text import NAME_MAX_CELLS, name_key
+from ..tokens import new_token, same_token
 
-__all__ = ["SeatBook", "SeatEntry", "new_token", "unique_name"]
-
-
-def new_token() -> str:
-    """A fresh resume token (256 random bits, URL-safe text)."""
-    return secrets.token_urlsafe(32)
+__all__ = ["SeatBook", "SeatEntry", "unique_name"]
 
 
 def unique_name(wanted: str, taken: Container[str]) -> str:
@@ -104,9 +98,8 @@ class SeatBook:
     def find_token(self, token: str) -> int | None:
         """The seat whose token this is (constant-time compare against every seat)."""
         found = None
-        given = token.encode()
         for i, s in enumerate(self.seats):
-            if s.kind == "human" and s.token and hmac.compare_digest(s.token.encode(), given):
+            if s.kind == "human" and s.token and same_token(token, s.token):
                 found = i
         return found
 

@@ -24,12 +24,11 @@ rate limits (token buckets), and heartbeats (ping after 15 s of silence, dead af
 from __future__ import annotations
 
 import enum
-import hmac
-import secrets
 from dataclasses import dataclass, replace
 from typing import Any
 
 from ..engine import Rules, SeatView
+from ..tokens import TokenBucket
 from .codec import SharedDeltas, decode_client, decode_host, encode
 from .errors import LocalProtocolError, RemoteProtocolError
 from .framing import CLIENT_LIMITS, HOST_LIMITS, PEER_ACCEPTS, FrameDecoder, Limits, frame
@@ -74,10 +73,7 @@ __all__ = [
     "Rates",
     "State",
     "Timing",
-    "TokenBucket",
     "ViewUpdated",
-    "new_token",
-    "same_token",
 ]
 
 #: the versions this implementation speaks (a range, for negotiation)
@@ -159,33 +155,6 @@ class Rates:
     burst: int = 20
     chat_per_s: float = 1.0
     chat_burst: int = 5
-
-
-class TokenBucket:
-    """``rate`` tokens a second, holding at most ``burst``; one per message."""
-
-    def __init__(self, rate: float, burst: int, now: float) -> None:
-        self.rate, self.burst = rate, float(burst)
-        self._tokens, self._at = float(burst), now
-
-    def take(self, now: float) -> bool:
-        """Take a token if there is one."""
-        self._tokens = min(self.burst, self._tokens + (now - self._at) * self.rate)
-        self._at = now
-        if self._tokens >= 1.0:
-            self._tokens -= 1.0
-            return True
-        return False
-
-
-def new_token() -> str:
-    """A fresh resume token (256 random bits, URL-safe text)."""
-    return secrets.token_urlsafe(32)
-
-
-def same_token(given: str | None, expected: str) -> bool:
-    """Compare a presented token with the stored one in constant time."""
-    return given is not None and hmac.compare_digest(given.encode(), expected.encode())
 
 
 #: states in which heartbeats run (the hello timeout covers AWAIT_HELLO)
@@ -438,12 +407,6 @@ class HostSession(_Session):
         else:
             self._queue(message)
         return True
-
-    def resend_snapshot(self, view: SeatView) -> None:
-        """Send a full snapshot (e.g. after the client's view was found out of step)."""
-        if self.state not in (State.ACTIVE, State.SPECTATING) or view.seat != self.seat:
-            raise LocalProtocolError("bad_message", "cannot send this snapshot now")
-        self._queue(self._views.snapshot(view))
 
     def close(self, code: str, message: str) -> None:
         """End the connection in good order with ``closed`` (the host leaves, match over...)."""

@@ -271,8 +271,6 @@ PUBLIC_FIELDS = tuple(name for name in VIEW_FIELDS if name not in OWN_FIELDS)
 PUBLIC_VALUES = operator.attrgetter(*PUBLIC_FIELDS)
 if PUBLIC_FIELDS != ENGINE_PUBLIC_FIELDS:  # seat_views' MomentViews.public is in that order
     raise AssertionError("the protocol's public fields are not the engine's, in order")
-_PER_SEAT = ("names", "counts", "uno_called", "scores", "round_points", "eliminated", "teams")
-_SEAT_REFS = ("turn", "actor", "uno_open", "wd4_by", "dealer", "round_winner", "winner")
 # Every field of a view, in the order SeatView takes them (a view rebuilt from these
 # with some replaced is dataclasses.replace without its per-call cost).
 _ALL_FIELDS = tuple(f.name for f in dataclasses.fields(SeatView))
@@ -355,7 +353,7 @@ def _check(view: SeatView) -> None:
     n = len(view.names)
     if not 2 <= n <= MAX_SEATS:
         raise RemoteProtocolError("bad_message", f"view: {n} seats")
-    # (the _PER_SEAT fields, written out: this runs on every delta)
+    # (every per-seat field, written out: this runs on every delta)
     if (
         len(view.counts) != n
         or len(view.uno_called) != n
@@ -366,7 +364,7 @@ def _check(view: SeatView) -> None:
     ):
         raise RemoteProtocolError("bad_message", "view: a per-seat list has the wrong length")
     # Every seat number the readers let through is >= -1, and -1 ("nobody") is < n: so
-    # the largest of them says whether any is outside the table (_SEAT_REFS written out).
+    # the largest of them says whether any is outside the table (every seat field written out).
     seat = view.seat
     if (
         (seat is not None and seat >= n)

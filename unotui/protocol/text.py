@@ -56,13 +56,30 @@ def cells(text: str) -> int:
     return width
 
 
-def clean_name(text: str) -> str:
+def clean_name(text: str, fallback: str | None = None) -> str:
     """A player name, cleaned; 1 to :data:`NAME_MAX_CELLS` cells.
 
+    One function for every name, so a name typed here is the name the host will show.
+    Two callers want different answers for a bad name, hence ``fallback``:
+
+    * ``None`` (a name that came from a peer, the host's check): a bad name is refused.
+    * a name (one's own name, from a command line, a settings file, an SSH login): a name
+      too wide is cut to fit and an empty one becomes ``fallback``, since the person
+      still wants to play and nobody else is misled.
+
     Raises:
-        RemoteProtocolError: ``bad_name`` when nothing is left or it is too wide.
+        RemoteProtocolError: ``bad_name`` when nothing is left or it is too wide, and
+            ``fallback`` is ``None``.
     """
     name = clean(text)
+    if fallback is not None:
+        width = 0
+        for end, ch in enumerate(name):
+            width += cells(ch)
+            if width > NAME_MAX_CELLS:
+                name = name[:end]
+                break
+        return name.rstrip() or fallback
     if not name:
         raise RemoteProtocolError("bad_name", "the name is empty once control characters are removed")
     if cells(name) > NAME_MAX_CELLS:

@@ -26,7 +26,7 @@ PRELOAD: tuple[str, ...] = ("unotui.ui.preload",)
 def _app(spec: SessionSpec, terminal: SessionTerminal | None = None) -> Any:
     from ..client.config import Config
     from ..client.options import GameOptions
-    from ..client.text import clean_name
+    from ..protocol.text import clean_name
     from ..ui.app import UnoApp
 
     config = Config()

@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
+from ..tokens import TokenBucket
+
 __all__ = ["Admission", "SshLimits"]
 
 
@@ -97,7 +99,7 @@ class Admission:
         self.per_ip: Counter[str] = Counter()
         self.admitted = 0
         self.silent = 0  # connections that have not begun to log in
-        self._buckets: dict[str, tuple[float, float]] = {}  # ip -> (tokens, at)
+        self._buckets: dict[str, TokenBucket] = {}
 
     def connect(self, ip: str, now: float) -> str | None:
         """A TCP connection from ``ip`` began: None to go on, else the refusal's reason
@@ -110,16 +112,14 @@ class Admission:
             self.per_ip[ip] += 1
             return "flood"
         self.silent += 1
-        tokens, at = self._buckets.get(ip, (float(limits.rate_burst), now))
-        tokens = min(float(limits.rate_burst), tokens + (now - at) * limits.rate_per_ip)
+        bucket = self._buckets.get(ip)
+        if bucket is None:
+            bucket = self._buckets[ip] = TokenBucket(limits.rate_per_ip, limits.rate_burst, now)
         reason: str | None = None
-        if tokens < 1.0:
+        if not bucket.take(now):
             reason = "rate"
-        else:
-            tokens -= 1.0
-            if self.per_ip[ip] >= limits.per_ip:
-                reason = "per_ip"
-        self._buckets[ip] = (tokens, now)
+        elif self.per_ip[ip] >= limits.per_ip:
+            reason = "per_ip"
         self.per_ip[ip] += 1
         self._forget_full_buckets(now)
         return reason
@@ -149,10 +149,6 @@ class Admission:
         """Drop the buckets that have refilled (bounded memory under many addresses)."""
         if len(self._buckets) < 1024:
             return
-        limits = self.limits
-        full = [
-            ip for ip, (tokens, at) in self._buckets.items()
-            if ip not in self.per_ip and tokens + (now - at) * limits.rate_per_ip >= limits.rate_burst
-        ]
+        full = [ip for ip, bucket in self._buckets.items() if ip not in self.per_ip and bucket.full(now)]
         for ip in full:
             del self._buckets[ip]

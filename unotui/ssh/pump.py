@@ -5,9 +5,10 @@ Why a budget: the app at the other end (Textual) drains its tty into an unbounde
 message queue as fast as it can read, so the pty's own small buffer does not bound what
 an app holds: a 16 MiB paste took a worker from 41 to 906 MiB, kept its app busy long
 after the client had gone, and slowed the worker's other sessions.  A player types a few
-bytes a second (a burst for a paste or a mouse sweep), so :class:`InputBudget` lets
-``input_rate`` bytes a second through with a burst of ``input_burst``; what comes faster
-waits here, up to ``input_backlog`` bytes; past that the session is ended with a line
+bytes a second (a burst for a paste or a mouse sweep), so the budget (a
+:class:`~unotui.tokens.TokenBucket` of bytes) lets ``input_rate`` bytes a second through
+with a burst of ``input_burst``; what comes faster waits here, up to ``input_backlog``
+bytes; past that the session is ended with a line
 (the server cannot tell the rest of a paste from a flood).  Bytes also wait here while
 the pty is full (the app reads slowly, see :mod:`unotui.ui.session_driver`), rather than
 pausing the SSH channel: a flood would otherwise sit in the client's SSH window, never
@@ -19,43 +20,20 @@ from __future__ import annotations
 import asyncio
 import os
 
-__all__ = ["InputBudget", "InputPump"]
+from ..tokens import TokenBucket
+
+__all__ = ["InputPump"]
 
 _WRITE_SIZE = 4096
 #: the least a budget timer waits for (rather than waking for every byte)
 _MIN_RELEASE = 256
 
 
-class InputBudget:
-    """A token bucket of bytes: ``rate`` a second, at most ``burst`` at once (no clock of
-    its own: each call is told the time)."""
-
-    def __init__(self, rate: float, burst: int, now: float) -> None:
-        self.rate = rate
-        self.burst = burst
-        self._tokens = float(burst)
-        self._at = now
-
-    def allowed(self, now: float) -> int:
-        """Bytes that may go through now."""
-        self._tokens = min(float(self.burst), self._tokens + (now - self._at) * self.rate)
-        self._at = now
-        return int(self._tokens)
-
-    def spend(self, count: int) -> None:
-        self._tokens -= count
-
-    def wait_for(self, count: int) -> float:
-        """Seconds until ``count`` bytes (at most a burst) may go, from the last :meth:`allowed`."""
-        missing = min(float(count), float(self.burst)) - self._tokens
-        return max(0.0, missing / self.rate)
-
-
 class InputPump:
     """One session's input: :meth:`feed` what the client sent, :meth:`attach` the pty when
     it is open."""
 
-    def __init__(self, loop: asyncio.AbstractEventLoop, budget: InputBudget, backlog: int) -> None:
+    def __init__(self, loop: asyncio.AbstractEventLoop, budget: TokenBucket, backlog: int) -> None:
         self._loop = loop
         self._budget = budget
         self._backlog = backlog

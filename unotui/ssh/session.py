@@ -30,8 +30,9 @@ from typing import TYPE_CHECKING
 
 import asyncssh
 
+from ..tokens import TokenBucket
 from .logpipe import LogPipe
-from .pump import InputBudget, InputPump
+from .pump import InputPump
 from .spec import CommandError, SessionSpec, parse_command, safe_term
 
 if TYPE_CHECKING:
@@ -76,7 +77,7 @@ class ShellSession(asyncssh.SSHServerSession[bytes]):
         self._worker: Worker | None = None
         self._status: int | None = None
         limits = server.limits
-        budget = InputBudget(limits.input_rate, limits.input_burst, self._loop.time())
+        budget = TokenBucket(limits.input_rate, limits.input_burst, self._loop.time())
         self._input = InputPump(self._loop, budget, limits.input_backlog)
         self._output_paused = False
         self._master_eof = False

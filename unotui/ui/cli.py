@@ -52,8 +52,8 @@ def build_options(args: argparse.Namespace) -> tuple[Config, GameOptions]:
     from ..client.local import MIN_CATCH_GRACE
     from ..client.options import GameOptions
     from ..client.players import BOT_LEVELS
-    from ..client.text import clean_name
     from ..engine import Rules, RulesError
+    from ..protocol.text import clean_name
 
     config = load_config()
     rules = config.rules
@@ -125,7 +125,7 @@ def _run_app(factory: Callable[[GameOptions], Controller], name: str | None) -> 
     try:
         from ..client.config import load_config
         from ..client.options import GameOptions
-        from ..client.text import clean_name
+        from ..protocol.text import clean_name
         from .app import UnoApp
 
         config = load_config()
@@ -151,8 +151,8 @@ def run_joined(
 ) -> int:
     """``unotui join HOST[:PORT]``: a seat (or a chair to watch) at a table elsewhere."""
     from ..client.config import load_config
-    from ..client.text import clean_name
     from ..net.remote import RemoteGame
+    from ..protocol.text import clean_name
     from .lan import seat_memory
 
     player = clean_name(name, "Player") if name else load_config().name

@@ -13,8 +13,9 @@ from textual.widgets import Button, Footer, Input, Label, Select, Static, Switch
 
 from ...client.config import THEMES, Config, save_config
 from ...client.players import BOT_LEVELS
-from ...client.text import clean, clean_name
+from ...client.text import clean
 from ...engine import EFFECTS, PRESETS, Rules, RulesError, Scoring, Stacking
+from ...protocol.text import clean_name
 
 __all__ = ["HouseRulesScreen"]
 
