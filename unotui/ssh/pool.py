@@ -14,15 +14,13 @@ import asyncio
 import contextlib
 import logging
 import os
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 from . import control
 from .control import ControlChannel
+from .forkserver import Forkserver
 from .logpipe import LogPipe
 from .spec import SessionSpec
-
-if TYPE_CHECKING:
-    from .forkserver import Forkserver
 
 __all__ = ["Tenant", "Worker", "WorkerPool"]
 
