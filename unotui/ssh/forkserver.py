@@ -7,8 +7,8 @@ forkserver is started *before* any session, by :class:`Forkserver` (server side)
 separate interpreter (``python -c``): it never inherits the server's event loop, threads,
 sockets or asyncssh.
 
-Protocol, over a ``SOCK_SEQPACKET`` socket pair (one message per packet, pickled; both
-ends are this package, so pickle is safe):
+Protocol, over a control channel (:mod:`unotui.ssh.control`: a ``SOCK_SEQPACKET``
+socket pair, one pickled tuple per packet):
 
 * forkserver -> server, once: ``("ready", error)``: preloaded (``error`` is "" or why the
   entry does not resolve);
@@ -30,7 +30,6 @@ import contextlib
 import gc
 import json
 import os
-import pickle
 import selectors
 import signal
 import socket
@@ -39,12 +38,12 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
+from . import control
+from .control import ControlChannel
 from .errors import EntryError
 from .spec import SessionSpec
 
 __all__ = ["Forkserver", "main"]
-
-_MAX_MESSAGE = 256 * 1024
 
 
 class Forkserver:
@@ -59,7 +58,7 @@ class Forkserver:
         self.preload = list(dict.fromkeys([*preload, *modules]))
         self.pid: int | None = None
         self._process: subprocess.Popen[bytes] | None = None
-        self._sock: socket.socket | None = None
+        self._channel: ControlChannel | None = None
         self._ready: asyncio.Future[str] | None = None
         self._starting: dict[int, asyncio.Future[int]] = {}
         self._exits: dict[int, asyncio.Future[int]] = {}
@@ -72,7 +71,7 @@ class Forkserver:
             EntryError: the entry does not resolve (or the forkserver died).
         """
         loop = asyncio.get_running_loop()
-        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        ours, theirs = control.socket_pair()
         with theirs:
             code = "import sys; from unotui.ssh.forkserver import main; main(sys.argv[1:])"
             args = [str(theirs.fileno()), self.entry, json.dumps(self.preload), json.dumps(sys.path),
@@ -82,10 +81,8 @@ class Forkserver:
                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, start_new_session=True,
             )
         self.pid = self._process.pid
-        ours.setblocking(False)
-        self._sock = ours
         self._ready = loop.create_future()
-        loop.add_reader(ours.fileno(), self._receive)
+        self._channel = ControlChannel(ours, self._handle, self._gone)
         error = await self._ready
         if error:
             await self.close()
@@ -116,15 +113,14 @@ class Forkserver:
         return await self._fork("worker", (env, memory_mib, cpu_seconds), [control, log])
 
     async def _fork(self, kind: str, args: tuple[Any, ...], fds: list[int]) -> int:
-        if self._sock is None:
+        if self._channel is None or self._channel.closed:
             raise OSError("the forkserver is not running")
         self._requests += 1
         request = self._requests
         future: asyncio.Future[int] = asyncio.get_running_loop().create_future()
         self._starting[request] = future
-        message = pickle.dumps((request, kind, args))
         try:
-            self._send(message, fds)
+            self._channel.send((request, kind, args), fds)
         except OSError:
             del self._starting[request]
             raise
@@ -139,30 +135,6 @@ class Forkserver:
     def forget(self, pid: int) -> None:
         """The session of ``pid`` is over: drop its exit status."""
         self._exits.pop(pid, None)
-
-    def _send(self, message: bytes, fds: list[int]) -> None:
-        assert self._sock is not None
-        self._sock.setblocking(True)  # a few hundred bytes: never waits in practice
-        try:
-            socket.send_fds(self._sock, [message], fds)
-        finally:
-            self._sock.setblocking(False)
-
-    def _receive(self) -> None:
-        sock = self._sock
-        if sock is None:
-            return
-        while True:
-            try:
-                data = sock.recv(_MAX_MESSAGE)
-            except BlockingIOError:
-                return
-            except OSError:
-                data = b""
-            if not data:
-                self._gone()
-                return
-            self._handle(pickle.loads(data))
 
     def _handle(self, message: tuple[Any, ...]) -> None:
         kind = message[0]
@@ -183,10 +155,8 @@ class Forkserver:
     def _gone(self) -> None:
         """The forkserver ended: nothing more will start; running children are orphans
         (their sessions still end when their pty closes)."""
-        if self._sock is not None:
-            asyncio.get_running_loop().remove_reader(self._sock.fileno())
-            self._sock.close()
-            self._sock = None
+        if self._channel is not None:
+            self._channel.close()
         if self._ready is not None and not self._ready.done():
             self._ready.set_result("the forkserver ended before it was ready (see the server's stderr)")
         for future in self._starting.values():
@@ -200,7 +170,7 @@ class Forkserver:
 
     async def close(self) -> None:
         """End the forkserver (children already started run on)."""
-        if self._sock is not None:
+        if self._channel is not None and not self._channel.closed:
             self._gone()
         process = self._process
         if process is not None:
@@ -239,7 +209,7 @@ def main(argv: list[str]) -> None:
     # What exists now is shared with every child: keep the collector off its pages.
     gc.collect()
     gc.freeze()
-    sock.send(pickle.dumps(("ready", error)))
+    control.send(sock, ("ready", error))
     if error:
         return
     _serve(sock, entry, app_entry)
@@ -262,10 +232,7 @@ def _serve(sock: socket.socket, entry: str, app_entry: str) -> None:
                 os.read(wake_r, 4096)
             _reap(sock)
         if sock in ready:
-            try:
-                data, fds, _flags, _addr = socket.recv_fds(sock, _MAX_MESSAGE, 4)
-            except OSError:
-                data, fds = b"", []
+            data, fds = control.receive(sock, 4)
             if not data:
                 return  # the server has gone
             _fork(sock, data, fds, (entry, app_entry), (selector, wake_r, wake_w))
@@ -276,7 +243,7 @@ def _fork(
 ) -> None:
     request: int = -1
     try:
-        request, kind, args = pickle.loads(data)
+        request, kind, args = control.decode(data)
         if kind not in ("session", "worker") or (kind == "worker" and not entries[1]):
             raise ValueError(f"cannot fork a {kind!r}")
         tty, log = fds
@@ -284,7 +251,7 @@ def _fork(
     except Exception as exc:
         for fd in fds:
             os.close(fd)
-        sock.send(pickle.dumps(("failed", request, f"{type(exc).__name__}: {exc}")))
+        control.send(sock, ("failed", request, f"{type(exc).__name__}: {exc}"))
         return
     if pid == 0:  # the child: drop the forkserver's own things, then become the session
         try:
@@ -309,7 +276,7 @@ def _fork(
             os._exit(1)
     os.close(tty)
     os.close(log)
-    sock.send(pickle.dumps(("started", request, pid)))
+    control.send(sock, ("started", request, pid))
 
 
 def _reap(sock: socket.socket) -> None:
@@ -321,4 +288,4 @@ def _reap(sock: socket.socket) -> None:
         if pid == 0:
             return
         with contextlib.suppress(OSError):
-            sock.send(pickle.dumps(("exited", pid, os.waitstatus_to_exitcode(status))))
+            control.send(sock, ("exited", pid, os.waitstatus_to_exitcode(status)))

@@ -14,22 +14,33 @@ import asyncio
 import contextlib
 import logging
 import os
-import pickle
-import socket
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
+from . import control
+from .control import ControlChannel
+from .forkserver import Forkserver
 from .logpipe import LogPipe
 from .spec import SessionSpec
 
-if TYPE_CHECKING:
-    from .forkserver import Forkserver
-    from .session import ShellSession
-
-__all__ = ["Worker", "WorkerPool"]
+__all__ = ["Tenant", "Worker", "WorkerPool"]
 
 log = logging.getLogger("unotui.ssh")
 
-_MAX_MESSAGE = 256 * 1024
+
+class Tenant(Protocol):
+    """What a worker needs of a session it runs (a :class:`~unotui.ssh.session.ShellSession`):
+    the pool knows sessions only by this, so that it does not import them."""
+
+    @property
+    def number(self) -> int:
+        """The session's number on the control socket."""
+
+    @property
+    def finished(self) -> bool:
+        """The session is over on the server's side."""
+
+    def log_record(self, level: int, text: str) -> None:
+        """A record from the session's app, for the server's log."""
 
 
 class Worker:
@@ -42,9 +53,9 @@ class Worker:
         #: sessions given to this worker whose end it has not reported yet
         self.load = 0
         self.retired = False
-        self.sessions: dict[int, ShellSession] = {}
+        self.sessions: dict[int, Tenant] = {}
         self._loop = asyncio.get_running_loop()
-        self._sock: socket.socket | None = None
+        self._channel: ControlChannel | None = None
         self._ready: asyncio.Future[None] = self._loop.create_future()
         self._starting: dict[int, asyncio.Future[None]] = {}
         self._exits: dict[int, asyncio.Future[int]] = {}
@@ -53,7 +64,7 @@ class Worker:
     async def start(
         self, forkserver: Forkserver, env: dict[str, str], memory_mib: int, cpu_seconds: int
     ) -> None:
-        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        ours, theirs = control.socket_pair()
         log_r, log_w = os.pipe()
         try:
             self.pid = await forkserver.spawn_worker(theirs.fileno(), log_w, env, memory_mib, cpu_seconds)
@@ -67,16 +78,14 @@ class Worker:
         finally:
             theirs.close()
             os.close(log_w)
-        ours.setblocking(False)
-        self._sock = ours
-        self._loop.add_reader(ours.fileno(), self._receive)
+        self._channel = ControlChannel(ours, self._handle, self._gone)
         LogPipe(self._loop, log_r, self._log_record, lambda text: self._log_line(logging.ERROR, 0, text))
         forkserver.exit_status(self.pid).add_done_callback(self._on_process_exit)
         log.info("worker %d: started pid %d", self.number, self.pid)
         if not self._ready.done():
             self._ready.set_result(None)
 
-    async def run(self, session: ShellSession, spec: SessionSpec, tty: int, environ: dict[str, str]) -> None:
+    async def run(self, session: Tenant, spec: SessionSpec, tty: int, environ: dict[str, str]) -> None:
         """Start ``session`` in this worker on the pty slave ``tty`` (the caller closes its own).
 
         Raises:
@@ -84,7 +93,7 @@ class Worker:
         """
         await self._ready
         number = session.number
-        if self._sock is None:
+        if self._channel is None or self._channel.closed:
             raise OSError("the worker has ended")
         future: asyncio.Future[None] = self._loop.create_future()
         self._starting[number] = future
@@ -116,36 +125,13 @@ class Worker:
     # ----- the control socket -----------------------------------------------------------------
 
     def _send(self, message: tuple[Any, ...], fds: list[int] | None = None) -> None:
-        sock = self._sock
-        if sock is None:
+        if self._channel is None or self._channel.closed:
             raise OSError("the worker has ended")
-        sock.setblocking(True)  # a few hundred bytes: never waits in practice
-        try:
-            if fds:
-                socket.send_fds(sock, [pickle.dumps(message)], fds)
-            else:
-                sock.send(pickle.dumps(message))
-        finally:
-            sock.setblocking(False)
+        self._channel.send(message, fds or ())
 
     def _send_quietly(self, message: tuple[Any, ...]) -> None:
         with contextlib.suppress(OSError):
             self._send(message)
-
-    def _receive(self) -> None:
-        sock = self._sock
-        while sock is not None:
-            try:
-                data = sock.recv(_MAX_MESSAGE)
-            except BlockingIOError:
-                return
-            except OSError:
-                data = b""
-            if not data:
-                self._gone()
-                return
-            self._handle(pickle.loads(data))
-            sock = self._sock
 
     def _handle(self, message: tuple[Any, ...]) -> None:
         kind, number = message[0], int(message[1])
@@ -174,11 +160,7 @@ class Worker:
             self._exits.pop(number, None)
 
     def _gone(self) -> None:
-        """The control socket closed: the worker ended (or we retired it)."""
-        sock, self._sock = self._sock, None
-        if sock is not None:
-            self._loop.remove_reader(sock.fileno())
-            sock.close()
+        """The control socket closed: the worker ended."""
         for future in self._starting.values():
             if not future.done():
                 future.set_exception(OSError("the worker ended"))
@@ -206,10 +188,8 @@ class Worker:
         """No session left: close the control socket (the worker exits) and the log
         once it has drained."""
         self.retired = True
-        sock, self._sock = self._sock, None
-        if sock is not None:
-            self._loop.remove_reader(sock.fileno())
-            sock.close()
+        if self._channel is not None:
+            self._channel.close()
         log.info("worker %d: no session left, pid %s ends", self.number, self.pid)
 
     # ----- the log pipe -----------------------------------------------------------------------
@@ -263,7 +243,7 @@ class WorkerPool:
         return [w.pid for w in self.workers if w.pid is not None]
 
     async def run(
-        self, session: ShellSession, spec: SessionSpec, tty: int, environ: dict[str, str]
+        self, session: Tenant, spec: SessionSpec, tty: int, environ: dict[str, str]
     ) -> Worker:
         """Start ``session`` in a worker with room (a new one if none has); that worker.
 

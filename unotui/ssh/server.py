@@ -36,6 +36,7 @@ from ..private import DataDirError, private_dir, private_file, write_private
 from .channel import guard
 from .errors import EntryError, HostKeyError
 from .forkserver import Forkserver
+from .host import SessionHost
 from .limits import REFUSALS, Admission, SshLimits
 from .pool import WorkerPool
 from .session import RefusalSession, ShellSession
@@ -254,14 +255,21 @@ class SshServer:
         return {"TERM": term, **colour_env(term, client_colorterm)}
 
     def new_session(self, spec: SessionSpec) -> ShellSession:
+        """A session for a connection, handed only what it uses of the server."""
         self._numbers += 1
-        return ShellSession(self, spec, self._numbers)
-
-    def session_started(self, session: ShellSession) -> None:
-        self._sessions.add(session)
-
-    def session_ended(self, session: ShellSession) -> None:
-        self._sessions.discard(session)
+        host = SessionHost[ShellSession](
+            limits=self.limits,
+            commands=self.commands,
+            port=self.port,
+            count_refusal=self.count_refusal,
+            environ=self.session_env if self.pool is not None else self.child_env,
+            extra_for=self.extra_for,
+            forkserver=self.forkserver,
+            place=self.pool.run if self.pool is not None else None,
+            started=self._sessions.add,
+            ended=self._sessions.discard,
+        )
+        return ShellSession(host, spec, self._numbers)
 
 
 class _Connection(asyncssh.SSHServer):

@@ -10,6 +10,10 @@ budget with a bounded backlog (:mod:`unotui.ssh.pump`; past it the session ends 
 line).  Window changes go to the pty (``TIOCSWINSZ``: a child gets
 ``SIGWINCH``; a worker is told on its control socket).  When the child (or the session's
 thread) ends abnormally the client's terminal is reset first.
+
+A session is handed a :class:`~unotui.ssh.host.SessionHost`, the few things of its server
+it uses, not the server: it cannot reach the other sessions, the connections or the
+admission, and it imports neither the server nor the pool (:mod:`unotui.ssh.host`).
 """
 
 from __future__ import annotations
@@ -24,20 +28,16 @@ import signal
 import struct
 import termios
 import tty
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 import asyncssh
 
 from ..tokens import TokenBucket
+from .host import Placement, SessionHost
 from .logpipe import LogPipe
 from .pump import InputPump
 from .spec import CommandError, SessionSpec, parse_command, safe_term
-
-if TYPE_CHECKING:
-    from .pool import Worker
-    from .server import SshServer
 
 __all__ = ["RESET", "RefusalSession", "ShellSession"]
 
@@ -62,8 +62,8 @@ def set_size(fd: int, columns: int, rows: int, pixwidth: int = 0, pixheight: int
 class ShellSession(asyncssh.SSHServerSession[bytes]):
     """A session channel of one SSH connection: runs the server's entry on a pty."""
 
-    def __init__(self, server: SshServer, spec: SessionSpec, number: int) -> None:
-        self._server = server
+    def __init__(self, host: SessionHost[ShellSession], spec: SessionSpec, number: int) -> None:
+        self._host = host
         self._spec = spec
         self.number = number
         self._loop = asyncio.get_running_loop()
@@ -74,9 +74,9 @@ class ShellSession(asyncssh.SSHServerSession[bytes]):
         self._refusal = ""
         self._master = -1
         self._pid: int | None = None
-        self._worker: Worker | None = None
+        self._worker: Placement | None = None
         self._status: int | None = None
-        limits = server.limits
+        limits = host.limits
         budget = TokenBucket(limits.input_rate, limits.input_burst, self._loop.time())
         self._input = InputPump(self._loop, budget, limits.input_backlog)
         self._output_paused = False
@@ -112,14 +112,14 @@ class ShellSession(asyncssh.SSHServerSession[bytes]):
 
     def exec_requested(self, command: str) -> bool:
         try:
-            self._command = parse_command(command, self._server.commands)
+            self._command = parse_command(command, self._host.commands)
         except CommandError as exc:
-            self._server.count_refusal("exec")
+            self._host.count_refusal("exec")
             self._refusal = f"unotui: {exc}"
         return True  # accepted so that the client reads why; nothing is executed
 
     def subsystem_requested(self, subsystem: str) -> bool:
-        self._server.count_refusal("subsystem")
+        self._host.count_refusal("subsystem")
         log.info("session %d: subsystem %r refused", self.number, subsystem)
         return False
 
@@ -139,7 +139,7 @@ class ShellSession(asyncssh.SSHServerSession[bytes]):
         if self._refusal:
             self._refuse(self._refusal)
         elif not self._has_pty:
-            hint = " ".join(("ssh -t -p", str(self._server.port or 22), "HOST", *self._command))
+            hint = " ".join(("ssh -t -p", str(self._host.port or 22), "HOST", *self._command))
             self._refuse(f"unotui needs a terminal: run ssh with -t (for example: {hint})")
         else:
             self._starting = asyncio.ensure_future(self._start_or_refuse())
@@ -163,27 +163,27 @@ class ShellSession(asyncssh.SSHServerSession[bytes]):
     # ----- the child --------------------------------------------------------------------------
 
     async def _start_child(self) -> None:
-        server = self._server
+        host = self._host
         columns, rows, _, _ = self._size
         spec = replace(self._spec, command=self._command)
-        if server.extra_for is not None:
-            spec = replace(spec, extra=dict(server.extra_for(spec)))
+        if host.extra_for is not None:
+            spec = replace(spec, extra=dict(host.extra_for(spec)))
         self._spec = spec
         assert self._chan is not None
-        colorterm = self._chan.get_environment().get("COLORTERM")
-        if server.pool is not None:
-            await self._start_in_worker(server.session_env(spec.term, colorterm))
+        environ = host.environ(spec.term, self._chan.get_environment().get("COLORTERM"))
+        if host.place is not None:
+            await self._start_in_worker(host.place, environ)
         else:
-            await self._start_process(server.child_env(spec.term, colorterm))
-        server.session_started(self)
+            await self._start_process(environ)
+        host.started(self)
         where = f"worker {self._worker.number} pid {self._pid}" if self._worker else f"pid {self._pid}"
         log.info(
             "session %d: started in %s for user %r (%s) from %s, %r %dx%d, command %r",
             self.number, where, spec.user, spec.fingerprint or "guest", spec.peer,
             spec.term, columns, rows, spec.command,
         )
-        if server.limits.idle_timeout > 0:
-            self._schedule_idle_check(server.limits.idle_timeout)
+        if host.limits.idle_timeout > 0:
+            self._schedule_idle_check(host.limits.idle_timeout)
         if self._ended_by:  # the client left (or the server closed) while it started
             self._signal(signal.SIGHUP)
             self._schedule_kill()
@@ -204,12 +204,12 @@ class ShellSession(asyncssh.SSHServerSession[bytes]):
 
     async def _start_process(self, env: dict[str, str]) -> None:
         """A process of its own (one session per process)."""
-        server = self._server
+        host = self._host
         master, slave = self._open_pty()
         log_r, log_w = os.pipe()
         try:
-            limits = server.limits
-            self._pid = await server.forkserver.spawn(
+            limits = host.limits
+            self._pid = await host.forkserver.spawn(
                 self._spec, slave, log_w, env, limits.child_memory_mib, limits.child_cpu_seconds
             )
         except BaseException:
@@ -223,15 +223,17 @@ class ShellSession(asyncssh.SSHServerSession[bytes]):
         self._master = master
         self._loop.add_reader(master, self._read_master)
         LogPipe(self._loop, log_r, self._log_record, lambda text: self.log_record(logging.ERROR, text))
-        server.forkserver.exit_status(self._pid).add_done_callback(self._on_exit)
+        host.forkserver.exit_status(self._pid).add_done_callback(self._on_exit)
 
-    async def _start_in_worker(self, environ: dict[str, str]) -> None:
+    async def _start_in_worker(
+        self,
+        place: Callable[[ShellSession, SessionSpec, int, dict[str, str]], Awaitable[Placement]],
+        environ: dict[str, str],
+    ) -> None:
         """A thread in a worker process shared with other sessions."""
-        server = self._server
-        assert server.pool is not None
         master, slave = self._open_pty()
         try:
-            worker = await server.pool.run(self, self._spec, slave, environ)
+            worker = await place(self, self._spec, slave, environ)
         except BaseException:
             os.close(master)
             raise
@@ -264,7 +266,7 @@ class ShellSession(asyncssh.SSHServerSession[bytes]):
         return self._pid
 
     @property
-    def worker(self) -> Worker | None:
+    def worker(self) -> Placement | None:
         """The worker the session runs in (None: a process of its own)."""
         return self._worker
 
@@ -336,7 +338,7 @@ class ShellSession(asyncssh.SSHServerSession[bytes]):
                 if not normal:
                     chan.write(RESET)
                 if self._ended_by == "idle":
-                    minutes = self._server.limits.idle_timeout / 60
+                    minutes = self._host.limits.idle_timeout / 60
                     chan.write(f"Disconnected after {minutes:g} minutes without a key.\r\n".encode())
                 elif self._ended_by == "input":
                     chan.write(b"Disconnected: more input at once than anyone types (a paste too long?).\r\n")
@@ -356,7 +358,7 @@ class ShellSession(asyncssh.SSHServerSession[bytes]):
             return
         if not self._input.feed(data):
             log.info("session %d: more input than the budget holds (%d bytes waiting), ending it",
-                     self.number, self._server.limits.input_backlog)
+                     self.number, self._host.limits.input_backlog)
             self._end("input")
 
     def terminal_size_changed(self, width: int, height: int, pixwidth: int, pixheight: int) -> None:
@@ -390,7 +392,7 @@ class ShellSession(asyncssh.SSHServerSession[bytes]):
     def _check_idle(self) -> None:
         if self._finished:
             return
-        left = self._last_input + self._server.limits.idle_timeout - self._loop.time()
+        left = self._last_input + self._host.limits.idle_timeout - self._loop.time()
         if left > 0:
             self._schedule_idle_check(left)
         else:
@@ -412,7 +414,7 @@ class ShellSession(asyncssh.SSHServerSession[bytes]):
             self._schedule_kill()
 
     def _schedule_kill(self) -> None:
-        grace = self._server.limits.kill_grace
+        grace = self._host.limits.kill_grace
         self._timers.append(self._loop.call_later(grace, self._signal, signal.SIGKILL))
 
     def _signal(self, sig: int) -> None:
@@ -432,7 +434,7 @@ class ShellSession(asyncssh.SSHServerSession[bytes]):
         be killed, so the session ends here (its pty closes: the app's next read or write
         fails) and its slot in the worker stays taken until the thread ends."""
         log.warning("session %d: its app did not end %g s after a hang-up; left to its worker %s",
-                    self.number, self._server.limits.kill_grace, self._pid)
+                    self.number, self._host.limits.kill_grace, self._pid)
         self._status = -signal.SIGKILL
         self._exited = True
         self._give_up_output()
@@ -459,8 +461,8 @@ class ShellSession(asyncssh.SSHServerSession[bytes]):
         if self._worker is not None:
             self._worker.forget(self.number)
         elif self._pid is not None:
-            self._server.forkserver.forget(self._pid)
-        self._server.session_ended(self)
+            self._host.forkserver.forget(self._pid)
+        self._host.ended(self)
         self._finish_future()
 
     def _finish_future(self) -> None:

@@ -7,7 +7,7 @@ rather than several apps on one loop: the GIL's switch interval keeps one busy s
 from freezing the others.
 
 The forkserver forks a worker (see :mod:`unotui.ssh.forkserver`) with a control socket
-(``SOCK_SEQPACKET``, pickled tuples; both ends are this package) and a log pipe.
+(:mod:`unotui.ssh.control`: pickled tuples, one a packet) and a log pipe.
 Server -> worker:
 
 * ``("start", session, spec, environ)`` with the pty slave attached: run the app entry
@@ -35,7 +35,6 @@ import faulthandler
 import io
 import logging
 import os
-import pickle
 import signal
 import socket
 import sys
@@ -43,13 +42,12 @@ import threading
 from collections.abc import Callable
 from typing import Any, TextIO, cast
 
+from . import control
 from .child import RECORD_END, _exit_code, resolve_entry, settle
 from .spec import SessionSpec
 from .terminal import SessionApp, SessionTerminal
 
 __all__ = ["AppEntry", "worker_main"]
-
-_MAX_MESSAGE = 256 * 1024
 
 #: the session whose thread (or asyncio task) is running: 0 in the worker's own code
 SESSION: contextvars.ContextVar[int] = contextvars.ContextVar("unotui_ssh_session", default=0)
@@ -129,23 +127,17 @@ class _Worker:
 
     def send(self, message: tuple[Any, ...]) -> None:
         with self._send_lock, contextlib.suppress(OSError):
-            self.sock.send(pickle.dumps(message))
+            control.send(self.sock, message)
 
     def serve(self) -> None:
         while True:
-            try:
-                data, fds, _flags, _addr = socket.recv_fds(self.sock, _MAX_MESSAGE, 2)
-            except InterruptedError:
-                continue
-            except OSError:
-                data, fds = b"", []
+            data, fds = control.receive(self.sock, 2)
             if not data:
                 for fd in fds:
                     os.close(fd)
                 return
             try:
-                message = pickle.loads(data)
-                self.handle(message, fds)
+                self.handle(control.decode(data), fds)
             except Exception:
                 for fd in fds:
                     with contextlib.suppress(OSError):
@@ -172,7 +164,7 @@ class _Worker:
                     terminal.close()
                     reply = ("failed", session, f"{type(exc).__name__}: {exc}")
                 with contextlib.suppress(OSError):
-                    self.sock.send(pickle.dumps(reply))
+                    control.send(self.sock, reply)
             return
         for fd in fds:
             os.close(fd)
@@ -217,7 +209,7 @@ class _Worker:
 
 
 def worker_main(
-    control: int, log_fd: int, app_entry: str, env: dict[str, str], memory_mib: int, cpu_seconds: int
+    control_fd: int, log_fd: int, app_entry: str, env: dict[str, str], memory_mib: int, cpu_seconds: int
 ) -> None:
     """The worker's life (in the forkserver's fresh child); never returns.
 
@@ -243,7 +235,7 @@ def worker_main(
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # no terminal: only the server ends a worker
     code = 0
     try:
-        worker = _Worker(socket.socket(fileno=control), cast(AppEntry, resolve_entry(app_entry)))
+        worker = _Worker(socket.socket(fileno=control_fd), cast(AppEntry, resolve_entry(app_entry)))
         worker.serve()
         worker.end_all(2.0)
     except BaseException:
