@@ -73,7 +73,8 @@ async def run(tables: int, steps: int, seed: int, floor: bool = False) -> tuple[
     rates = Rates(per_s=1e6, burst=1_000_000)
     n = tables * 4
     limits = HostLimits(max_connections=n + 8, unauthenticated_per_ip=n + 8,
-                        new_per_ip_per_s=1e9, new_per_ip_burst=n + 8, per_ip=n + 8)
+                        new_per_ip_per_s=1e9, new_per_ip_burst=n + 8, per_ip=n + 8,
+                        resume_reserve=0)  # no seat here resumes: the whole door is for newcomers
     host = Host(rooms, limits=limits, session_factory=lambda now: HostSession(now, rates=rates))
     sinks: list[Sink] = []
     links: dict[str, list[Any]] = {}
