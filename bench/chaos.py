@@ -58,7 +58,7 @@ from bench import lobby_door  # noqa: E402
 from tests.hostile.arena import RawPeer, Recorder  # noqa: E402
 from tests.net.lan_support import Player, has_view, hello_frame, until  # noqa: E402
 from unotui.client.controller import ViewChanged  # noqa: E402
-from unotui.engine import Action, Rules  # noqa: E402
+from unotui.engine import Action, Phase, Rules  # noqa: E402
 from unotui.net.remote import JoinError, RemoteGame  # noqa: E402
 from unotui.protocol import messages as m  # noqa: E402
 
@@ -263,7 +263,7 @@ async def play(port: int, k: int) -> tuple[bool, int]:
         for p in (*players, watcher):
             await _join(p.game)
         await until(lambda: all(has_view(p) for p in players), 30)
-        await until(lambda: all(p.game.view.phase == "match_over" for p in players), 600)
+        await until(lambda: all(p.game.view.phase == Phase.MATCH_OVER for p in players), 600)
         done = True
     except (AssertionError, JoinError) as exc:
         print(f"game {k} did not complete: {exc!r}", file=sys.stderr)

@@ -51,7 +51,7 @@ import msgpack
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from unotui.engine import DEAL, Catch, Rules  # noqa: E402
+from unotui.engine import DEAL, Catch, Phase, Rules  # noqa: E402
 from unotui.protocol import messages as m  # noqa: E402
 from unotui.protocol.codec import decode_host, encode  # noqa: E402
 from unotui.protocol.framing import FrameDecoder, frame  # noqa: E402
@@ -237,7 +237,7 @@ class Peer(asyncio.Protocol):
             return
         st = self.state
         phase, legal = st.get("phase"), st.get("legal") or ()
-        if phase == "round_over":
+        if phase == Phase.ROUND_OVER:
             if DEAL in legal or "deal" in legal:
                 self.send(self._seq(), DEAL)
             elif not st.get("ready_sent"):

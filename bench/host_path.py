@@ -29,7 +29,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from unotui.engine import DEAL, Catch, Rules  # noqa: E402
+from unotui.engine import DEAL, ENDED_PHASES, Catch, Rules  # noqa: E402
 from unotui.net.host import Host, HostLimits  # noqa: E402
 from unotui.net.room import Room, RoomConfig  # noqa: E402
 from unotui.protocol import messages as m  # noqa: E402
@@ -96,7 +96,7 @@ async def run(tables: int, steps: int, seed: int, floor: bool = False) -> tuple[
             game = room.game
             assert game is not None, "the tables start when full"
             by_seat = {room.members[link]: link for link in links[code]}
-            if game.phase.value in ("round_over", "match_over"):
+            if game.phase in ENDED_PHASES:
                 if DEAL in game.legal_actions(game.dealer):
                     action: Any = DEAL
                     seat = game.dealer

@@ -124,13 +124,13 @@ def _first_frames(runs: int, exe: Path, unotui: Path) -> tuple[list[float], list
 
 
 def _views(players: int, moves: int, seed: int) -> list[SeatView]:
-    from unotui.engine import Game, Rules, seat_view
+    from unotui.engine import Game, Phase, Rules, seat_view
 
     game = Game(players, Rules.preset("giant"), seed=seed)
     rng = random.Random(seed + 1)
     views = [seat_view(game, 0)]
     while len(views) < moves and not game.over:
-        actor = game.actor if game.phase != "round_over" else game.dealer
+        actor = game.actor if game.phase != Phase.ROUND_OVER else game.dealer
         legal = game.legal_actions(actor)
         game.apply(actor, legal[rng.randrange(len(legal))])
         views.append(seat_view(game, 0))
@@ -142,6 +142,7 @@ async def rerender(players: int = 10, moves: int = 200) -> float:
     from unotui.client.config import Config
     from unotui.client.controller import Controller
     from unotui.client.options import GameOptions
+    from unotui.engine import ENDED_PHASES
     from unotui.ui.app import UnoApp
     from unotui.ui.screens.table import TableScreen
 
@@ -179,7 +180,7 @@ async def rerender(players: int = 10, moves: int = 200) -> float:
         await pilot.pause()
         table = next(s for s in app.screen_stack if isinstance(s, TableScreen))
         for view in views[1:]:
-            if view.phase in ("round_over", "match_over"):
+            if view.phase in ENDED_PHASES:
                 continue
             start = time.perf_counter()
             table.show(view)

@@ -41,7 +41,7 @@ from typing import Any
 
 import msgpack
 
-from unotui.engine import Action, Game
+from unotui.engine import ENDED_PHASES, Action, Game
 from unotui.engine.actions import Discard, Play
 from unotui.net.room import Room
 from unotui.protocol import messages as m
@@ -51,7 +51,6 @@ from unotui.protocol.session import HostSession
 __all__ = ["Auditor", "Leak", "TappedSession"]
 
 PUBLIC_KINDS = {"dealer", "flip", "reflip", "play", "jump", "discard"}
-_ENDED = ("round_over", "match_over")
 _CARD_WORD = re.compile(r"(?<![A-Za-z0-9+])(?:[RYGB](?:\d|S|R|\+2)|W\+4|W[XHC]?)(?![A-Za-z0-9+])")
 
 
@@ -148,7 +147,7 @@ def _problems(msg: dict[str, Any], viewer: int | None, room: Room | None, named:
         if kind in ("snapshot", "delta"):
             yield "a view with no game"
         return
-    ended = game.phase in _ENDED
+    ended = game.phase in ENDED_PHASES
     for text in _strings(msg):
         if text in _secrets(game, ended):
             yield "the match secret or a round key before its round ended"
@@ -189,7 +188,7 @@ def _fields(fields: dict[str, Any], viewer: int | None, game: Game, own: Counter
         if isinstance(action, Play | Discard) and action.card.text not in own:
             yield f"legal names {text}, not in the seat's hand"
     face_up = fields.get("face_up", ())
-    if face_up and not (game.phase in _ENDED or game.face_up_until >= 0):
+    if face_up and not (game.phase in ENDED_PHASES or game.face_up_until >= 0):
         yield "hands face up while the rules keep them hidden"
     for seat, cards in face_up:
         if Counter(cards) != Counter(c.text for c in game.hands[seat]):

@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from random import Random
 
 from ..bots import Bot
-from ..engine import DEAL, Action, Card, Game, Rules, SeatView, seat_view
+from ..engine import DEAL, Action, Card, Game, Phase, Rules, SeatView, seat_view
 from ..table import AUTO_KEEP, MIN_CATCH_GRACE, Outcome, Pacing, Referee
 from .controller import Answered, Closed, Controller, Refused, ViewChanged
 from .players import make_bot
@@ -134,7 +134,7 @@ class LocalGame(Controller):
 
     def next_round(self) -> None:
         game = self.game
-        if game.phase != "round_over":
+        if game.phase != Phase.ROUND_OVER:
             return
         if game.dealer == self.seat:
             self.send(DEAL)

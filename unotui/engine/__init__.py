@@ -43,7 +43,7 @@ from .errors import (
     WrongPhaseError,
 )
 from .events import Event
-from .flow import Phase
+from .flow import ENDED_PHASES, Phase
 from .game import Game
 from .rules import EFFECTS, PRESETS, CustomRule, Effect, Rules, Scoring, Stacking
 from .shuffle import ShuffleSource
@@ -52,7 +52,7 @@ from .views import SeatView, seat_view, seat_views, spectator_view
 
 __all__ = [
     "ACCEPT", "ALL_CARDS", "CALL_UNO", "CHALLENGE", "COLOURS", "DEAL", "DRAW", "EFFECTS",
-    "KEEP", "PRESETS", "Accept", "Action", "BadChoiceError", "CallUno", "Card",
+    "ENDED_PHASES", "KEEP", "PRESETS", "Accept", "Action", "BadChoiceError", "CallUno", "Card",
     "CardNotInHandError", "Catch", "Challenge", "ChooseColour", "ChooseTarget", "Colour",
     "CustomRule", "Deal", "Discard", "Draw", "Effect", "Event", "Game", "IllegalActionError",
     "Keep", "NoSuchSeatError", "NotYourTurnError", "ParseError", "Phase", "Play", "Rank",

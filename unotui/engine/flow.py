@@ -2,8 +2,8 @@
 
 :class:`Phase` says what kind of decision the game awaits (``Game.phase``; who decides is
 ``Game.actor``).  It is a :class:`enum.StrEnum`, so a phase compares equal to its text
-(``Phase.PLAY == "play"``) and serialises as that text; code in this package compares
-members, never literals.
+(``Phase.PLAY == "play"``) and serialises as that text; code everywhere compares members
+(or :data:`ENDED_PHASES`), never literals, so the vocabulary is stated here once.
 
 A card that needs several decisions (a wild needs a colour, a swap needs a target, a
 custom wild may need discards from several seats) queues what is left to do as typed
@@ -25,6 +25,7 @@ __all__ = [
     "ADVANCE_2",
     "ASK_COLOUR",
     "BEGIN",
+    "ENDED_PHASES",
     "HIT",
     "Advance",
     "AskColour",
@@ -49,6 +50,11 @@ class Phase(enum.StrEnum):
     CHALLENGE = "challenge"
     ROUND_OVER = "round_over"
     MATCH_OVER = "match_over"
+
+
+#: The phases in which nobody is to decide: the round (or the match) is over.  Every other
+#: phase has an actor; the referee, the host and the screens all ask this one set.
+ENDED_PHASES = frozenset({Phase.ROUND_OVER, Phase.MATCH_OVER})
 
 
 @dataclass(frozen=True, slots=True)

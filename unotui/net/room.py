@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 
 from ..bots import Bot
 from ..client.players import BOT_NAMES, make_bot
-from ..engine import Action, Game, Rules, seat_view, seat_views
+from ..engine import Action, Game, Phase, Rules, seat_view, seat_views
 from ..protocol import messages as m
 from ..protocol.codec import SharedDeltas
 from ..protocol.session import HelloReceived, HostSession
@@ -386,7 +386,7 @@ class Room:
                 else:
                     self._send_all(m.Deadline(kind, due[0], max(0, round((due[1] - now) * 1000))))
         game = self.game
-        if game is not None and game.phase == "match_over" and self.status == "playing":
+        if game is not None and game.phase == Phase.MATCH_OVER and self.status == "playing":
             self.status = "over"
             self._on_event(f"match over: {game.names[game.winner]} won")
             self._broadcast_table()

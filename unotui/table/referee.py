@@ -43,6 +43,7 @@ from random import Random
 
 from ..bots import Bot, make_bot, react
 from ..engine import (
+    ENDED_PHASES,
     KEEP,
     Action,
     CallUno,
@@ -51,6 +52,7 @@ from ..engine import (
     Game,
     IllegalActionError,
     NoSuchSeatError,
+    Phase,
     SeatView,
     seat_view,
 )
@@ -67,15 +69,9 @@ from .outcome import (
     Refusal,
 )
 from .schedule import (
-    DRAWN,
-    ENDED,
     KEEP_DUE,
-    MATCH_OVER,
     NO_DEADLINES,
-    PLAIN_PHASES,
-    PLAY,
     REACT,
-    ROUND_OVER,
     TIMEOUT,
     TURN,
     UNREADY,
@@ -248,7 +244,7 @@ class Referee(Schedule):
             if h.standin is not None:
                 self._set_brain(h, None, now)
                 self._pres.append(PresenceChange(seat, "back"))
-            if self.game.phase == ROUND_OVER:
+            if self.game.phase == Phase.ROUND_OVER:
                 h.ready = True
         return self._finish(now)
 
@@ -333,7 +329,7 @@ class Referee(Schedule):
         acc, record = self._acc, tuple.__new__
         jump_in, inline = self._jump_in, self.inline_bots
         clock, times = self.clock, self.decision_ns
-        plain = PLAIN_PHASES
+        ended = ENDED_PHASES
         fast = inline and not self._away
         while True:
             phase = g.phase
@@ -342,14 +338,14 @@ class Referee(Schedule):
             if (
                 fast
                 and bot is not None
-                and phase in plain
+                and phase not in ended
                 and g.uno_open < 0
-                and not (jump_in and phase == PLAY and not g.pending)
+                and not (jump_in and phase == Phase.PLAY and not g.pending)
             ):
                 # The hot path (the simulator's every move): a computer player's turn and
                 # nothing else that could be due (no catch window, no jump-in, no dropped
                 # seat).  The same as the general path below, inlined for speed.
-                if phase == DRAWN and len(legal := g.legal_actions(actor)) == 1 and legal[0] == KEEP:
+                if phase == Phase.DRAWN and len(legal := g.legal_actions(actor)) == 1 and legal[0] == KEEP:
                     if self._since + think[actor] > now:  # when it would have decided
                         return
                     action: Action = KEEP
@@ -429,7 +425,8 @@ class Referee(Schedule):
                     seat, seq, TOO_EARLY,
                     f"too early: wait {allowed - now:.1f} s more; {name} may still call UNO",
                 )
-        if type(action) is Deal and g.phase == ROUND_OVER and g.dealer == seat and self._ready_at is None:
+        if (type(action) is Deal and g.phase == Phase.ROUND_OVER and g.dealer == seat
+                and self._ready_at is None):
             waiting = [g.names[h.seat] for h in self._needed() if not h.ready]
             return Refusal(seat, seq, NOT_READY, f"wait: {', '.join(waiting)} still reading the results")
         return None
@@ -514,10 +511,10 @@ class Referee(Schedule):
         if g.uno_open != self._win_seat:
             self._win_seat = g.uno_open
             self._win_opened = now
-        if g.phase in ENDED and self._ended_round != (g.round_no, g.phase):
+        if g.phase in ENDED_PHASES and self._ended_round != (g.round_no, g.phase):
             self._round_ended(now)
 
-    def _after(self, seat: int, actor: int, phase: str, now: float) -> None:
+    def _after(self, seat: int, actor: int, phase: Phase, now: float) -> None:
         """Bookkeeping after ``seat``'s action was applied (``actor``/``phase`` from before)."""
         g = self.game
         if seat == actor or g.actor != actor or g.phase != phase:
@@ -525,7 +522,7 @@ class Referee(Schedule):
         if g.uno_open != self._win_seat:
             self._win_seat = g.uno_open
             self._win_opened = now
-        if g.phase != phase and (g.phase == ROUND_OVER or g.phase == MATCH_OVER):
+        if g.phase != phase and g.phase in ENDED_PHASES:
             self._round_ended(now)
 
     def _round_ended(self, now: float) -> None:

@@ -17,21 +17,15 @@ from collections.abc import Callable, Iterable
 from random import Random
 
 from ..bots import Bot
-from ..engine import KEEP, Action, Game, SeatView, seat_view
+from ..engine import KEEP, Action, Game, Phase, SeatView, seat_view
 from .outcome import Accepted, Deadlines, Pacing, PresenceChange, Refusal
 from .seats import HumanSeat
 
 __all__ = [
-    "DRAWN",
-    "ENDED",
     "HOLD",
     "KEEP_DUE",
-    "MATCH_OVER",
     "NO_DEADLINES",
-    "PLAIN_PHASES",
-    "PLAY",
     "REACT",
-    "ROUND_OVER",
     "TIMEOUT",
     "TURN",
     "UNREADY",
@@ -46,10 +40,6 @@ REACT, TURN, KEEP_DUE, TIMEOUT, UNREADY, HOLD = range(6)
 # (deadline, kind, order among equals, seat)
 Item = tuple[float, int, int, int]
 
-PLAY, DRAWN, ROUND_OVER, MATCH_OVER = "play", "drawn", "round_over", "match_over"
-ENDED = (ROUND_OVER, MATCH_OVER)
-# Phases in which the actor decides and nobody else may be due (unless jump-in or a catch).
-PLAIN_PHASES = frozenset({PLAY, DRAWN, "colour", "target", "discard", "challenge"})
 NO_DEADLINES = Deadlines()
 
 
@@ -143,10 +133,10 @@ class Schedule:
             return NO_DEADLINES
         turn = None
         actor = g.actor
-        if timer is not None and actor >= 0 and self._brains[actor] is None and g.phase != MATCH_OVER:
-            if g.phase == DRAWN:
+        if timer is not None and actor >= 0 and self._brains[actor] is None and g.phase != Phase.MATCH_OVER:
+            if g.phase == Phase.DRAWN:
                 turn = (actor, self._drawn_item(actor)[0])  # the card is kept then
-            elif g.phase != ROUND_OVER:
+            elif g.phase != Phase.ROUND_OVER:
                 turn = (actor, self._since + timer)
             elif self._ready_at is not None:
                 turn = (actor, self._ready_at + timer)
@@ -165,13 +155,14 @@ class Schedule:
                 hold_item = ((h.away_since or 0.0) + hold, HOLD, 0, h.seat)
                 if best is None or hold_item < best:
                     best = hold_item
-        if phase == MATCH_OVER:
+        if phase == Phase.MATCH_OVER:
             return best
         actor = g.actor
         pacing = self.pacing
         last_react = -math.inf
         offender = g.uno_open
-        if phase != ROUND_OVER and (offender >= 0 or (self._jump_in and phase == PLAY and not g.pending)):
+        may_jump = self._jump_in and phase == Phase.PLAY and not g.pending
+        if phase != Phase.ROUND_OVER and (offender >= 0 or may_jump):
             for react_item in self._reactions():
                 if react_item[3] not in self._asked:
                     if best is None or react_item < best:
@@ -180,9 +171,9 @@ class Schedule:
                         last_react = react_item[0]
         brain = self._brains[actor]
         item: Item | None
-        if phase == ROUND_OVER:
+        if phase == Phase.ROUND_OVER:
             item = self._deal_item(actor, brain is None)
-        elif phase == DRAWN and brain is None:
+        elif phase == Phase.DRAWN and brain is None:
             item = self._drawn_item(actor)
         elif brain is not None:
             think = self._think[actor]
@@ -194,7 +185,7 @@ class Schedule:
                 when = last_react
             # A computer player's drawn card is kept at the moment it would have decided:
             # when only keeping is left, the table keeps it for it (the bot is not asked).
-            keep = phase == DRAWN and only_keep(g.legal_actions(actor))
+            keep = phase == Phase.DRAWN and only_keep(g.legal_actions(actor))
             item = (when, KEEP_DUE if keep else TURN, 0, actor)
         elif pacing.turn_timer is not None:
             item = (self._since + pacing.turn_timer, TIMEOUT, 0, actor)
@@ -265,11 +256,12 @@ class Schedule:
     def _needed(self) -> list[HumanSeat]:
         """People whose readiness the next deal waits for (connected, in control, not the
         dealer: a person who deals says so by dealing)."""
-        dealer = self.game.dealer if self.game.phase == ROUND_OVER else -1
+        dealer = self.game.dealer if self.game.phase == Phase.ROUND_OVER else -1
         return [h for h in self._humans.values() if h.in_control and h.seat != dealer]
 
     def _check_ready(self, now: float) -> None:
-        if self.game.phase == ROUND_OVER and self._ready_at is None and all(h.ready for h in self._needed()):
+        ended = self.game.phase == Phase.ROUND_OVER
+        if ended and self._ready_at is None and all(h.ready for h in self._needed()):
             self._ready_at = now
 
     def _learn(self, seat: int) -> None:

@@ -25,7 +25,7 @@ from ..client.config import HAND_ORDERS, THEMES, Config, load_config, save_confi
 from ..client.controller import Closed, Controller, Refused, Update, ViewChanged
 from ..client.local import LocalGame
 from ..client.options import GameOptions
-from ..engine import Action, SeatView
+from ..engine import Action, Phase, SeatView
 from .lan import LanApp
 from .messages import CycleSort, CycleTheme, GameUpdate, HintRequest, Intent, MainMenu, NextRound, Rematch
 from .screens.table import TableScreen
@@ -215,7 +215,7 @@ class UnoApp(LanApp):
             and self._table in self.screen_stack
             and view is not None
             and view.seat is not None  # a spectator abandons nothing
-            and view.phase != "match_over"
+            and view.phase != Phase.MATCH_OVER
         )
 
     def leave_match(self, then: Callable[[], object], question: str) -> None:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from textual.message import Message
 
 from ..client.controller import Update, ViewChanged
-from ..engine import Action
+from ..engine import ENDED_PHASES, Action
 
 __all__ = [
     "CycleSort",
@@ -46,7 +46,7 @@ class GameUpdate(Message):
             isinstance(message, GameUpdate)
             and isinstance(message.update, ViewChanged)
             and isinstance(self.update, ViewChanged)
-            and message.update.view.phase not in ("round_over", "match_over")
+            and message.update.view.phase not in ENDED_PHASES
         )
 
 

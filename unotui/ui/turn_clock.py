@@ -11,7 +11,7 @@ import math
 import time
 from collections.abc import Callable
 
-from ..engine import SeatView
+from ..engine import ENDED_PHASES, SeatView
 
 __all__ = ["TurnClock"]
 
@@ -33,6 +33,6 @@ class TurnClock:
         deadline = self._deadline
         if view is None or deadline is None or deadline[0] != view.actor:
             return ""
-        if view.phase in ("round_over", "match_over"):
+        if view.phase in ENDED_PHASES:
             return ""
         return f"Time left: {max(0, math.ceil(deadline[1] - self.clock()))} s"

@@ -16,7 +16,7 @@ from textual.events import Resize
 from textual.widgets import RichLog, Static
 
 from ..client.text import card_name, clean, describe, direction_name, display_name
-from ..engine import KEEP, Card, Catch, Play, SeatView
+from ..engine import ENDED_PHASES, KEEP, Card, Catch, Phase, Play, SeatView
 from .render import big_card, card_chip, colour_style, hand_row, pile_card, turn_style
 
 __all__ = [
@@ -57,7 +57,7 @@ def names_of(view: SeatView) -> list[str]:
 
 def playable_flags(view: SeatView) -> list[bool]:
     """For each card in the viewer's hand: can it be played (or discarded) right now?"""
-    if view.phase == "discard" and view.my_turn:
+    if view.phase == Phase.DISCARD and view.my_turn:
         return [True] * len(view.hand)
     cards = {a.card for a in view.legal if isinstance(a, Play)}
     return [c in cards for c in view.hand]
@@ -99,12 +99,12 @@ def just_drawn(view: SeatView) -> list[bool]:
 
 
 _PHASE_WAIT = {
-    "play": "to play",
-    "drawn": "to play or keep a drawn card",
-    "colour": "to name a colour",
-    "target": "to choose a player",
-    "discard": "to discard",
-    "challenge": "to challenge or accept",
+    Phase.PLAY: "to play",
+    Phase.DRAWN: "to play or keep a drawn card",
+    Phase.COLOUR: "to name a colour",
+    Phase.TARGET: "to choose a player",
+    Phase.DISCARD: "to discard",
+    Phase.CHALLENGE: "to challenge or accept",
 }
 
 
@@ -120,31 +120,31 @@ def prompt(view: SeatView) -> str:
             extras.append(f"{names[a.seat]} did not call UNO: catch (c)!")
     if not view.my_turn and any(isinstance(a, Play) for a in view.legal):
         extras.append(f"Jump in with {view.top.text} (j)!")
-    if view.phase == "match_over":
+    if view.phase == Phase.MATCH_OVER:
         main = f"{names[view.winner]} won the match." if view.winner >= 0 else "The match is over."
-    elif view.phase == "round_over":
+    elif view.phase == Phase.ROUND_OVER:
         dealer = "You deal" if view.dealer == me else f"{names[view.dealer]} deals"
         main = f"Round over. {dealer} next."
     elif not view.my_turn:
         main = f"Waiting for {names[view.actor]} {_PHASE_WAIT.get(view.phase, '')}."
-    elif view.phase == "play":
+    elif view.phase == Phase.PLAY:
         if view.pending:
             main = f"Draw {view.pending} (d) or stack a draw card (Enter)."
         else:
             main = "Your turn: play a card (Enter; u plays and calls UNO) or draw (d)."
-    elif view.phase == "drawn":
+    elif view.phase == Phase.DRAWN:
         drawn = view.drawn.text if view.drawn is not None else "a card"
         if view.legal == (KEEP,):
             main = f"You drew {drawn}: it can't be played; it is kept in a moment (k: now)."
         else:
             main = f"You drew {drawn}: play it (Enter) or keep it (k). Waiting keeps it."
-    elif view.phase == "colour":
+    elif view.phase == Phase.COLOUR:
         main = "Name a colour: r, y, g or b."
-    elif view.phase == "target":
+    elif view.phase == Phase.TARGET:
         main = "Choose a player to swap hands with."
-    elif view.phase == "discard":
+    elif view.phase == Phase.DISCARD:
         main = f"Discard {view.discard_left} more: select a card and press Enter."
-    elif view.phase == "challenge":
+    elif view.phase == Phase.CHALLENGE:
         by = names[view.wd4_by] if view.wd4_by >= 0 else "Someone"
         main = f"{by} played Wild Draw Four on you: challenge (x) or accept (a)."
     else:
@@ -187,7 +187,7 @@ class PlayersView(Static):
         lines: list[Text] = []
         for s in range(view.players):
             row = Text()
-            acting = s == view.actor and view.phase not in ("round_over", "match_over")
+            acting = s == view.actor and view.phase not in ENDED_PHASES
             row.append(">" if acting else " ", Style(bold=True))
             row.append(f"{s:<{seat_w}}", Style(dim=not acting))
             cells = cell_len(names[s])
@@ -217,7 +217,7 @@ class PlayersView(Static):
                 row.stylize(turn_style(palette))
             lines.append(row)
             shown = view.face_up.get(s)
-            if shown and s != view.seat and view.phase not in ("round_over", "match_over"):
+            if shown and s != view.seat and view.phase not in ENDED_PHASES:
                 cards = Text("    ")
                 for c in shown:
                     cards.append_text(card_chip(c, palette))

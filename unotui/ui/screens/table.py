@@ -35,6 +35,7 @@ from ...engine import (
     CALL_UNO,
     CHALLENGE,
     DRAW,
+    ENDED_PHASES,
     KEEP,
     Action,
     Card,
@@ -43,6 +44,7 @@ from ...engine import (
     ChooseTarget,
     Colour,
     Discard,
+    Phase,
     Play,
     SeatView,
     play,
@@ -79,7 +81,7 @@ def describe_action(action: Action, view: SeatView) -> str:
     return str(action)
 
 
-_DIALOG_PHASES = frozenset({"colour", "target", "round_over", "match_over"})
+_DIALOG_PHASES = ENDED_PHASES | {Phase.COLOUR, Phase.TARGET}  # the phases a dialog answers
 _CONTEXT_ACTIONS = ("keep", "catch", "challenge", "accept", "jump", "draw", "uno")
 #: what a spectator's keys do: look things up, talk, leave (every other key says so)
 _WATCHING = frozenset({"help", "chat", "theme"})
@@ -153,7 +155,7 @@ class TableScreen(Screen[None]):
         self.shuffles = ShuffleWatch()  # the commitments this seat saw; round verdicts
         self._reveals: list[tuple[str, tuple[Card, ...], bool | None, Colour | None]] = []
         self._shown_round = 0
-        self._last_phase = ""
+        self._last_phase: Phase | None = None  # while it is the viewer's turn
         self._keys: tuple[bool, ...] = ()
         self._answered = -1  # version of the view whose decision was just sent
         self._hint_for = -1  # version of the view the message line's hint is about
@@ -197,11 +199,12 @@ class TableScreen(Screen[None]):
             shown = [view.hand[i] for i in self.order]
             if shown[min(self.cursor, len(shown) - 1)] is not selected:
                 self.cursor = shown.index(selected)
-        if view.phase == "drawn" and view.my_turn and self._last_phase != "drawn" and view.drawn is not None:
+        just_drew = view.phase == Phase.DRAWN and self._last_phase != Phase.DRAWN
+        if just_drew and view.my_turn and view.drawn is not None:
             idx = [i for i, c in enumerate(view.hand) if c is view.drawn]
             if idx:
                 self.cursor = self.order.index(idx[-1])
-        self._last_phase = view.phase if view.my_turn else ""
+        self._last_phase = view.phase if view.my_turn else None
         self.cursor = max(0, min(self.cursor, len(view.hand) - 1))
         if not self.is_mounted:
             return
@@ -387,21 +390,21 @@ class TableScreen(Screen[None]):
             reveal = RevealScreen(name, cards, guilty, self.palette, colour)
             self._push(reveal, lambda _: self._dialog_closed())
             return
-        if view.phase in ("round_over", "match_over") and self._summary_held(view):
+        if view.phase in ENDED_PHASES and self._summary_held(view):
             return
-        if view.phase == "match_over" and self._shown_round != -1:
+        if view.phase == Phase.MATCH_OVER and self._shown_round != -1:
             self._shown_round = -1
             verdict = self.shuffles.observe(view)
             self._push(MatchOverScreen(view, list(self.history), self.palette, verdict), self._match_done)
-        elif view.phase == "round_over" and self._shown_round != view.round_no:
+        elif view.phase == Phase.ROUND_OVER and self._shown_round != view.round_no:
             self._shown_round = view.round_no
             verdict = self.shuffles.observe(view)
             self._push(RoundOverScreen(view, self.palette, list(self.history), verdict), self._round_done)
         elif not view.my_turn or view.version == self._answered:
             return  # not ours, or answered and waiting for the next view
-        elif view.phase == "colour":
+        elif view.phase == Phase.COLOUR:
             self._push(ColourPicker(view.hand, self.palette, colour_reason(view)), self._colour_done)
-        elif view.phase == "target":
+        elif view.phase == Phase.TARGET:
             seats = [a.seat for a in view.legal if isinstance(a, ChooseTarget)]
             self._push(TargetPicker(view.names, view.counts, seats), self._target_done)
 
@@ -492,7 +495,7 @@ class TableScreen(Screen[None]):
         """Say why a key does nothing now (and what to do instead)."""
         view = self.view
         if not why and view is not None:
-            if view.my_turn or view.phase in ("round_over", "match_over"):
+            if view.my_turn or view.phase in ENDED_PHASES:
                 why = prompt(view)
             else:
                 why = f"it is {names_of(view)[view.actor]}'s turn."
@@ -537,7 +540,7 @@ class TableScreen(Screen[None]):
         if view is None or chosen is None:
             self._cannot("play", "you have no cards.")
             return
-        if view.phase == "discard" and view.my_turn:
+        if view.phase == Phase.DISCARD and view.my_turn:
             self.send(Discard(chosen.card))
         elif chosen not in view.legal and play(chosen.card, True) in view.legal:
             self.send(play(chosen.card, True))
@@ -589,7 +592,7 @@ class TableScreen(Screen[None]):
         view = self.view
         if self.applies("challenge"):
             self.send(CHALLENGE)
-        elif view is not None and view.my_turn and view.phase == "challenge":
+        elif view is not None and view.my_turn and view.phase == Phase.CHALLENGE:
             self._cannot("challenge", "challenges are off at this table. " + prompt(view))
         else:
             self._cannot("challenge", "x is for a Wild Draw Four played on you.")
