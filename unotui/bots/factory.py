@@ -16,9 +16,6 @@ from .policy import EasyBot, GreedyBot, MediumBot
 
 __all__ = ["LEVELS", "make_bot"]
 
-LEVELS: tuple[str, ...] = ("random", "greedy", "easy", "medium", "hard")
-"""Known levels, weakest first (``greedy`` is the published anchor, not a difficulty)."""
-
 _CLASSES: dict[str, type[BaseBot]] = {
     "random": RandomBot,
     "greedy": GreedyBot,
@@ -26,6 +23,10 @@ _CLASSES: dict[str, type[BaseBot]] = {
     "medium": MediumBot,
     "hard": HardBot,
 }
+
+LEVELS: tuple[str, ...] = tuple(_CLASSES)
+"""Known levels, weakest first (``greedy`` is the published anchor, not a difficulty): the
+names :func:`make_bot` builds, so the list and the builders cannot drift apart."""
 
 # Options each level understands beyond the common ones (think_delay, catch_delay, catch_rate).
 # Every level below hard may forget to call UNO; hard never does.

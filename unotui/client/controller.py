@@ -84,8 +84,8 @@ class Closed:
 
 @dataclass(frozen=True, slots=True)
 class Presence:
-    """Someone's connection changed: ``state`` is ``joined``, ``away``, ``back``, ``bot``
-    (a computer player covers the seat) or ``left``; ``seat`` is ``None`` for a spectator."""
+    """Someone's connection changed: ``state`` is one of :class:`~unotui.table.PresenceState`
+    (``reconnecting``: this seat's own link to the host); ``seat`` is ``None`` for a spectator."""
 
     seat: int | None
     name: str

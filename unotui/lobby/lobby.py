@@ -31,7 +31,7 @@ from ..net.seats import unique_name
 from ..protocol import messages as m
 from ..protocol.session import HelloReceived, HostSession
 from ..protocol.text import clean, name_key
-from ..table import AUTO_KEEP
+from ..table import AUTO_KEEP, TableStatus
 from .identity import Credentials, table_code
 from .limits import ChatGate, Creator, table_refusal
 from .results import placings
@@ -252,7 +252,8 @@ class Lobby:
         if timer is not None:
             timer = max(timer, s.min_turn_timer)
         creator = Creator(id(link), member.identity, member.origin)
-        waiting = [t.creator for t in self.tables.values() if t.creator and t.room.status == "waiting"]
+        waiting = [t.creator for t in self.tables.values()
+                   if t.creator and t.room.status == TableStatus.WAITING]
         created = sum(1 for t in self.tables.values() if not t.quick)
         why = table_refusal(creator, waiting, created, per_creator=s.tables_per_creator,
                             per_origin=s.tables_per_address,
@@ -281,7 +282,7 @@ class Lobby:
             return self._refuse(link, "not_in_lobby", "Quick match is in the lobby.")
         open_for_people = {
             code: len(t.room.book.open_seats()) - t.room.config.bots for code, t in self.tables.items()
-            if t.room.status == "waiting" and not t.room.config.private
+            if t.room.status == TableStatus.WAITING and not t.room.config.private
         }
         code = min((c for c, n in open_for_people.items() if n > 0), key=open_for_people.__getitem__,
                    default="")
@@ -324,7 +325,7 @@ class Lobby:
             # A finished match is recorded (again): if the lobby died before recording it,
             # now it is; if after, the store knows the match's name and counts it once.
             self.tables[code] = table = _Table(room, time.time())
-            if room.status == "over":
+            if room.status == TableStatus.OVER:
                 self._record(table)
             self._on_event(f"[{code}] resumed from the journal ({len(room.game.history) if room.game else 0}"
                            " actions replayed)")
@@ -346,7 +347,7 @@ class Lobby:
     def close_table(self, code: str, reason: str = "The table was closed.") -> None:
         """End a table (its match over, empty, or by the operator) and drop it."""
         table = self.tables.get(code)
-        if table is not None and table.room.status == "over":
+        if table is not None and table.room.status == TableStatus.OVER:
             self._record(table)  # a result is never dropped with its table
         table = self.tables.pop(code, None)
         room = self.rooms.pop(code, None)
@@ -415,17 +416,17 @@ class Lobby:
             room = table.room
             people = any(seat is not None for seat in room.members.values())
             waiting_for = [e for e in room.book.seats if e.kind == "human"]
-            lonely = room.status == "waiting" and len(waiting_for) <= 1
+            lonely = room.status == TableStatus.WAITING and len(waiting_for) <= 1
             table.lonely_since = (table.lonely_since or now) if lonely else None
             if lonely and now - (table.lonely_since or now) >= s.lonely_grace:
                 minutes = max(1, round(s.lonely_grace / 60))
                 self.close_table(code, f"Nobody joined this table in {minutes} min; create it again "
                                        "when your friends are ready.")
-            elif room.status == "over":
+            elif room.status == TableStatus.OVER:
                 table.over_at = table.over_at or now
                 if not room.members or now - table.over_at >= s.over_grace:
                     self.close_table(code, "The match is over: back to the lobby.")
-            elif not people and (room.status == "waiting" or not waiting_for or all(
+            elif not people and (room.status == TableStatus.WAITING or not waiting_for or all(
                     e.away_since is not None and now - e.away_since >= s.hold for e in waiting_for)):
                 table.empty_since = table.empty_since or now
                 if now - table.empty_since >= s.empty_grace:
@@ -444,7 +445,7 @@ class Lobby:
     def _refresh(self) -> None:
         self._refresh_at = None
         for table in self.tables.values():
-            if table.room.status == "over":
+            if table.room.status == TableStatus.OVER:
                 self._record(table)
             self.store.put_table(self._row(table))
         for link in list(self.members):
@@ -466,7 +467,7 @@ class Lobby:
     def _send_state(self, link: Link) -> None:
         member = self.members[link]
         rows = sorted((t for t in self.tables.values() if not t.room.config.private),
-                      key=lambda t: (t.room.status != "waiting", t.born))
+                      key=lambda t: (t.room.status != TableStatus.WAITING, t.born))
         tables = tuple(
             m.LobbyTable(r.code, r.name, r.seats, r.humans, r.bots, r.status, r.rules,
                          None if r.turn_timer is None else round(r.turn_timer * 1000))
@@ -476,7 +477,7 @@ class Lobby:
         if member.identity is not None:
             for code, table in self.tables.items():
                 seat = table.room.book.find_identity(member.identity)
-                if seat is not None and table.room.status != "over":
+                if seat is not None and table.room.status != TableStatus.OVER:
                     seat_at = code
                     break
         _session(link).send(m.LobbyState(member.name, self.store.motd()[:512], self.online(), tables,

@@ -28,10 +28,10 @@ from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
 from ..private import DataDirError
+from ..table.states import TableStatus
 
 __all__ = [
     "MAX_TEXT",
-    "STATUSES",
     "Ban",
     "Event",
     "LobbyStore",
@@ -46,10 +46,6 @@ __all__ = [
 MAX_TEXT = 2000
 """The longest text (names, codes, reasons, the message of the day, events) the store
 accepts, in characters.  Cleaned names are 16 at most; this only stops runaway input."""
-
-STATUSES = ("waiting", "playing", "over")
-"""A table's life: people gather, the match runs, the result is shown."""
-
 
 class StoreError(DataDirError):
     """The store's file cannot be used (not a database, or written by a newer unotui)."""
@@ -87,8 +83,8 @@ class TableRow:
     def __post_init__(self) -> None:
         for what in ("code", "name", "rules"):
             check_text(what, getattr(self, what))
-        if self.status not in STATUSES:
-            raise ValueError(f"status {self.status!r} is not one of {', '.join(STATUSES)}")
+        if self.status not in tuple(TableStatus):
+            raise ValueError(f"status {self.status!r} is not one of {', '.join(TableStatus)}")
         if not 0 <= self.humans + self.bots <= self.seats or min(self.humans, self.bots) < 0:
             raise ValueError(f"{self.humans} humans and {self.bots} bots do not fit {self.seats} seats")
 

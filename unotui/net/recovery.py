@@ -22,7 +22,7 @@ from ..bots import Bot
 from ..client.players import make_bot
 from ..engine import Action, Game, Phase
 from ..protocol.values import rules_in, rules_out
-from ..table import Pacing, Referee
+from ..table import Pacing, Referee, TableStatus
 from .journal import Journal, JournalError, SavedTable
 from .room import Room, RoomConfig
 from .seats import SeatEntry
@@ -94,7 +94,7 @@ def restore_room(
     for seat in room.book.humans():
         referee.restore_answers(seat, [seq for seq, s, _text in saved.actions if s == seat and seq >= 0])
     room.referee = referee
-    room.status = "over" if game.phase == Phase.MATCH_OVER else "playing"
+    room.status = TableStatus.OVER if game.phase == Phase.MATCH_OVER else TableStatus.PLAYING
     for seat in room.book.humans():
         room._apply(referee.drop(seat, now))
     room._apply(referee.tick(now))

@@ -40,6 +40,7 @@ from ..engine import DEAL, Action, Phase, Rules, SeatView
 from ..protocol import messages as m
 from ..protocol.session import PROTOCOL_VERSION, ConnectionClosed, Fault, PeerSession, ViewUpdated
 from ..protocol.text import clean
+from ..table import PresenceState
 from .addresses import DEFAULT_PORT, unreachable
 from .link import Link
 from .seat_memory import SeatMemory
@@ -359,7 +360,7 @@ class RemoteGame(Controller):
         give_up = loop.time() + self.reconnect_for
         pause = 0.25
         if self.seat is not None:
-            self._emit(Presence(self.seat, self.name, "reconnecting"))
+            self._emit(Presence(self.seat, self.name, PresenceState.RECONNECTING))
         while not self._closing and loop.time() < give_up:
             try:
                 await self._connect(resume=True)

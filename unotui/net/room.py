@@ -33,7 +33,7 @@ from ..engine import Action, Game, Phase, Rules, seat_view, seat_views
 from ..protocol import messages as m
 from ..protocol.codec import SharedDeltas
 from ..protocol.session import HelloReceived, HostSession
-from ..table import AUTO_KEEP, Outcome, Pacing, Referee
+from ..table import AUTO_KEEP, Outcome, Pacing, PresenceState, Referee, TableStatus
 from .journal import Journal, SavedSeat
 from .link import Link
 from .password import check_hash, hash_password, password_matches
@@ -114,7 +114,7 @@ class Room:
         self.members: dict[Link, int | None] = {}  # connection -> seat (None: watching)
         self.game: Game | None = None
         self.referee: Referee | None = None
-        self.status = "waiting"
+        self.status = TableStatus.WAITING
         self._on_accepted = on_accepted
         self._on_event = on_event or (lambda text: log.info("%s", text))
         self.on_change = on_change
@@ -173,7 +173,7 @@ class Room:
             if self.referee is not None:
                 self._apply(self.referee.resume(seat, now))  # whose outcome says "back"
             elif not first:
-                self._presence(seat, "back")
+                self._presence(seat, PresenceState.BACK)
             if not first:
                 self._on_event(f"{entry.name} is back at seat {seat + 1}")
             self._broadcast_table()
@@ -182,7 +182,7 @@ class Room:
             self._accept(link, None, None)
             self._broadcast_table()
             return
-        if self.status != "waiting":
+        if self.status != TableStatus.WAITING:
             session.reject("table_full", "The match has started; join with --spectate to watch.")
             return
         owner = self.config.first_is_owner and not any(e.owner for e in self.book.seats)
@@ -193,7 +193,7 @@ class Room:
         seat, token = taken
         self._accept(link, seat, token)
         self._on_event(f"{self.book.seats[seat].name} joined seat {seat + 1}")
-        self._presence(seat, "joined")
+        self._presence(seat, PresenceState.JOINED)
         self._broadcast_table()
         if self.config.autostart and len(self.book.open_seats()) <= self.config.bots:
             self.start()
@@ -209,9 +209,9 @@ class Room:
         if seat in self.members.values():
             return  # a newer connection already holds the seat (resume raced the drop)
         entry = self.book.seats[seat]
-        if self.status == "waiting" and (not entry.owner or self.config.first_is_owner):
+        if self.status == TableStatus.WAITING and (not entry.owner or self.config.first_is_owner):
             self._on_event(f"{entry.name} left")
-            self._presence(seat, "left")
+            self._presence(seat, PresenceState.LEFT)
             self.book.leave(seat)
             humans = self.book.humans()
             if self.config.first_is_owner and humans and not any(e.owner for e in self.book.seats):
@@ -223,7 +223,7 @@ class Room:
         if self.referee is not None:
             self._apply(self.referee.drop(seat, self.loop.time()))  # whose outcome says "away"
         else:
-            self._presence(seat, "away")
+            self._presence(seat, PresenceState.AWAY)
         self._broadcast_table()
 
     def _replace_old(self, seat: int) -> None:
@@ -253,7 +253,7 @@ class Room:
     def start(self) -> None:
         """Begin the match: computer players take the open seats.  A match that cannot
         begin (rules that do not fit the seats, a bug) closes the table (see :meth:`fail`)."""
-        if self.status != "waiting":
+        if self.status != TableStatus.WAITING:
             return
         try:
             self._begin()
@@ -269,7 +269,7 @@ class Room:
         if link is not None and link not in self.members and not _session(link).closed:
             _session(link).close("server_error", "This table failed and was closed; pick another one.")
             self._dirty.add(link)
-        self.status = "over"
+        self.status = TableStatus.OVER
         self.close("server_error", "This table failed and was closed; pick another one.", forget=True)
         if self.on_change is not None:
             self.on_change(self)
@@ -292,7 +292,7 @@ class Room:
         )
         now = self.loop.time()
         self.referee = Referee(self.game, bots=bots, humans=self.book.humans(), pacing=pacing, rng=rng)
-        self.status = "playing"
+        self.status = TableStatus.PLAYING
         self._on_event("match started: " + ", ".join(self.book.names))
         self._broadcast_table()
         self._send_views()
@@ -346,7 +346,7 @@ class Room:
     def close(self, code: str, reason: str, *, forget: bool = False) -> None:
         """The table is going away: tell everyone why, then close.  Its journal is kept
         (a restarted host resumes it) unless ``forget`` or its match is over."""
-        if self.journal is not None and (forget or self.status == "over"):
+        if self.journal is not None and (forget or self.status == TableStatus.OVER):
             self.journal.close_table(self.code)
             self.journal = None
         if self._timer is not None:
@@ -386,8 +386,8 @@ class Room:
                 else:
                     self._send_all(m.Deadline(kind, due[0], max(0, round((due[1] - now) * 1000))))
         game = self.game
-        if game is not None and game.phase == Phase.MATCH_OVER and self.status == "playing":
-            self.status = "over"
+        if game is not None and game.phase == Phase.MATCH_OVER and self.status == TableStatus.PLAYING:
+            self.status = TableStatus.OVER
             self._on_event(f"match over: {game.names[game.winner]} won")
             self._broadcast_table()
         self._arm()
@@ -468,7 +468,7 @@ class Room:
                 session.send(message)
                 self._dirty.add(link)
 
-    def _presence(self, seat: int, state: str) -> None:
+    def _presence(self, seat: int, state: PresenceState) -> None:
         name = self.book.seats[seat].name or "?"
         for link, held in list(self.members.items()):
             if held != seat and not _session(link).closed:

@@ -21,7 +21,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from ..bots import LEVELS
 from ..engine import Card, Colour, Event, Phase, SeatView
+from ..table.states import SENT_PRESENCE, TableStatus
 from .errors import LocalProtocolError, RemoteProtocolError
 from .framing import CLIENT_LIMITS, PEER_ACCEPTS, Limits, frame, pack_body, unpack_body
 from .messages import (
@@ -90,7 +92,6 @@ from .values import (
 
 __all__ = [
     "DEADLINE_KINDS",
-    "PRESENCE_STATES",
     "SCHEMAS",
     "SharedDeltas",
     "decode_client",
@@ -99,15 +100,11 @@ __all__ = [
     "encode_frame",
 ]
 
-PRESENCE_STATES = ("joined", "away", "back", "bot", "left")
-TABLE_STATUSES = ("waiting", "playing", "over")
 SEAT_KINDS = ("open", "human", "bot")
 DEADLINE_KINDS = ("turn", "catch")
 _CODE = re.compile(r"[a-z][a-z0-9_]{0,31}")
 _TABLE_CODE = re.compile(r"[A-Za-z0-9]{1,12}")
 _IDENTITY = re.compile(r"[A-Za-z0-9+/=:._-]{8,200}")
-#: bot levels a ``create`` may ask for (the same names as ``unotui.bots.LEVELS``)
-LEVELS = ("random", "greedy", "easy", "medium", "hard")
 _TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")
 _U32 = 2**32 - 1
 _SEQ = 2**62
@@ -180,6 +177,24 @@ def _one_of(what: str, allowed: tuple[str, ...]) -> Callable[[object], str]:
     return read
 
 
+def _text(value: object) -> object:
+    """A name of a vocabulary as plain text: the host holds a table's status or a seat's
+    presence as a :class:`enum.StrEnum` member (the framing packs exact types only); its
+    text is the same bytes on the wire."""
+    return str.__str__(value) if isinstance(value, str) else value
+
+
+def _name_out(read: Callable[[object], str]) -> Callable[[Any], object]:
+    """An ``out`` for a field holding one name of a vocabulary (see :func:`_text`)."""
+
+    def out(value: Any) -> object:
+        text = _text(value)
+        _local(read, text)
+        return text
+
+    return out
+
+
 _seat = _opt(_int("seat", 0, MAX_SEATS - 1))
 _seq = _int("seq", 0, _SEQ)
 _n = _int("n", 0, _U32)
@@ -210,6 +225,8 @@ def _local(read: Callable[[object], Any], value: object) -> None:
 
 _table_code = _match("table code", _TABLE_CODE)
 _timer = _opt(_int("turn_timer_ms", 0, 3_600_000))
+_status = _one_of("status", tuple(TableStatus))
+_presence = _one_of("state", SENT_PRESENCE)
 _lobby_table = _row(
     "lobby table",
     lambda v: LobbyTable(
@@ -218,7 +235,7 @@ _lobby_table = _row(
         int_in(v[2], "seats", 2, MAX_SEATS),
         int_in(v[3], "humans", 0, MAX_SEATS),
         int_in(v[4], "bots", 0, MAX_SEATS),
-        _one_of("status", TABLE_STATUSES)(v[5]),
+        _status(v[5]),
         str_in(v[6], "rules", 200),
         _timer(v[7]),
     ),
@@ -240,7 +257,7 @@ MAX_LEADERS = 50
 
 def _tables_out(tables: tuple[LobbyTable, ...]) -> list[object]:
     out: list[object] = [
-        [t.code, t.name, t.seats, t.humans, t.bots, t.status, t.rules, t.turn_timer_ms] for t in tables
+        [t.code, t.name, t.seats, t.humans, t.bots, _text(t.status), t.rules, t.turn_timer_ms] for t in tables
     ]
     _local(lambda v: list_in(v, "tables", _lobby_table, MAX_LOBBY_TABLES), out)
     return out
@@ -334,7 +351,7 @@ SCHEMAS: dict[type[Any], tuple[Field, ...]] = {
     ),
     Accepted: (_f("seq", _seq),),
     Refused: (_f("seq", _opt(_seq)), _f("code", _code), _f("message", _message)),
-    Presence: (_f("seat", _seat), _f("state", _one_of("state", PRESENCE_STATES)), _f("name", _name)),
+    Presence: (_f("seat", _seat), _f("state", _presence, _name_out(_presence)), _f("name", _name)),
     Deadline: (
         _f("kind", _one_of("kind", DEADLINE_KINDS)),
         _f("seat", _seat),
@@ -342,7 +359,7 @@ SCHEMAS: dict[type[Any], tuple[Field, ...]] = {
     ),
     ChatLine: (_f("seat", _seat), _f("name", _name), _f("text", _str("text", CHAT_MAX, 1))),
     TableState: (
-        _f("status", _one_of("status", TABLE_STATUSES)),
+        _f("status", _status, _name_out(_status)),
         _f("seats", _seats_in, _seats_out),
         _f("you", _seat),
         _f("owner", lambda v: bool_in(v, "owner")),

@@ -8,10 +8,11 @@ acknowledges or broadcasts anything, and a test can compare outcomes with ``==``
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal, NamedTuple
+from typing import NamedTuple
 
 from ..bots import MIN_CATCH_DELAY
 from ..engine import Action
+from .states import PresenceState
 
 __all__ = [
     "AUTO_KEEP",
@@ -28,7 +29,6 @@ __all__ = [
     "Outcome",
     "Pacing",
     "PresenceChange",
-    "PresenceState",
     "Refusal",
 ]
 
@@ -62,9 +62,6 @@ STALE_SEQ = "stale_seq"
 """An old sequence number whose answer is no longer remembered."""
 BAD_SEQ = "bad_seq"
 """A negative sequence number (they start at 0 and increase)."""
-
-PresenceState = Literal["joined", "away", "back", "bot"]
-
 
 @dataclass(frozen=True, slots=True)
 class Pacing:
@@ -132,13 +129,8 @@ class Refusal(NamedTuple):
 
 
 class PresenceChange(NamedTuple):
-    """A seat's presence as everyone should see it.
-
-    ``away``: the person's connection dropped (the seat is held); ``back``: they control the
-    seat again; ``bot``: a computer player plays the seat (after three timeouts in a row,
-    until the person acts again, or for good once the hold expired).  ``joined`` is for a
-    host's waiting room; the referee itself never reports it.
-    """
+    """A seat's presence as everyone should see it: ``away``, ``back`` or ``bot`` (see
+    :class:`~unotui.table.states.PresenceState`); the referee reports no other state."""
 
     seat: int
     state: PresenceState

@@ -79,6 +79,7 @@ from .schedule import (
     Schedule,
 )
 from .seats import TIMEOUTS_TO_BOT, HumanSeat
+from .states import PresenceState
 
 __all__ = ["STANDIN_LEVEL", "Decision", "Referee"]
 
@@ -211,7 +212,7 @@ class Referee(Schedule):
             return self._finish(now)
         if h.standin is not None:
             self._set_brain(h, None, now)  # the owner acts again: the seat is theirs
-            self._pres.append(PresenceChange(seat, "back"))
+            self._pres.append(PresenceChange(seat, PresenceState.BACK))
         refusal = self._judge(seat, action, seq, now)
         if refusal is None:
             actor, phase = g.actor, g.phase
@@ -243,7 +244,7 @@ class Referee(Schedule):
         if h is not None and h.connected and not h.lost:
             if h.standin is not None:
                 self._set_brain(h, None, now)
-                self._pres.append(PresenceChange(seat, "back"))
+                self._pres.append(PresenceChange(seat, PresenceState.BACK))
             if self.game.phase == Phase.ROUND_OVER:
                 h.ready = True
         return self._finish(now)
@@ -257,7 +258,7 @@ class Referee(Schedule):
             h.away_since = now
             self._away.append(h)
             self._stamp += 1
-            self._pres.append(PresenceChange(seat, "away"))
+            self._pres.append(PresenceChange(seat, PresenceState.AWAY))
         return self._finish(now)
 
     def resume(self, seat: int, now: float) -> Outcome:
@@ -276,7 +277,7 @@ class Referee(Schedule):
                 self._stamp += 1
             h.connected, h.away_since, h.timeouts = True, None, 0
             self._set_brain(h, None, now)
-            self._pres.append(PresenceChange(seat, "back"))
+            self._pres.append(PresenceChange(seat, PresenceState.BACK))
         return self._finish(now)
 
     def tick(self, now: float) -> Outcome:
@@ -492,7 +493,7 @@ class Referee(Schedule):
         h.timeouts += 1
         if h.timeouts >= TIMEOUTS_TO_BOT and h.standin is None:
             self._set_brain(h, self._standin(), now)
-            self._pres.append(PresenceChange(seat, "bot"))
+            self._pres.append(PresenceChange(seat, PresenceState.BOT))
 
     def _expire_hold(self, h: HumanSeat, now: float) -> None:
         """The hold of a dropped seat ran out: a computer player has it for good."""
@@ -501,7 +502,7 @@ class Referee(Schedule):
         self._stamp += 1
         if h.standin is None:
             self._set_brain(h, self._standin(), now)
-            self._pres.append(PresenceChange(h.seat, "bot"))
+            self._pres.append(PresenceChange(h.seat, PresenceState.BOT))
         self._check_ready(now)
 
     def _sync(self, now: float) -> None:

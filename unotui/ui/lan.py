@@ -20,6 +20,7 @@ from ..client.controller import Chat, Closed, Controller, Deadline, Presence, Up
 from ..client.options import GameOptions
 from ..client.room import RoomChanged
 from ..client.text import display_name
+from ..table import PresenceState
 from .messages import SendChat
 from .screens.waiting import WaitingScreen
 
@@ -31,13 +32,13 @@ if TYPE_CHECKING:
 
 __all__ = ["LanApp", "seat_memory"]
 
-_PRESENCE = {
-    "joined": "{name} joined the table.",
-    "away": "{name} lost the connection; their seat is held.",
-    "reconnecting": "Connection lost: reconnecting to the host...",
-    "back": "{name} is back.",
-    "bot": "A computer player is playing for {name}.",
-    "left": "{name} left the table.",
+_PRESENCE: dict[str, str] = {  # a presence update's state -> its line
+    PresenceState.JOINED: "{name} joined the table.",
+    PresenceState.AWAY: "{name} lost the connection; their seat is held.",
+    PresenceState.RECONNECTING: "Connection lost: reconnecting to the host...",
+    PresenceState.BACK: "{name} is back.",
+    PresenceState.BOT: "A computer player is playing for {name}.",
+    PresenceState.LEFT: "{name} left the table.",
 }
 
 

@@ -25,11 +25,9 @@ from textual.widgets import DataTable, Footer, RichLog, Static
 from ...client.text import display_name
 from ...engine import Rules
 from ...protocol.messages import LobbyState, LobbyTable
+from ...table import TableStatus
 
 __all__ = ["CreateTable", "JoinTable", "LobbyChat", "LobbyScreen", "QuickMatch", "lobby_text"]
-
-_STATUS = {"waiting": "waiting", "playing": "playing", "over": "over"}
-
 
 @dataclass
 class JoinTable(Message):
@@ -147,7 +145,7 @@ class LobbyScreen(Screen[None]):
         table.clear()
         for t in state.tables:
             timer = f"{t.turn_timer_ms // 1000} s" if t.turn_timer_ms else "-"
-            table.add_row(Text(t.code), Text(_clean(t.name)), Text(players(t)), Text(_STATUS[t.status]),
+            table.add_row(Text(t.code), Text(_clean(t.name)), Text(players(t)), Text(t.status),
                           Text(_clean(t.rules)), Text(timer), key=t.code)
         self.query_one("#empty").display = not state.tables
         if keep is not None and keep in {t.code for t in state.tables}:
@@ -188,7 +186,7 @@ class LobbyScreen(Screen[None]):
             return
         state = self.state
         row = next((t for t in state.tables if t.code == code), None) if state is not None else None
-        if row is not None and row.status != "waiting" and (state is None or state.seat_at != code):
+        if row is not None and row.status != TableStatus.WAITING and (state is None or state.seat_at != code):
             self.say(f"The match at {code} has started: w watches it, q finds you a seat elsewhere.")
             return
         self.post_message(JoinTable(code))

@@ -23,6 +23,7 @@ from textual.widgets import Footer, Static
 from ...client.room import RoomInfo
 from ...client.text import display_name
 from ...engine import Rules
+from ...table import TableStatus
 
 __all__ = ["WaitingScreen", "room_text"]
 
@@ -47,14 +48,20 @@ def rules_line(rules: Rules) -> str:
     return text + (f"; {', '.join(on)}" if on else "")
 
 
+_STATUS_TEXT: dict[str, str] = {
+    TableStatus.WAITING: "waiting for players",
+    TableStatus.PLAYING: "match in progress",
+    TableStatus.OVER: "match over",
+}
+
+
 def room_text(room: RoomInfo, hints: tuple[str, ...] = (), closed: bool = False) -> Text:
     """The waiting room as text (also what the tests read); ``closed``: the table is gone
     (the host left), so nobody is waiting for anything."""
     out = Text()
     out.append("Table ", Style(bold=True))
     out.append(display_name(room.name), Style(bold=True))
-    status = {"waiting": "waiting for players", "playing": "match in progress", "over": "match over"}
-    out.append(f"  ({'closed' if closed else status.get(room.status, room.status)})\n\n")
+    out.append(f"  ({'closed' if closed else _STATUS_TEXT.get(room.status, room.status)})\n\n")
     for seat, info in enumerate(room.seats):
         mark = ">" if seat == room.you else " "
         if info.kind == "open":
@@ -173,7 +180,7 @@ class WaitingScreen(Screen[None]):
         if self.room is None or not self.room.owner:
             self.action_not_owner()
             return
-        if self.room.status != "waiting":
+        if self.room.status != TableStatus.WAITING:
             self.say("The match has already started.")
             return
         self.post_message(self.StartMatch())

@@ -1,0 +1,52 @@
+"""The names everyone uses for a table's life and its seats' presence, stated once.
+
+A table's status and a seat's presence travel on the wire (``table``, ``lobby`` and
+``presence`` messages, see ``protocol/SPEC.md``), are stored by the lobby, are decided by
+the referee and the host, and are shown by the screens.  Each of those reads the names
+from here, so a new state is added in one place and the codec cannot accept a name the
+host never sends.  They are :class:`enum.StrEnum`: a member compares equal to its text and
+serialises as that text, so the bytes on the wire are the names themselves.
+
+This lives in the table layer because it is the lowest layer that decides any of them
+(the referee reports ``away``, ``back`` and ``bot``); the protocol, the host, the lobby and
+the UI all sit above it.
+"""
+
+from __future__ import annotations
+
+import enum
+
+__all__ = ["SENT_PRESENCE", "PresenceState", "TableStatus"]
+
+
+class TableStatus(enum.StrEnum):
+    """A table's life: people gather, the match runs, the result is shown."""
+
+    WAITING = "waiting"
+    PLAYING = "playing"
+    OVER = "over"
+
+
+class PresenceState(enum.StrEnum):
+    """What became of someone's connection to a seat.
+
+    ``joined``: a person took a seat in the waiting room; ``away``: their connection
+    dropped (the seat is held); ``back``: they control the seat again; ``bot``: a computer
+    player plays the seat (after three timeouts in a row, until the person acts again, or
+    for good once the hold expired); ``left``: they gave up their seat before the match.
+    ``reconnecting`` is a remote seat telling its own screen that it lost the host and is
+    resuming: it is never sent (see :data:`SENT_PRESENCE`).
+    """
+
+    JOINED = "joined"
+    AWAY = "away"
+    BACK = "back"
+    BOT = "bot"
+    LEFT = "left"
+    RECONNECTING = "reconnecting"
+
+
+SENT_PRESENCE: tuple[PresenceState, ...] = tuple(
+    state for state in PresenceState if state is not PresenceState.RECONNECTING
+)
+"""The presence states a ``presence`` message may carry, in the spec's order."""
