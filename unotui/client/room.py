@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..engine import Rules
+from ..table import SeatKind
 
 __all__ = ["RoomChanged", "RoomInfo", "SeatInfo"]
 
@@ -54,7 +55,7 @@ class RoomInfo:
     @property
     def open_seats(self) -> int:
         """Seats nobody has taken yet."""
-        return sum(1 for s in self.seats if s.kind == "open")
+        return sum(1 for s in self.seats if s.kind == SeatKind.OPEN)
 
 
 @dataclass(frozen=True, slots=True)

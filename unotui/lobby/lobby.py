@@ -31,7 +31,7 @@ from ..net.seats import unique_name
 from ..protocol import messages as m
 from ..protocol.session import HelloReceived, HostSession
 from ..protocol.text import clean, name_key
-from ..table import AUTO_KEEP, TableStatus
+from ..table import AUTO_KEEP, SeatKind, TableStatus
 from .identity import Credentials, table_code
 from .limits import ChatGate, Creator, table_refusal
 from .results import placings
@@ -415,7 +415,7 @@ class Lobby:
         for code, table in list(self.tables.items()):
             room = table.room
             people = any(seat is not None for seat in room.members.values())
-            waiting_for = [e for e in room.book.seats if e.kind == "human"]
+            waiting_for = [e for e in room.book.seats if e.kind == SeatKind.HUMAN]
             lonely = room.status == TableStatus.WAITING and len(waiting_for) <= 1
             table.lonely_since = (table.lonely_since or now) if lonely else None
             if lonely and now - (table.lonely_since or now) >= s.lonely_grace:
@@ -454,7 +454,7 @@ class Lobby:
 
     def _row(self, table: _Table) -> TableRow:
         room = table.room
-        humans = sum(1 for e in room.book.seats if e.kind == "human")
+        humans = sum(1 for e in room.book.seats if e.kind == SeatKind.HUMAN)
         return TableRow(code=room.code, name=room.config.name, seats=room.config.seats, humans=humans,
                         bots=room.config.bots, rules=rules_summary(room.config.rules), status=room.status,
                         private=room.config.private, turn_timer=room.config.turn_timer, created=table.born)

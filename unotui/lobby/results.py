@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from ..engine import Game
 from ..net.seats import SeatBook
+from ..table import SeatKind
 from .store import Placing
 
 __all__ = ["placings"]
@@ -25,7 +26,7 @@ def placings(game: Game, book: SeatBook, default_level: str) -> list[Placing]:
         tied = bool(out) and seat != game.winner and game.scores[seat] == out[-1].points
         out.append(Placing(
             name=entry.name, rank=out[-1].rank if tied else place, points=game.scores[seat],
-            identity=entry.identity if entry.kind == "human" else None,
-            bot_level=(entry.level or default_level) if entry.kind == "bot" else None,
+            identity=entry.identity if entry.kind == SeatKind.HUMAN else None,
+            bot_level=(entry.level or default_level) if entry.kind == SeatKind.BOT else None,
         ))
     return out

@@ -22,7 +22,7 @@ from ..bots import Bot
 from ..client.players import make_bot
 from ..engine import Action, Game, Phase
 from ..protocol.values import rules_in, rules_out
-from ..table import Pacing, Referee, TableStatus
+from ..table import Pacing, Referee, SeatKind, TableStatus
 from .journal import Journal, JournalError, SavedTable
 from .room import Room, RoomConfig
 from .seats import SeatEntry
@@ -71,8 +71,8 @@ def restore_room(
     now = room.loop.time()
     if saved.seats:
         room.book.seats = [
-            SeatEntry(s.name, s.kind, s.token, False, now if s.kind == "human" else None, s.owner, s.level,
-                      identity=s.identity)
+            SeatEntry(s.name, s.kind, s.token, False, now if s.kind == SeatKind.HUMAN else None, s.owner,
+                      s.level, identity=s.identity)
             for s in saved.seats
         ]
     if saved.secret is None:  # still a waiting room: people come back to it by token

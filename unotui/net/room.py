@@ -33,7 +33,7 @@ from ..engine import Action, Game, Phase, Rules, seat_view, seat_views
 from ..protocol import messages as m
 from ..protocol.codec import SharedDeltas
 from ..protocol.session import HelloReceived, HostSession
-from ..table import AUTO_KEEP, Outcome, Pacing, PresenceState, Referee, TableStatus
+from ..table import AUTO_KEEP, DeadlineKind, Outcome, Pacing, PresenceState, Referee, SeatKind, TableStatus
 from .journal import Journal, SavedSeat
 from .link import Link
 from .password import check_hash, hash_password, password_matches
@@ -380,7 +380,8 @@ class Room:
             self._presence(seat, state)
         if outcome.deadlines is not None:
             now = self.loop.time()
-            for kind, due in (("turn", outcome.deadlines.turn), ("catch", outcome.deadlines.catch)):
+            deadlines = outcome.deadlines
+            for kind, due in ((DeadlineKind.TURN, deadlines.turn), (DeadlineKind.CATCH, deadlines.catch)):
                 if due is None:
                     self._send_all(m.Deadline(kind, None, 0))
                 else:
@@ -489,9 +490,7 @@ class Room:
     def table_state(self, viewer: int | None) -> m.TableState:
         """The table as ``viewer`` sees it (the waiting room's content)."""
         seats = tuple(
-            m.SeatState(
-                e.name, "human" if e.kind == "human" else e.kind, e.kind == "human" and not e.connected
-            )
+            m.SeatState(e.name, e.kind, e.kind == SeatKind.HUMAN and not e.connected)
             for e in self.book.seats
         )
         owner = viewer is not None and self.book.seats[viewer].owner

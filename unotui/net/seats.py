@@ -14,6 +14,7 @@ from collections.abc import Container
 from dataclasses import dataclass, field
 
 from ..protocol.text import NAME_MAX_CELLS, name_key
+from ..table import SeatKind
 from ..tokens import new_token, same_token
 
 __all__ = ["SeatBook", "SeatEntry", "unique_name"]
@@ -38,7 +39,7 @@ class SeatEntry:
     time the person's connection dropped (``None`` while connected or for bots)."""
 
     name: str = ""
-    kind: str = "open"
+    kind: str = SeatKind.OPEN
     token: str = ""
     connected: bool = False
     away_since: float | None = None
@@ -63,11 +64,11 @@ class SeatBook:
     def unique_name(self, wanted: str, exclude: int | None = None) -> str:
         """``wanted``, or ``wanted 2``, ``wanted 3`` ... if someone already has it."""
         return unique_name(wanted, {name_key(s.name) for i, s in enumerate(self.seats)
-                                    if s.kind != "open" and i != exclude})
+                                    if s.kind != SeatKind.OPEN and i != exclude})
 
     def open_seats(self) -> list[int]:
         """Seats nobody has taken, in order."""
-        return [i for i, s in enumerate(self.seats) if s.kind == "open"]
+        return [i for i, s in enumerate(self.seats) if s.kind == SeatKind.OPEN]
 
     def take(self, name: str, *, owner: bool = False, identity: str | None = None) -> tuple[int, str] | None:
         """Seat a new person: (seat, token), or ``None`` if the table is full."""
@@ -76,7 +77,7 @@ class SeatBook:
             return None
         seat = free[0]
         token = new_token()
-        entry = SeatEntry(self.unique_name(name), "human", token, True, None, owner, identity=identity)
+        entry = SeatEntry(self.unique_name(name), SeatKind.HUMAN, token, True, None, owner, identity=identity)
         self.seats[seat] = entry
         return seat, token
 
@@ -89,7 +90,7 @@ class SeatBook:
         filled: list[int] = []
         for seat in self.open_seats():
             name = self.unique_name(names[len(filled) % len(names)])
-            self.seats[seat] = SeatEntry(name, "bot", level=level)
+            self.seats[seat] = SeatEntry(name, SeatKind.BOT, level=level)
             filled.append(seat)
         return filled
 
@@ -99,14 +100,14 @@ class SeatBook:
         """The seat whose token this is (constant-time compare against every seat)."""
         found = None
         for i, s in enumerate(self.seats):
-            if s.kind == "human" and s.token and same_token(token, s.token):
+            if s.kind == SeatKind.HUMAN and s.token and same_token(token, s.token):
                 found = i
         return found
 
     def find_identity(self, identity: str) -> int | None:
         """The seat a lobby player with this (verified) key holds, if any."""
         for i, s in enumerate(self.seats):
-            if s.kind == "human" and s.identity is not None and s.identity == identity:
+            if s.kind == SeatKind.HUMAN and s.identity is not None and s.identity == identity:
                 return i
         return None
 
@@ -125,8 +126,8 @@ class SeatBook:
 
     def humans(self) -> list[int]:
         """Seats held by people (connected or away)."""
-        return [i for i, s in enumerate(self.seats) if s.kind == "human"]
+        return [i for i, s in enumerate(self.seats) if s.kind == SeatKind.HUMAN]
 
     def bots(self) -> list[int]:
         """Seats played by the computer."""
-        return [i for i, s in enumerate(self.seats) if s.kind == "bot"]
+        return [i for i, s in enumerate(self.seats) if s.kind == SeatKind.BOT]

@@ -23,7 +23,7 @@ from typing import Any, Literal
 
 from ..bots import LEVELS
 from ..engine import Card, Colour, Event, Phase, SeatView
-from ..table.states import SENT_PRESENCE, TableStatus
+from ..table.states import SENT_PRESENCE, DeadlineKind, SeatKind, TableStatus
 from .errors import LocalProtocolError, RemoteProtocolError
 from .framing import CLIENT_LIMITS, PEER_ACCEPTS, Limits, frame, pack_body, unpack_body
 from .messages import (
@@ -91,7 +91,6 @@ from .values import (
 )
 
 __all__ = [
-    "DEADLINE_KINDS",
     "SCHEMAS",
     "SharedDeltas",
     "decode_client",
@@ -100,8 +99,6 @@ __all__ = [
     "encode_frame",
 ]
 
-SEAT_KINDS = ("open", "human", "bot")
-DEADLINE_KINDS = ("turn", "catch")
 _CODE = re.compile(r"[a-z][a-z0-9_]{0,31}")
 _TABLE_CODE = re.compile(r"[A-Za-z0-9]{1,12}")
 _IDENTITY = re.compile(r"[A-Za-z0-9+/=:._-]{8,200}")
@@ -178,9 +175,9 @@ def _one_of(what: str, allowed: tuple[str, ...]) -> Callable[[object], str]:
 
 
 def _text(value: object) -> object:
-    """A name of a vocabulary as plain text: the host holds a table's status or a seat's
-    presence as a :class:`enum.StrEnum` member (the framing packs exact types only); its
-    text is the same bytes on the wire."""
+    """A name of a vocabulary as plain text: the host holds a table's status, a seat's
+    kind or presence and a deadline's kind as :class:`enum.StrEnum` members (the framing
+    packs exact types only); its text is the same bytes on the wire."""
     return str.__str__(value) if isinstance(value, str) else value
 
 
@@ -227,6 +224,8 @@ _table_code = _match("table code", _TABLE_CODE)
 _timer = _opt(_int("turn_timer_ms", 0, 3_600_000))
 _status = _one_of("status", tuple(TableStatus))
 _presence = _one_of("state", SENT_PRESENCE)
+_seat_kind = _one_of("seat kind", tuple(SeatKind))
+_deadline_kind = _one_of("kind", tuple(DeadlineKind))
 _lobby_table = _row(
     "lobby table",
     lambda v: LobbyTable(
@@ -273,8 +272,8 @@ def _seat_in(v: object) -> SeatState:
     if type(v) is not list or len(v) != 3:
         raise bad("seat", v)
     name = str_in(v[0], "seat name", 64)
-    kind = _one_of("seat kind", SEAT_KINDS)(v[1])
-    if (kind == "open") != (name == ""):
+    kind = _seat_kind(v[1])
+    if (kind == SeatKind.OPEN) != (name == ""):
         raise RemoteProtocolError("bad_message", "seat: an open seat has no name, a taken one has one")
     return SeatState(name, kind, bool_in(v[2], "away"))
 
@@ -290,10 +289,11 @@ def _seats_out(seats: tuple[SeatState, ...]) -> list[object]:
     out: list[object] = []
     for s in seats:
         try:
-            _seat_in([s.name, s.kind, s.away])
+            row = [s.name, _text(s.kind), s.away]
+            _seat_in(row)
         except RemoteProtocolError as exc:
             raise LocalProtocolError(exc.code, exc.message) from None
-        out.append([s.name, s.kind, s.away])
+        out.append(row)
     if not 2 <= len(out) <= MAX_SEATS:
         raise LocalProtocolError("bad_message", "seats: a table has 2-10 seats")
     return out
@@ -353,7 +353,7 @@ SCHEMAS: dict[type[Any], tuple[Field, ...]] = {
     Refused: (_f("seq", _opt(_seq)), _f("code", _code), _f("message", _message)),
     Presence: (_f("seat", _seat), _f("state", _presence, _name_out(_presence)), _f("name", _name)),
     Deadline: (
-        _f("kind", _one_of("kind", DEADLINE_KINDS)),
+        _f("kind", _deadline_kind, _name_out(_deadline_kind)),
         _f("seat", _seat),
         _f("ms", _int("ms", 0, 3_600_000)),
     ),

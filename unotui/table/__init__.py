@@ -24,10 +24,11 @@ from .outcome import (
 )
 from .referee import STANDIN_LEVEL, Decision, Referee
 from .seats import ANSWERS_KEPT, TIMEOUTS_TO_BOT
-from .states import SENT_PRESENCE, PresenceState, TableStatus
+from .states import SENT_PRESENCE, DeadlineKind, PresenceState, SeatKind, TableStatus
 
 __all__ = [
     "ANSWERS_KEPT", "AUTO_KEEP", "AWAY", "BAD_SEQ", "BOT_SEAT", "MIN_CATCH_GRACE", "NOT_READY", "SEAT_LOST",
-    "SENT_PRESENCE", "STALE_SEQ", "STANDIN_LEVEL", "TIMEOUTS_TO_BOT", "TOO_EARLY", "Accepted", "Deadlines",
-    "Decision", "Outcome", "Pacing", "PresenceChange", "PresenceState", "Referee", "Refusal", "TableStatus",
+    "SENT_PRESENCE", "STALE_SEQ", "STANDIN_LEVEL", "TIMEOUTS_TO_BOT", "TOO_EARLY", "Accepted", "DeadlineKind",
+    "Deadlines", "Decision", "Outcome", "Pacing", "PresenceChange", "PresenceState", "Referee", "Refusal",
+    "SeatKind", "TableStatus",
 ]

@@ -1,14 +1,15 @@
-"""The names everyone uses for a table's life and its seats' presence, stated once.
+"""The names everyone uses for a table's life, its seats and their deadlines, stated once.
 
-A table's status and a seat's presence travel on the wire (``table``, ``lobby`` and
-``presence`` messages, see ``protocol/SPEC.md``), are stored by the lobby, are decided by
+A table's status, a seat's kind and presence, and a deadline's kind travel on the wire
+(``table``, ``lobby``, ``presence`` and ``deadline`` messages, see ``protocol/SPEC.md``),
+are stored by the lobby or the journal, are decided by
 the referee and the host, and are shown by the screens.  Each of those reads the names
 from here, so a new state is added in one place and the codec cannot accept a name the
 host never sends.  They are :class:`enum.StrEnum`: a member compares equal to its text and
 serialises as that text, so the bytes on the wire are the names themselves.
 
 This lives in the table layer because it is the lowest layer that decides any of them
-(the referee reports ``away``, ``back`` and ``bot``); the protocol, the host, the lobby and
+(the referee reports ``away``, ``back`` and ``bot``, and its deadlines); the protocol, the host, the lobby and
 the UI all sit above it.
 """
 
@@ -16,7 +17,7 @@ from __future__ import annotations
 
 import enum
 
-__all__ = ["SENT_PRESENCE", "PresenceState", "TableStatus"]
+__all__ = ["SENT_PRESENCE", "DeadlineKind", "PresenceState", "SeatKind", "TableStatus"]
 
 
 class TableStatus(enum.StrEnum):
@@ -25,6 +26,22 @@ class TableStatus(enum.StrEnum):
     WAITING = "waiting"
     PLAYING = "playing"
     OVER = "over"
+
+
+class SeatKind(enum.StrEnum):
+    """Who holds a seat: nobody yet, a person, or a computer player (for good)."""
+
+    OPEN = "open"
+    HUMAN = "human"
+    BOT = "bot"
+
+
+class DeadlineKind(enum.StrEnum):
+    """Which timed decision a deadline is for: the turn timer, or the UNO catch grace
+    (the two fields of :class:`~unotui.table.outcome.Deadlines` a seat is told about)."""
+
+    TURN = "turn"
+    CATCH = "catch"
 
 
 class PresenceState(enum.StrEnum):

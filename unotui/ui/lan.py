@@ -20,7 +20,7 @@ from ..client.controller import Chat, Closed, Controller, Deadline, Presence, Up
 from ..client.options import GameOptions
 from ..client.room import RoomChanged
 from ..client.text import display_name
-from ..table import PresenceState
+from ..table import DeadlineKind, PresenceState
 from .messages import SendChat
 from .screens.waiting import WaitingScreen
 
@@ -138,7 +138,7 @@ class LanApp(App[int]):
         elif isinstance(update, Chat):
             line = f"{display_name(update.name)}: {update.text}"
             style = Style(bold=True)
-        elif isinstance(update, Deadline) and update.kind == "turn":
+        elif isinstance(update, Deadline) and update.kind == DeadlineKind.TURN:
             if table is not None:
                 table.set_deadline(update.seat, update.seconds)  # counted down beside the pile
             view = self.view

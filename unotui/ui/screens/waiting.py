@@ -23,7 +23,7 @@ from textual.widgets import Footer, Static
 from ...client.room import RoomInfo
 from ...client.text import display_name
 from ...engine import Rules
-from ...table import TableStatus
+from ...table import SeatKind, TableStatus
 
 __all__ = ["WaitingScreen", "room_text"]
 
@@ -64,11 +64,11 @@ def room_text(room: RoomInfo, hints: tuple[str, ...] = (), closed: bool = False)
     out.append(f"  ({'closed' if closed else _STATUS_TEXT.get(room.status, room.status)})\n\n")
     for seat, info in enumerate(room.seats):
         mark = ">" if seat == room.you else " "
-        if info.kind == "open":
+        if info.kind == SeatKind.OPEN:
             who = Text("(open: a computer player if nobody joins)", Style(dim=True))
         else:
             who = Text(display_name(info.name))
-            if info.kind == "bot":
+            if info.kind == SeatKind.BOT:
                 who.append("  (computer)", Style(dim=True))
             if info.away:
                 who.append("  (away)", Style(italic=True))
