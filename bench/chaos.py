@@ -61,6 +61,7 @@ from unotui.client.controller import ViewChanged  # noqa: E402
 from unotui.engine import Action, Phase, Rules  # noqa: E402
 from unotui.net.remote import JoinError, RemoteGame  # noqa: E402
 from unotui.protocol import messages as m  # noqa: E402
+from unotui.table import TableStatus  # noqa: E402
 
 #: the legitimate players' pace: under the protocol's 10 messages a second
 PACE = 0.15
@@ -103,7 +104,7 @@ async def _serve(games: int, quick: bool, target: int) -> None:
     port = (await host.listen("127.0.0.1", 0))[0][1]
     print(f"port={port}", flush=True)
     await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
-    over = sum(1 for code, r in rooms.items() if code.startswith("g") and r.status == "over")
+    over = sum(1 for code, r in rooms.items() if code.startswith("g") and r.status == TableStatus.OVER)
     report = {"accepted": accepted, "frames": auditor.frames, "leaks": len(auditor.leaks),
               "leak_samples": [repr(x) for x in auditor.leaks[:5]], "over": over,
               "refused": dict(host.refused)}
