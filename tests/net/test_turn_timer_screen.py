@@ -86,3 +86,26 @@ async def test_a_hosted_table_s_turn_timer_shows_beside_the_pile(size: tuple[int
                 await pilot.pause(0.05)
             else:
                 raise AssertionError(full_text(app))
+
+
+async def test_the_timer_stays_whole_beside_a_pending_draw_at_80_columns() -> None:
+    """With a draw pending, the five lines beside the pile were full and the timer went
+    after "Pending draw: +2", cut to "T..." at 80 columns: now the pending draw takes the
+    draw pile's line (the pile's card shows its count) and the timer has its own."""
+    from dataclasses import replace
+
+    game = Game(["Me", "P1", "P2"], Rules.preset("classic"), seed=3)
+    me = game.actor
+    table = TableScreen(replace(seat_view(game, me), pending=2))
+    table.turn_clock.clock = Clock()
+
+    class One(App[None]):
+        def on_mount(self) -> None:
+            self.push_screen(table)
+
+    app = One()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: "Pending draw: +2" in full_text(app))
+        table.set_deadline(me, 30.0)
+        await pilot.pause()
+        assert "Time left: 30 s" in full_text(app) and "Pending draw: +2" in full_text(app)

@@ -346,3 +346,16 @@ async def test_saving_the_hand_order_keeps_one_game_overrides_out_of_the_file() 
         await settle(pilot)
     saved = load_config()
     assert saved.hand_order == "rank" and saved.theme == "default"
+
+
+async def test_ctrl_c_says_how_to_quit_in_a_dialog_too() -> None:
+    """Textual's own hint is an app binding, which a modal screen cuts off: with the
+    colour picker open (the round's first card is a Wild), Ctrl+C did nothing at all."""
+    deck = deal_order(["R2 R9 G3 GS B1 Y4 Y5", "B9 G2 Y1 Y2 Y3 G4 G5"], "W", dealer=1)
+    app = scripted_app(["Me", "Ada"], Rules.preset("classic"), {}, dealer=1, deck=deck)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        assert type(app.screen).__name__ == "ColourPicker"
+        await pilot.press("ctrl+c")
+        await pilot.pause()
+        assert [n.message for n in app._notifications] == ["Press [b]ctrl+q[/b] to quit the app"]

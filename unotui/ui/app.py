@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import replace
 from typing import TYPE_CHECKING, ClassVar
 
+from textual.actions import SkipAction
 from textual.app import SystemCommand
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
@@ -72,7 +73,18 @@ class UnoApp(LanApp):
 
     CSS_PATH = "app.tcss"
     TITLE = "unotui"
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+q", "quit", "Quit", priority=True)]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+q", "quit", "Quit", priority=True),
+        Binding("ctrl+c", "quit_hint", show=False, priority=True),
+    ]
+
+    def action_quit_hint(self) -> None:
+        """Ctrl+C says how to quit, in a dialog too (Textual's own hint is an app binding,
+        which a modal screen cuts off: in the colour picker the key did nothing); it still
+        copies where there is something to copy (selected text, a field's selection)."""
+        if self.screen.get_selected_text() or getattr(self.focused, "selected_text", ""):
+            raise SkipAction()
+        self.notify("Press [b]ctrl+q[/b] to quit the app", title="Do you want to quit?")
 
     def __init__(
         self,

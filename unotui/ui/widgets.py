@@ -247,6 +247,8 @@ class PileView(Static):
             info.append(Text(f"Pending draw: +{view.pending}", Style(bold=True)))
         if clock:  # on a line of its own if there is one free beside the cards, else after one
             timer = Text(clock, Style(bold=True))
+            if len(info) == 5 and not compact:  # the pile's card shows its count: room for both
+                info[3] = info.pop()
             if len(info) < 5 and not compact:
                 info.append(timer)
             else:
