@@ -28,18 +28,23 @@ class Clock:
         return self.now
 
 
+def _showing(table: TableScreen) -> App[None]:
+    """An app that shows nothing but ``table`` (no game behind it: the test drives it)."""
+
+    class One(App[None]):
+        def on_mount(self) -> None:
+            self.push_screen(table)
+
+    return One()
+
+
 @pytest.mark.parametrize("players", [3, 10], ids=["roomy", "compact"])
 async def test_the_pile_counts_the_turn_timer_down_on_a_fake_clock(players: int) -> None:
     game = Game(["Me", *(f"P{k}" for k in range(1, players))], Rules.preset("classic"), seed=3)
     me = game.actor
     table = TableScreen(seat_view(game, me))
     clock = table.turn_clock.clock = Clock()
-
-    class One(App[None]):
-        def on_mount(self) -> None:
-            self.push_screen(table)
-
-    app = One()
+    app = _showing(table)
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: "Draw pile" in full_text(app))
         assert "Time left" not in full_text(app)  # no timer at this table yet
@@ -98,12 +103,7 @@ async def test_the_timer_stays_whole_beside_a_pending_draw_at_80_columns() -> No
     me = game.actor
     table = TableScreen(replace(seat_view(game, me), pending=2))
     table.turn_clock.clock = Clock()
-
-    class One(App[None]):
-        def on_mount(self) -> None:
-            self.push_screen(table)
-
-    app = One()
+    app = _showing(table)
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: "Pending draw: +2" in full_text(app))
         table.set_deadline(me, 30.0)
