@@ -11,11 +11,10 @@ from random import Random
 
 from ..bots import LEVELS, Bot
 from ..bots import make_bot as _make_bot
-from ..bots import react as _react
 from ..bots import suggest as _suggest
 from ..engine import Action, SeatView
 
-__all__ = ["BOT_LEVELS", "BOT_NAMES", "catch_delay", "make_bot", "react", "suggest"]
+__all__ = ["BOT_LEVELS", "BOT_NAMES", "make_bot", "suggest"]
 
 BOT_LEVELS: tuple[str, ...] = LEVELS
 """The computer players' levels, weakest first (the one list: :data:`unotui.bots.LEVELS`)."""
@@ -31,23 +30,6 @@ BOT_NAMES: tuple[str, ...] = (
     "Radia",
     "Ken",
 )
-
-
-def react(bot: Bot, view: SeatView) -> Action | None:
-    """What ``bot`` does out of turn (catch, late UNO call, jump-in), or ``None``.
-
-    A bot that raises lets the moment pass: a broken bot must not stop the game.
-    """
-    try:
-        return _react(bot, view)
-    except Exception:
-        return None
-
-
-def catch_delay(bot: Bot) -> float:
-    """The bot's own least delay before a catch (0 if it has none)."""
-    value = getattr(bot, "catch_delay", 0.0)
-    return float(value) if isinstance(value, int | float) else 0.0
 
 
 def make_bot(level: str, rng: Random) -> Bot:
