@@ -12,19 +12,25 @@ Two directions, one rule each ("attributes down, messages up"):
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from textual.message import Message
 
 from ..client.controller import Update, ViewChanged
-from ..engine import ENDED_PHASES, Action
+from ..engine import ENDED_PHASES, Action, Rules
 
 __all__ = [
+    "CreateTable",
     "CycleSort",
     "CycleTheme",
     "GameUpdate",
     "HintRequest",
     "Intent",
+    "JoinTable",
+    "LobbyChat",
     "MainMenu",
     "NextRound",
+    "QuickMatch",
     "Rematch",
     "SendChat",
 ]
@@ -88,3 +94,38 @@ class SendChat(Message):
 
 class CycleSort(Message):
     """Switch to the next hand order (the app saves it and hands the order down)."""
+
+
+# ----- up from the lobby and its create-table form (handled by the lobby app) -----------
+
+
+@dataclass
+class JoinTable(Message):
+    """Sit at (or watch) the table ``code``."""
+
+    code: str
+    spectate: bool = False
+
+
+class QuickMatch(Message):
+    """A seat at once."""
+
+
+@dataclass
+class CreateTable(Message):
+    """Open a table with these settings (see :class:`~unotui.protocol.messages.Create`)."""
+
+    name: str
+    seats: int
+    bots: int
+    rules: Rules
+    level: str
+    turn_timer: float | None
+    private: bool
+
+
+@dataclass
+class LobbyChat(Message):
+    """A line to everyone in the lobby."""
+
+    text: str
