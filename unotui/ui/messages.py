@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from textual.message import Message
 
+from ..client.config import Config
 from ..client.controller import Update, ViewChanged
 from ..engine import ENDED_PHASES, Action, Rules
 
@@ -25,14 +26,18 @@ __all__ = [
     "CycleTheme",
     "GameUpdate",
     "HintRequest",
+    "HostGame",
     "Intent",
+    "JoinGame",
     "JoinTable",
     "LobbyChat",
     "MainMenu",
     "NextRound",
+    "PlaySolo",
     "QuickMatch",
     "Rematch",
     "SendChat",
+    "SettingsSaved",
 ]
 
 
@@ -94,6 +99,33 @@ class SendChat(Message):
 
 class CycleSort(Message):
     """Switch to the next hand order (the app saves it and hands the order down)."""
+
+
+# ----- up from the main menu and its house-rules form ------------------------------------
+
+
+class PlaySolo(Message):
+    """Deal a solo game with the current settings."""
+
+
+class HostGame(Message):
+    """Host a table on this network with the current settings and sit at it."""
+
+
+@dataclass
+class JoinGame(Message):
+    """Join the table hosted at ``host``:``port`` (an address already checked)."""
+
+    host: str
+    port: int
+
+
+@dataclass
+class SettingsSaved(Message):
+    """The house-rules form saved ``config`` (already in the settings file): it applies
+    to the next game, and the app hands the new settings down to the menu."""
+
+    config: Config
 
 
 # ----- up from the lobby and its create-table form (handled by the lobby app) -----------
