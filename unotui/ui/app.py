@@ -28,7 +28,20 @@ from ..client.local import LocalGame
 from ..client.options import GameOptions
 from ..engine import Action, Phase, SeatView
 from .lan import LanApp
-from .messages import CycleSort, CycleTheme, GameUpdate, HintRequest, Intent, MainMenu, NextRound, Rematch
+from .messages import (
+    CycleSort,
+    CycleTheme,
+    GameUpdate,
+    HintRequest,
+    HostGame,
+    Intent,
+    JoinGame,
+    MainMenu,
+    NextRound,
+    PlaySolo,
+    Rematch,
+    SettingsSaved,
+)
 from .screens.table import TableScreen
 
 if TYPE_CHECKING:
@@ -130,7 +143,8 @@ class UnoApp(LanApp):
         """Put the home screen up (the main menu; the lobby in the SSH lobby's app)."""
         from .screens.menu import MenuScreen
 
-        await self.push_screen(MenuScreen())
+        await self.push_screen(MenuScreen(self.config, self.options))
+        self.call_after_refresh(self.first_frame_drawn)
 
     async def on_unmount(self) -> None:
         await self.shutdown()
@@ -214,7 +228,7 @@ class UnoApp(LanApp):
         while len(self.screen_stack) > 1:
             self.pop_screen()
         self._table = None
-        self.push_screen(MenuScreen())
+        self.push_screen(MenuScreen(self.config, self.options))
 
     # ----- leaving a match -------------------------------------------------------------
 
@@ -319,6 +333,34 @@ class UnoApp(LanApp):
             self._table.set_order(order)
             shown = {"colour": "by colour", "rank": "by rank"}[order]
             self._table.say(f"Hand shown {shown} (s: next order).")
+
+    def on_play_solo(self, _: PlaySolo) -> None:
+        """The menu's first entry: a solo game with the current settings."""
+        self.start_game()
+
+    def on_host_game(self, _: HostGame) -> None:
+        """The menu's Host entry: a table here, with the settings' seats, rules and bots."""
+        from ..net.room import RoomConfig
+
+        config = self.config
+        room = RoomConfig(
+            name=config.name, seats=config.players, rules=config.rules, level=config.bots,
+            bot_delay=config.delay,
+        )
+        self.host_game(room, config.name, self.host_bind, self.host_port)
+
+    def on_join_game(self, message: JoinGame) -> None:
+        """The menu's Join entry, with an address it has checked."""
+        self.join_game(message.host, message.port, name=self.config.name)
+
+    def on_settings_saved(self, message: SettingsSaved) -> None:
+        """The house-rules form saved new settings: keep them and hand them down to the menu."""
+        from .screens.menu import MenuScreen
+
+        self.set_config(message.config)
+        for screen in self.screen_stack:
+            if isinstance(screen, MenuScreen):
+                screen.show_settings(self.config, self.options)
 
     # ----- settings -------------------------------------------------------------------------
 

@@ -19,8 +19,8 @@ from ..net.lobby_client import LobbyClient, LobbyClosed, LobbyUpdate
 from ..net.remote import JoinError, RemoteGame
 from ..protocol import messages as m
 from .app import UnoApp
-from .messages import CycleTheme
-from .screens.lobby import CreateTable, JoinTable, LobbyChat, LobbyScreen, QuickMatch
+from .messages import CreateTable, CycleTheme, JoinTable, LobbyChat, QuickMatch
+from .screens.lobby import LobbyScreen
 
 __all__ = ["LobbyApp"]
 

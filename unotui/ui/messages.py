@@ -12,21 +12,32 @@ Two directions, one rule each ("attributes down, messages up"):
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from textual.message import Message
 
+from ..client.config import Config
 from ..client.controller import Update, ViewChanged
-from ..engine import ENDED_PHASES, Action
+from ..engine import ENDED_PHASES, Action, Rules
 
 __all__ = [
+    "CreateTable",
     "CycleSort",
     "CycleTheme",
     "GameUpdate",
     "HintRequest",
+    "HostGame",
     "Intent",
+    "JoinGame",
+    "JoinTable",
+    "LobbyChat",
     "MainMenu",
     "NextRound",
+    "PlaySolo",
+    "QuickMatch",
     "Rematch",
     "SendChat",
+    "SettingsSaved",
 ]
 
 
@@ -88,3 +99,65 @@ class SendChat(Message):
 
 class CycleSort(Message):
     """Switch to the next hand order (the app saves it and hands the order down)."""
+
+
+# ----- up from the main menu and its house-rules form ------------------------------------
+
+
+class PlaySolo(Message):
+    """Deal a solo game with the current settings."""
+
+
+class HostGame(Message):
+    """Host a table on this network with the current settings and sit at it."""
+
+
+@dataclass
+class JoinGame(Message):
+    """Join the table hosted at ``host``:``port`` (an address already checked)."""
+
+    host: str
+    port: int
+
+
+@dataclass
+class SettingsSaved(Message):
+    """The house-rules form saved ``config`` (already in the settings file): it applies
+    to the next game, and the app hands the new settings down to the menu."""
+
+    config: Config
+
+
+# ----- up from the lobby and its create-table form (handled by the lobby app) -----------
+
+
+@dataclass
+class JoinTable(Message):
+    """Sit at (or watch) the table ``code``."""
+
+    code: str
+    spectate: bool = False
+
+
+class QuickMatch(Message):
+    """A seat at once."""
+
+
+@dataclass
+class CreateTable(Message):
+    """Open a table with these settings (see :class:`~unotui.protocol.messages.Create`)."""
+
+    name: str
+    seats: int
+    bots: int
+    rules: Rules
+    level: str
+    turn_timer: float | None
+    private: bool
+
+
+@dataclass
+class LobbyChat(Message):
+    """A line to everyone in the lobby."""
+
+    text: str

@@ -19,7 +19,7 @@ from textual.widgets import Button, Input, Label, Select, Static, Switch
 
 from ...client.players import BOT_LEVELS
 from ...engine import PRESETS, Rules, Stacking
-from .lobby import CreateTable
+from ..messages import CreateTable
 
 __all__ = ["TIMERS", "CreateTableScreen"]
 

@@ -24,7 +24,11 @@ _NUMBERS = ("target_score", "hand_size", "uno_penalty", "custom_wilds", "swap_ha
 
 
 class HouseRulesScreen(Screen[Config | None]):
-    """Edit name, bots, theme and house rules; Ctrl+S saves, Escape goes back."""
+    """Edit name, bots, theme and house rules; Ctrl+S saves, Escape goes back.
+
+    Dismissed with the saved settings (``None``: not saved); whoever opened the form
+    posts them up, so the screen never imports the app.
+    """
 
     CSS_PATH = "house_rules.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -149,9 +153,7 @@ class HouseRulesScreen(Screen[Config | None]):
         )
 
     def action_save(self) -> None:
-        """Check the form, save the settings file and go back."""
-        from ..app import UnoApp
-
+        """Check the form, save the settings file and go back with the new settings."""
         try:
             cfg = self.build()
         except (RulesError, ValueError) as exc:
@@ -162,10 +164,7 @@ class HouseRulesScreen(Screen[Config | None]):
         except OSError as exc:
             self._refuse(f"Could not save: {exc}")
             return
-        app = self.app
-        if isinstance(app, UnoApp):
-            app.set_config(cfg)
-            app.notify(f"Saved to {path}", markup=False)
+        self.notify(f"Saved to {path}", markup=False)
         self.dismiss(cfg)
 
     def action_cancel(self) -> None:

@@ -3,13 +3,12 @@
 Everything on this screen came from the lobby host and most of it from other people
 (table names, player names, chat), so it is cleaned again and shown as plain
 :class:`~rich.text.Text`, never as markup.  The screen posts what the player wants up
-to the app (:class:`JoinTable`, :class:`CreateTable`, :class:`QuickMatch`,
-:class:`LobbyChat`); it never talks to the network.
+to the app (the lobby messages of :mod:`unotui.ui.messages`); it never talks to the
+network.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import ClassVar
 
 from rich.style import Style
@@ -18,7 +17,6 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.css.query import NoMatches
-from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, RichLog, Static
 
@@ -26,40 +24,9 @@ from ...client.text import display_name
 from ...engine import Rules
 from ...protocol.messages import LobbyState, LobbyTable
 from ...table import TableStatus
+from ..messages import CreateTable, CycleTheme, JoinTable, LobbyChat, QuickMatch
 
-__all__ = ["CreateTable", "JoinTable", "LobbyChat", "LobbyScreen", "QuickMatch", "lobby_text"]
-
-@dataclass
-class JoinTable(Message):
-    """Sit at (or watch) the table ``code``."""
-
-    code: str
-    spectate: bool = False
-
-
-class QuickMatch(Message):
-    """A seat at once."""
-
-
-@dataclass
-class CreateTable(Message):
-    """Open a table with these settings (see :class:`~unotui.protocol.messages.Create`)."""
-
-    name: str
-    seats: int
-    bots: int
-    rules: Rules
-    level: str
-    turn_timer: float | None
-    private: bool
-
-
-@dataclass
-class LobbyChat(Message):
-    """A line to everyone in the lobby."""
-
-    text: str
-
+__all__ = ["LobbyScreen", "lobby_text"]
 
 def players(table: LobbyTable) -> str:
     """``2/4 (+1 bot)``: people seated of the seats people may take, and the bots."""
@@ -237,8 +204,6 @@ class LobbyScreen(Screen[None]):
 
     def action_theme(self) -> None:
         """t: the next colour theme (mono for terminals whose colours are wrong or missing)."""
-        from ..messages import CycleTheme
-
         self.post_message(CycleTheme())
 
     def action_help(self) -> None:

@@ -19,7 +19,9 @@ from textual.screen import Screen
 from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
+from ...client.config import Config
 from ...client.options import GameOptions
+from ..messages import HostGame, JoinGame, PlaySolo, SettingsSaved
 
 __all__ = ["MENU", "MenuScreen", "solo_label"]
 
@@ -52,7 +54,12 @@ def solo_label(options: GameOptions) -> str:
 
 
 class MenuScreen(Screen[None]):
-    """Choose what to do.  Enter on the first entry starts a game at once."""
+    """Choose what to do.  Enter on the first entry starts a game at once.
+
+    The app hands the settings down (``config``, ``options``, then :meth:`show_settings`
+    after a save) and the menu posts each choice up as a message of
+    :mod:`unotui.ui.messages`: it never imports the app or starts a game itself.
+    """
 
     CSS_PATH = "menu.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -61,6 +68,11 @@ class MenuScreen(Screen[None]):
         Binding("question_mark", "choose('help')", "Help", show=False),
         Binding("q,escape", "choose('quit')", "Quit", show=False),
     ]
+
+    def __init__(self, config: Config, options: GameOptions) -> None:
+        super().__init__()
+        self.config = config
+        self.options = options
 
     def compose(self) -> ComposeResult:
         with Vertical(id="menu"):
@@ -71,27 +83,21 @@ class MenuScreen(Screen[None]):
         yield Footer()
 
     def _entries(self) -> list[tuple[str, str]]:
-        from ..app import UnoApp
-
-        app = self.app
-        options = app.options if isinstance(app, UnoApp) else GameOptions()
-        return [(key, solo_label(options) if key == "solo" else label) for key, label in MENU]
+        return [(key, solo_label(self.options) if key == "solo" else label) for key, label in MENU]
 
     def on_mount(self) -> None:
         options = self.query_one(OptionList)
         options.highlighted = 0
         options.focus()
-        from ..app import UnoApp
-
         self.say("")
-        if isinstance(self.app, UnoApp):
-            problems = self.app.config.problems
-            if problems:
-                self.say("Settings file problem (defaults used): " + "; ".join(problems), warn=True)
-            self.call_after_refresh(self.app.first_frame_drawn)
+        problems = self.config.problems
+        if problems:
+            self.say("Settings file problem (defaults used): " + "; ".join(problems), warn=True)
 
-    def on_screen_resume(self) -> None:
-        # Back from the house-rules screen: the solo entry follows the saved settings.
+    def show_settings(self, config: Config, options: GameOptions) -> None:
+        """New settings (saved on the house-rules screen): the solo entry follows them."""
+        self.config = config
+        self.options = options
         choices = self.query_one(OptionList)
         highlighted = choices.highlighted
         choices.replace_option_prompt_at_index(0, self._entries()[0][1])
@@ -109,21 +115,10 @@ class MenuScreen(Screen[None]):
 
     def action_choose(self, key: str) -> None:
         """Carry out menu entry ``key``."""
-        from ..app import UnoApp
-
-        app = self.app
-        assert isinstance(app, UnoApp)
         if key == "solo":
-            app.start_game()
+            self.post_message(PlaySolo())
         elif key == "host":
-            from ...net.room import RoomConfig
-
-            config = app.config
-            room = RoomConfig(
-                name=config.name, seats=config.players, rules=config.rules, level=config.bots,
-                bot_delay=config.delay,
-            )
-            app.host_game(room, config.name, app.host_bind, app.host_port)
+            self.post_message(HostGame())
         elif key == "join":
             from .chat import AddressScreen
 
@@ -137,16 +132,20 @@ class MenuScreen(Screen[None]):
                 except ValueError as exc:
                     self.say(str(exc), warn=True)
                     return
-                app.join_game(host, port, name=app.config.name)
+                self.post_message(JoinGame(host, port))
 
-            app.push_screen(AddressScreen(), joined)
+            self.app.push_screen(AddressScreen(), joined)
         elif key == "rules":
             from .house_rules import HouseRulesScreen
 
-            app.push_screen(HouseRulesScreen(app.config))
+            def saved(config: Config | None) -> None:
+                if config is not None:
+                    self.post_message(SettingsSaved(config))
+
+            self.app.push_screen(HouseRulesScreen(self.config), saved)
         elif key == "help":
             from .help import HelpScreen
 
-            app.push_screen(HelpScreen(app.config.rules))
+            self.app.push_screen(HelpScreen(self.config.rules))
         elif key == "quit":
-            app.exit(0)
+            self.app.exit(0)
