@@ -14,6 +14,7 @@ import pytest
 from tests.lobby.test_lobby_net import FAST, Visitor, lobby_host, visit
 from tests.net.lan_support import Player, until
 from unotui.engine import Rules
+from unotui.lobby.identity import GUEST
 from unotui.net.remote import RemoteGame
 from unotui.protocol import messages as m
 
@@ -48,8 +49,8 @@ async def test_a_creator_and_an_address_hold_only_a_few_waiting_tables(tmp_path:
 
 async def test_an_ssh_players_address_rides_in_the_credential(tmp_path: Path) -> None:
     """SSH players all reach the lobby from loopback: a keyed one counts under the address
-    the SSH door signed into the credential; a keyless one, on the SSH sessions' own door,
-    under none (the SSH layer caps sessions per address), so neither lumps them together."""
+    the SSH door signed into the credential, and so does a guest (its credential names the
+    address alone), so neither is lumped in with 127.0.0.1."""
     settings = replace(FAST, max_tables=30, tables_per_creator=4)
     async with lobby_host(tmp_path, settings) as (lobby, port):
         cred = lobby.credentials.issue("SHA256:annsKeyAAAAAAAA", "203.0.113.7")
@@ -64,8 +65,8 @@ async def test_an_ssh_players_address_rides_in_the_credential(tmp_path: Path) ->
         ann = await visit(port, "Ann", cred)
         ann.client.create("T", 2, 0, CLASSIC, "easy", None, True)
         await until(lambda: ann.created())
-        lobby.ssh_ports.add(port)  # now this port is the SSH sessions' loopback door
-        guest = await visit(port, "Guest")
+        # An SSH guest, also from loopback: its credential vouches for its own address.
+        guest = await visit(port, "Guest", lobby.credentials.issue(GUEST, "203.0.113.9"))
         guest.client.create("T", 2, 0, CLASSIC, "easy", None, True)
         await until(lambda: guest.created() or refusals(guest))
         assert guest.created() and not refusals(guest)

@@ -3,10 +3,8 @@
 The protocol session limits each connection, but a guest can open many connections, and
 an SSH player's connections all come from the SSH server's own process on loopback.  So
 the lobby also counts per *origin*: the player's real address (the TCP peer's, or for an
-SSH player with a key the address the SSH server vouched for in the credential) and per
-*identity* (the key), besides per connection.  An SSH guest without a key has no origin
-the lobby can see; the SSH layer already caps sessions per address, so such a guest is
-counted per connection.
+SSH player, keyed or guest, the address the SSH server vouched for in the credential)
+and per *identity* (the key), besides per connection.
 
 * :func:`table_refusal`: whether a creator may open one more waiting table (a handful
   each, and never the share of tables kept for quick match).
@@ -26,7 +24,7 @@ __all__ = ["ChatGate", "Creator", "table_refusal"]
 @dataclass(frozen=True)
 class Creator:
     """Who asked for a table: the lobby connection (``link_id``), the verified key
-    (``None``: a guest) and the origin address (``""``: unknown, an SSH guest)."""
+    (``None``: a guest) and the origin address (``""``: none known)."""
 
     link_id: int
     identity: str | None

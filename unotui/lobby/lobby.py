@@ -89,7 +89,7 @@ class _Member:
     name: str
     identity: str | None
     key: str  # presence key: the identity, or a guest's own
-    origin: str  # the address the limits count it under ("": unknown, an SSH guest)
+    origin: str  # the address the limits count it under
 
 
 @dataclass
@@ -163,8 +163,6 @@ class Lobby:
         self._on_event = on_event or (lambda text: log.info("%s", text))
         self._guests = 0
         self._closed = False
-        #: local ports of the doors the SSH sessions' programs use (their peer is loopback)
-        self.ssh_ports: set[int] = set()
         self._chat_gate = ChatGate(self.settings.chat_per_s, self.settings.chat_burst)
         self._refresh_at: asyncio.TimerHandle | None = None
         self._leaders: tuple[m.LeaderRow, ...] = ()
@@ -212,15 +210,9 @@ class Lobby:
 
     def _origin(self, link: Link, hello: m.Hello) -> str:
         """The address the lobby's limits count ``link`` under: the one the SSH door
-        vouched for in the credential, else the peer's, but for the SSH sessions' own
-        loopback door (an SSH guest: "", the SSH layer caps its sessions per address)."""
-        vouched = self.origin_of(hello)
-        if vouched:
-            return vouched
-        sockname = link.transport.get_extra_info("sockname") if link.transport is not None else None
-        if isinstance(sockname, tuple) and len(sockname) >= 2 and sockname[1] in self.ssh_ports:
-            return ""
-        return link.peer[0]
+        vouched for in the credential (every SSH session, keyed or guest, has one: its
+        program reaches the lobby from loopback), else the peer's."""
+        return self.origin_of(hello) or link.peer[0]
 
     def gone(self, link: Link) -> None:
         """A lobby connection closed."""

@@ -159,7 +159,6 @@ async def _open(options: ServeOptions, opened: contextlib.AsyncExitStack) -> int
     shown = options.public_host or "THIS-HOST"  # in the lines that tell people how to come in
     bound = await public.listen(options.bind, options.port)
     inner_port = (await inner.listen("127.0.0.1", 0))[0][1]
-    lobby.ssh_ports.add(inner_port)
     if options.ssh:
         from ..ssh import SshLimits
         from ..ssh.server import SshServer

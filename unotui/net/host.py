@@ -212,7 +212,7 @@ class Host:
         guesser = identity or (lobby.origin_of(hello) if lobby is not None else "") or ip
         # A guess needs a secret to find: a private table's code, or a password.  A public
         # table is listed in the lobby, so a guesser waiting out its back-off may still join
-        # one (and, on the inner host, where every SSH guest is 127.0.0.1, so may the rest).
+        # one.
         config = target.config if target is not None else None
         guess = not to_lobby and (config is None or config.private or bool(config.password_hash))
         why = "" if resume else self._over(ip, guesser if guess else "", now)
