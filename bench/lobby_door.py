@@ -44,6 +44,7 @@ sys.path.insert(0, str(ROOT))
 from bench.ssh_load import _descendants, percentile, start_lobby  # noqa: E402
 from tests.hostile.arena import RawPeer, Recorder  # noqa: E402
 from tests.net.lan_support import hello_frame  # noqa: E402
+from tests.ssh.ssh_support import Screen  # noqa: E402
 from unotui.engine import Rules  # noqa: E402
 from unotui.net.lobby_client import LobbyClient, LobbyClosed  # noqa: E402
 from unotui.net.remote import RemoteGame  # noqa: E402
@@ -92,21 +93,18 @@ def _status_kib(pid: int, field_name: str) -> int:
 # ----- honest people ---------------------------------------------------------------------------
 
 
-class Screen:
-    """An SSH client with a pty that keeps what its screen was sent, to find markers in."""
+class Lobbyist(Screen):
+    """An SSH client with a pty (its output read all along, as the SSH tests read it),
+    connecting from ``source``."""
 
     def __init__(self, conn: Any, proc: Any) -> None:
-        self.conn, self.proc = conn, proc
-        self.tail = b""
-        self.received = 0
-        self.ended = False
-        self._changed = asyncio.Event()
-        self._reader = asyncio.ensure_future(self._read())
+        super().__init__(proc)
+        self.conn = conn
 
     @classmethod
     async def open(cls, port: int, source: str = "127.0.0.1", user: str = "honest", *,
                    term: str = "xterm-256color", env: dict[str, str] | None = None,
-                   wait_for: bytes | None = LOBBY_MARK, timeout: float = 30) -> Screen:
+                   wait_for: bytes | None = LOBBY_MARK, timeout: float = 30) -> Lobbyist:
         conn = await asyncio.wait_for(asyncssh.connect(
             "127.0.0.1", port, username=user, known_hosts=None, agent_path=None, encoding=None,
             client_keys=[asyncssh.generate_private_key("ssh-ed25519")], local_addr=(source, 0)), timeout)
@@ -114,44 +112,18 @@ class Screen:
                                       timeout)
         screen = cls(conn, proc)
         if wait_for is not None:
-            await screen.wait(wait_for, timeout)
+            await screen.wait(wait_for, timeout=timeout)
         return screen
-
-    async def _read(self) -> None:
-        with contextlib.suppress(Exception):
-            while chunk := await self.proc.stdout.read(65536):
-                self.received += len(chunk)
-                self.tail = (self.tail + chunk)[-65536:]
-                self._changed.set()
-        self.ended = True
-        self._changed.set()
-
-    async def wait(self, marker: bytes, timeout: float) -> None:
-        """Until ``marker`` arrives (after the last :meth:`forget`)."""
-        end = time.perf_counter() + timeout
-        while marker not in self.tail:
-            if self.ended:
-                raise ConnectionError("the session ended")
-            self._changed.clear()
-            await asyncio.wait_for(self._changed.wait(), max(end - time.perf_counter(), 0.001))
-
-    def write(self, data: bytes) -> None:
-        self.proc.stdin.write(data)
 
     async def probe(self) -> float:
         """Press ``?`` and time the help's appearance; close it again (Escape)."""
-        self.tail = b""
         sent = time.perf_counter()
-        self.write(b"?")
-        await self.wait(HELP_MARK, 20)
+        await self.wait(HELP_MARK, self.key("?"), 20)
         took = time.perf_counter() - sent
-        self.tail = b""
-        self.write(b"\x1b")
-        await self.wait(LOBBY_MARK, 20)
+        await self.wait(LOBBY_MARK, self.key("\x1b"), 20)
         return took * 1000
 
     def close(self) -> None:
-        self._reader.cancel()
         self.conn.close()
 
 
@@ -203,10 +175,10 @@ async def ssh_env(port: int, count: Count, quick: bool) -> None:
     env = {f"V{n}": "x" * size for n in range(names)}
     for _ in range(2 if quick else 3):
         try:
-            screen = await Screen.open(port, source, env=env, timeout=60)
+            screen = await Lobbyist.open(port, source, env=env, timeout=60)
             count("ssh_env", True)  # let in, the variables not kept (the peak memory says)
             screen.close()
-        except (OSError, asyncssh.Error, TimeoutError, ConnectionError):
+        except (OSError, asyncssh.Error, TimeoutError, AssertionError):
             count("ssh_env", True)  # refused outright: as defined too
         except Exception:  # anything else is not a defined outcome
             count("ssh_env", False)
@@ -215,27 +187,26 @@ async def ssh_env(port: int, count: Count, quick: bool) -> None:
 async def ssh_paste(port: int, count: Count, quick: bool) -> None:
     """A paste of many MiB into the lobby: the session ends with a line once its input
     backlog is full, long before the paste is through."""
-    screen = await Screen.open(port, next(_source), timeout=60)
+    screen = await Lobbyist.open(port, next(_source), timeout=60)
     chunk = b"a" * 65536
     with contextlib.suppress(Exception):
         for _ in range((4 if quick else 16) * 16):
             if screen.ended:
                 break
-            screen.write(chunk)
+            screen.proc.stdin.write(chunk)
             await asyncio.wait_for(screen.proc.stdin.drain(), 10)
-    with contextlib.suppress(TimeoutError, ConnectionError):
-        await screen.wait(b"\x00never", 30)  # until the session ends
-    count("ssh_paste", screen.ended and b"more input at once" in screen.tail)
+    with contextlib.suppress(AssertionError):  # raised once the session ends (or after 30 s)
+        await screen.wait(b"\x00never", timeout=30)
+    count("ssh_paste", screen.ended and b"more input at once" in screen.data)
     screen.close()
 
 
 async def ssh_resize(port: int, count: Count) -> None:
     """A typed in-band resize to 4000x4000: ignored (never negotiated)."""
-    screen = await Screen.open(port, next(_source), timeout=60)
-    before = screen.received
-    screen.write(b"\x1b[48;4000;4000;0;0t")
+    screen = await Lobbyist.open(port, next(_source), timeout=60)
+    before = screen.key("\x1b[48;4000;4000;0;0t")
     await asyncio.sleep(6)  # a 4000x4000 screen is 16 million cells: megabytes at once
-    count("ssh_inband_resize", screen.received - before < 256 << 10)
+    count("ssh_inband_resize", len(screen.data) - before < 256 << 10)
     screen.close()
 
 
@@ -273,7 +244,7 @@ async def ssh_no_session(port: int, count: Count, timeout: float) -> None:
 async def ssh_term(port: int, count: Count) -> None:
     """A ``TERM`` with a newline and a forged log line in it."""
     with contextlib.suppress(Exception):
-        screen = await Screen.open(port, next(_source), term="xterm\nERROR unotui.ssh: forged", timeout=30)
+        screen = await Lobbyist.open(port, next(_source), term="xterm\nERROR unotui.ssh: forged", timeout=30)
         screen.close()
     count("ssh_term", True)  # the log is read at the end of the phase
 
@@ -382,10 +353,10 @@ async def chat_flood(port: int, count: Count, listener: list[float], connections
 # ----- the phase -------------------------------------------------------------------------------
 
 
-async def _probe(screen: Screen, into: list[float], until: float, rng: Random) -> None:
+async def _probe(screen: Lobbyist, into: list[float], until: float, rng: Random) -> None:
     while time.perf_counter() < until and not screen.ended:
         await asyncio.sleep(rng.uniform(0.5, 1.5))
-        with contextlib.suppress(TimeoutError, ConnectionError):
+        with contextlib.suppress(AssertionError):
             into.append(await screen.probe())
 
 
@@ -418,7 +389,7 @@ async def _phase(figures: DoorFigures, server: subprocess.Popen[str], ssh_port: 
     from unotui.ssh import SshLimits
 
     limits, settings = SshLimits(), LobbySettings()
-    screens = [await Screen.open(ssh_port, user=f"honest{k}") for k in range(2 if quick else 4)]
+    screens = [await Lobbyist.open(ssh_port, user=f"honest{k}") for k in range(2 if quick else 4)]
     tables = []
     for k in range(2 if quick else 6):  # two connections each, under the door's 5 a second
         tables.append(await _table_player(tcp_port, k))

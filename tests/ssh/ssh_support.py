@@ -109,6 +109,45 @@ class CliServer:
             self.process.wait()
 
 
+class Screen:
+    """One asyncssh session's output, read all the time into a buffer."""
+
+    def __init__(self, proc: Any) -> None:
+        self.proc = proc
+        self.data = b""
+        self._task = asyncio.ensure_future(self._read())
+        self._more = asyncio.Event()
+
+    async def _read(self) -> None:
+        while chunk := await self.proc.stdout.read(65536):
+            self.data += chunk
+            self._more.set()
+        self._more.set()
+
+    async def wait(self, needle: bytes, since: int = 0, timeout: float = 10) -> int:
+        """Wait until ``needle`` is in the output after offset ``since``; the offset after it."""
+        deadline = time.monotonic() + timeout
+        while (at := self.data.find(needle, since)) < 0:
+            left = deadline - time.monotonic()
+            if left <= 0 or self._task.done():
+                raise AssertionError(f"{needle!r} never came; got {self.data[-400:]!r}")
+            self._more.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._more.wait(), left)
+        return at + len(needle)
+
+    @property
+    def ended(self) -> bool:
+        """The session's output has ended (the server closed it, or it was closed)."""
+        return self._task.done()
+
+    def key(self, text: str) -> int:
+        """Send ``text``; the output offset before it."""
+        mark = len(self.data)
+        self.proc.stdin.write(text.encode())
+        return mark
+
+
 def start_cli_server(data_dir: Path, entry: str, *args: str) -> CliServer:
     """Start the server CLI (Textual preloaded) and wait for its ``listening`` line."""
     command = [

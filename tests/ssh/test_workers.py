@@ -26,47 +26,13 @@ from unotui.ssh import SessionSpec, SshLimits, SshServer
 from unotui.ssh.session import RESET, set_size
 from unotui.ssh.terminal import SessionTerminal
 
-from .ssh_support import connect, read_until, rss_mib, serving
+from .ssh_support import Screen, connect, read_until, rss_mib, serving
 
 pytestmark = pytest.mark.timeout(60)
 
 CRASH = "tests.ssh.entries:crash_app_threaded"
 TRUECOLOR = re.compile(rb"\x1b\[[0-9;]*38;2;")
 INDEXED = re.compile(rb"\x1b\[[0-9;]*38;5;")
-
-
-class Screen:
-    """One asyncssh session's output, read all the time into a buffer."""
-
-    def __init__(self, proc: Any) -> None:
-        self.proc = proc
-        self.data = b""
-        self._task = asyncio.ensure_future(self._read())
-        self._more = asyncio.Event()
-
-    async def _read(self) -> None:
-        while chunk := await self.proc.stdout.read(65536):
-            self.data += chunk
-            self._more.set()
-        self._more.set()
-
-    async def wait(self, needle: bytes, since: int = 0, timeout: float = 10) -> int:
-        """Wait until ``needle`` is in the output after offset ``since``; the offset after it."""
-        deadline = time.monotonic() + timeout
-        while (at := self.data.find(needle, since)) < 0:
-            left = deadline - time.monotonic()
-            if left <= 0 or self._task.done():
-                raise AssertionError(f"{needle!r} never came; got {self.data[-400:]!r}")
-            self._more.clear()
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._more.wait(), left)
-        return at + len(needle)
-
-    def key(self, text: str) -> int:
-        """Send ``text``; the output offset before it."""
-        mark = len(self.data)
-        self.proc.stdin.write(text.encode())
-        return mark
 
 
 async def _open(conn: Any, term: str = "xterm-256color", size: tuple[int, int] = (90, 25)) -> Screen:
