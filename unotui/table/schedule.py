@@ -29,7 +29,6 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import NamedTuple
 
 from ..bots import Bot
 from ..engine import KEEP, Action, Game, Phase
@@ -57,15 +56,15 @@ REACT, TURN, KEEP_DUE, TIMEOUT, UNREADY, HOLD = range(6)
 
 NO_DEADLINES = Deadlines()
 
+# The phases the schedule tells apart, compared by identity: next_due runs before every
+# move, and each ``Phase.X`` lookup costs about 0.1 µs on Python 3.11.
+_PLAY, _DRAWN, _ROUND_OVER, _MATCH_OVER = Phase.PLAY, Phase.DRAWN, Phase.ROUND_OVER, Phase.MATCH_OVER
 
-class Due(NamedTuple):
-    """One thing the referee must do, and when.  Items compare as tuples: the earliest
-    first, then by ``kind``, then by ``rank`` (the order among equals)."""
 
-    when: float
-    kind: int
-    rank: int
-    seat: int
+Due = tuple[float, int, int, int]
+"""One thing the referee must do: ``(when, kind, rank, seat)``.  Items compare as tuples:
+the earliest first, then by kind, then by rank (the order among equals).  A plain tuple,
+not a named one: one is made for every move, and a named tuple costs 0.4 µs more."""
 
 
 @dataclass(slots=True, eq=False)
@@ -112,26 +111,26 @@ def next_due(game: Game, state: RefereeState) -> Due | None:
     best: Due | None = None
     if state.away:
         hold = state.pacing.hold
-        best = min(Due((h.away_since or 0.0) + hold, HOLD, 0, h.seat) for h in state.away)
-    if phase == Phase.MATCH_OVER:
+        best = min(((h.away_since or 0.0) + hold, HOLD, 0, h.seat) for h in state.away)
+    if phase is _MATCH_OVER:
         return best
     actor = game.actor
     pacing = state.pacing
     last_react = -math.inf
     offender = game.uno_open
-    if phase != Phase.ROUND_OVER and (
-        offender >= 0 or (state.jump_in and phase == Phase.PLAY and not game.pending)
+    if phase is not _ROUND_OVER and (
+        offender >= 0 or (state.jump_in and phase is _PLAY and not game.pending)
     ):
         for react in _reactions(game, state):
             if best is None or react < best:
                 best = react
-            if react.when > last_react:
-                last_react = react.when
+            if react[0] > last_react:
+                last_react = react[0]
     brain = state.brains[actor]
     item: Due | None
-    if phase == Phase.ROUND_OVER:
+    if phase is _ROUND_OVER:
         item = _deal_item(game, state, brain is None)
-    elif phase == Phase.DRAWN and brain is None:
+    elif phase is _DRAWN and brain is None:
         item = _drawn_item(state, actor)
     elif brain is not None:
         think = state.think[actor]
@@ -143,10 +142,10 @@ def next_due(game: Game, state: RefereeState) -> Due | None:
             when = last_react
         # A computer player's drawn card is kept at the moment it would have decided:
         # when only keeping is left, the table keeps it for it (the bot is not asked).
-        keep = phase == Phase.DRAWN and only_keep(game.legal_actions(actor))
-        item = Due(when, KEEP_DUE if keep else TURN, 0, actor)
+        keep = phase is _DRAWN and only_keep(game.legal_actions(actor))
+        item = (when, KEEP_DUE if keep else TURN, 0, actor)
     elif pacing.turn_timer is not None:
-        item = Due(state.since + pacing.turn_timer, TIMEOUT, 0, actor)
+        item = (state.since + pacing.turn_timer, TIMEOUT, 0, actor)
     else:
         return best
     if item is not None and (best is None or item < best):
@@ -162,10 +161,10 @@ def deadlines(game: Game, state: RefereeState) -> Deadlines:
         return NO_DEADLINES
     turn = None
     actor = game.actor
-    if timer is not None and actor >= 0 and state.brains[actor] is None and game.phase != Phase.MATCH_OVER:
-        if game.phase == Phase.DRAWN:
-            turn = (actor, _drawn_item(state, actor).when)  # the card is kept then
-        elif game.phase != Phase.ROUND_OVER:
+    if timer is not None and actor >= 0 and state.brains[actor] is None and game.phase is not _MATCH_OVER:
+        if game.phase is _DRAWN:
+            turn = (actor, _drawn_item(state, actor)[0])  # the card is kept then
+        elif game.phase is not _ROUND_OVER:
             turn = (actor, state.since + timer)
         elif state.ready_at is not None:
             turn = (actor, state.ready_at + timer)
@@ -201,7 +200,7 @@ def _reactions(game: Game, state: RefereeState) -> list[Due]:
             when = state.win_opened + max(grace, state.catch[seat])
         else:
             when = state.since + state.think[seat]
-        out.append(Due(when, REACT, rank, seat))
+        out.append((when, REACT, rank, seat))
     return out
 
 
@@ -212,8 +211,8 @@ def _drawn_item(state: RefereeState, seat: int) -> Due:
     the timer's timeout (counted as one) ends it instead, again in both cases."""
     timer = state.pacing.turn_timer
     if timer is not None and timer <= state.pacing.auto_keep:
-        return Due(state.since + timer, TIMEOUT, 0, seat)
-    return Due(state.since + state.pacing.auto_keep, KEEP_DUE, 0, seat)
+        return (state.since + timer, TIMEOUT, 0, seat)
+    return (state.since + state.pacing.auto_keep, KEEP_DUE, 0, seat)
 
 
 def _deal_item(game: Game, state: RefereeState, person: bool) -> Due | None:
@@ -223,16 +222,16 @@ def _deal_item(game: Game, state: RefereeState, person: bool) -> Due | None:
     if ready_at is None:
         if pacing.turn_timer is None:
             return None
-        return Due(state.ended_at + pacing.turn_timer, UNREADY, 0, -1)
+        return (state.ended_at + pacing.turn_timer, UNREADY, 0, -1)
     dealer = game.actor
     if person:
         if pacing.turn_timer is None:
             return None
-        return Due(ready_at + pacing.turn_timer, TIMEOUT, 0, dealer)
+        return (ready_at + pacing.turn_timer, TIMEOUT, 0, dealer)
     if pacing.between_rounds is None:
         return None
     when = max(ready_at + state.think[dealer], state.ended_at + pacing.between_rounds)
-    return Due(when, TURN, 0, dealer)
+    return (when, TURN, 0, dealer)
 
 
 def pauses(bot: Bot | None, pacing: Pacing) -> tuple[float, float]:
