@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
 from random import Random
 
 from ..bots import Bot, make_bot, react
@@ -65,6 +64,7 @@ from .schedule import (
     TIMEOUT,
     TURN,
     UNREADY,
+    Decision,
     RefereeState,
     deadlines,
     next_due,
@@ -73,28 +73,10 @@ from .schedule import (
 from .seats import TIMEOUTS_TO_BOT, HumanSeat
 from .states import PresenceState
 
-__all__ = ["STANDIN_LEVEL", "Decision", "Referee"]
+__all__ = ["STANDIN_LEVEL", "Referee"]
 
 STANDIN_LEVEL = "medium"
 """The level of the computer player that stands in for a person who is away or timed out."""
-
-@dataclass(frozen=True, slots=True)
-class Decision:
-    """A computer player's turn decision that is due, for a driver that decides elsewhere.
-
-    Attributes:
-        seat: the seat deciding.
-        bot: the computer player (call ``bot.choose(view)``).
-        view: what the seat may see, at ``version``.
-        version: the game's version the decision is for; an answer for an older
-            version is stale and :meth:`Referee.decided` drops it.
-    """
-
-    seat: int
-    bot: Bot
-    view: SeatView
-    version: int
-
 
 class Referee:
     """One table's timing rules around one game.  See the module docstring.

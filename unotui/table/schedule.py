@@ -31,7 +31,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from ..bots import Bot
-from ..engine import KEEP, Action, Game, Phase
+from ..engine import KEEP, Action, Game, Phase, SeatView
 from .outcome import Deadlines, Pacing
 from .seats import HumanSeat
 
@@ -43,6 +43,7 @@ __all__ = [
     "TIMEOUT",
     "TURN",
     "UNREADY",
+    "Decision",
     "Due",
     "RefereeState",
     "deadlines",
@@ -65,6 +66,24 @@ Due = tuple[float, int, int, int]
 """One thing the referee must do: ``(when, kind, rank, seat)``.  Items compare as tuples:
 the earliest first, then by kind, then by rank (the order among equals).  A plain tuple,
 not a named one: one is made for every move, and a named tuple costs 0.4 µs more."""
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """A computer player's turn decision that is due, for a driver that decides elsewhere.
+
+    Attributes:
+        seat: the seat deciding.
+        bot: the computer player (call ``bot.choose(view)``).
+        view: what the seat may see, at ``version``.
+        version: the game's version the decision is for; an answer for an older
+            version is stale and :meth:`Referee.decided` drops it.
+    """
+
+    seat: int
+    bot: Bot
+    view: SeatView
+    version: int
 
 
 @dataclass(slots=True, eq=False)
