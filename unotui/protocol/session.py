@@ -29,7 +29,7 @@ from typing import Any
 
 from ..engine import Rules, SeatView
 from ..tokens import TokenBucket
-from .codec import SharedDeltas, decode_client, decode_host, encode
+from .codec import decode_client, decode_host, encode
 from .errors import LocalProtocolError, RemoteProtocolError
 from .framing import CLIENT_LIMITS, HOST_LIMITS, PEER_ACCEPTS, FrameDecoder, Limits, frame
 from .messages import (
@@ -58,6 +58,7 @@ from .messages import (
     TableState,
     Welcome,
 )
+from .shared import SharedDeltas
 from .sync import ViewDecoder, ViewEncoder
 from .text import clean_chat, clean_name
 
@@ -383,7 +384,7 @@ class HostSession(_Session):
 
         ``shared``: when the same moment goes to several connections (views from
         :func:`~unotui.engine.seat_views`), one :class:`SharedDeltas` for all of them
-        packs what they see alike once.  The bytes sent are the same either way.
+        packs what they see alike once; without one, the view gets one of its own.
         A closed session drops the view (see :meth:`send`).
         """
         if self.state is State.CLOSED:
@@ -392,20 +393,10 @@ class HostSession(_Session):
             raise LocalProtocolError("bad_message", f"cannot send a view in state {self.state}")
         if view.seat != self.seat:
             raise LocalProtocolError("bad_message", f"a view of seat {view.seat} for seat {self.seat}")
-        if shared is not None:
-            body = shared.follow(self._views, view)
-            if body is None:
-                return False
-            if body is not False:
-                self._out += frame(body, self._limit_out)
-                return True
-        message = self._views.update(view)
-        if message is None:
+        body = (shared if shared is not None else SharedDeltas()).follow(self._views, view)
+        if body is None:
             return False
-        if shared is not None and type(message) is Delta:
-            self._out += frame(shared.delta(message), self._limit_out)
-        else:
-            self._queue(message)
+        self._out += frame(body, self._limit_out)
         return True
 
     def close(self, code: str, message: str) -> None:
