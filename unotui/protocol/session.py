@@ -238,7 +238,6 @@ class _Session:
         """When :meth:`tick` must next be called (``None``: never, the session is closed)."""
         if self.closed:
             return None
-        # Called after every write of a busy host: no lists, no generators.
         best = self._handshake_deadline()
         if self._frame_started is not None:
             due = self._frame_started + self.timing.frame

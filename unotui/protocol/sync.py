@@ -299,10 +299,13 @@ def changed_public(before: tuple[Any, ...], after: tuple[Any, ...]) -> tuple[int
 def changed_own(last: SeatView, view: SeatView) -> tuple[str, ...]:
     """The fields of :data:`OWN_SENT` that differ between the seat's last view and ``view``."""
     before, after = _OWN_VALUES(last), _OWN_VALUES(view)
-    if before == after:  # a spectator's, and a seat's between its own turns
+    if before == after:  # a spectator's, and a seat's while another acts
         return ()
-    pairs = zip(OWN_SENT, before, after, strict=True)
-    return tuple([name for name, old, new in pairs if new is not old and new != old])
+    changed: tuple[str, ...] = ()
+    for name, old, new in zip(OWN_SENT, before, after, strict=True):
+        if new is not old and new != old:
+            changed += (name,)
+    return changed
 
 
 class ViewEncoder:
