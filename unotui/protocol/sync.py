@@ -12,9 +12,10 @@ only the view fields that changed.
   the host's, except that it keeps only the newest ``keep`` log entries (``log_start``
   says where they begin in the match log).
 
-The view's fields travel by name, in the order of :data:`VIEW_FIELDS`.  That tuple is the
-contract: a new ``SeatView`` field is one new line there (its codec is in
-:data:`FIELD_CODECS`) plus its line in ``protocol/SPEC.md``.
+The view's fields travel by name, in the order of :data:`VIEW_FIELDS`: ``SeatView``'s
+fields, in its order (the value type is the schema).  A new ``SeatView`` field takes its
+codec in :data:`FIELD_CODECS` and its line in ``protocol/SPEC.md``'s view table, which a
+test parses and compares with :data:`VIEW_FIELDS`.
 """
 
 from __future__ import annotations
