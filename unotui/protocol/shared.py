@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..engine import Card, Colour, Phase, SeatView
+from ..engine import SeatView
 from ..engine.views import PUBLIC_FIELDS
 from .codec import SCHEMAS, encode
 from .framing import pack_body
@@ -64,7 +64,9 @@ class SharedDeltas:
         """``public``: the moment's public values as :func:`~unotui.engine.seat_views`
         gives them (``MomentViews.public``), so that :meth:`follow` need not take them
         from each view (a view of another moment is still recognised and handled)."""
+        # ids of the new log events -> (the events, kept alive; the log's bytes)
         self._logs: dict[tuple[int, ...], tuple[object, bytes]] = {}
+        # (field, id(value)) -> (the value, kept alive; its ``set`` pair's bytes)
         self._pairs: dict[tuple[str, object], tuple[object, bytes]] = {}
         self._canon: tuple[object, ...] | None = public  # the moment's public values
         # (id(diff), id(new events), log index) -> (what the key names, kept alive; the body)
@@ -142,25 +144,11 @@ class SharedDeltas:
         return public
 
     def _pair(self, name: str, value: object) -> bytes:
-        """``name: value`` as a delta's ``set`` packs it, once per value object.
-
-        Values that outlive the moment (cards, colours, phases, None, exact ints and
-        strings, whose bytes follow from the value alone) are packed once per process,
-        in a bounded cache that keeps them alive; containers once per moment.
-        """
-        kind = type(value)
-        cache: dict[tuple[str, object], tuple[object, bytes]]
-        if kind is int or kind is str:
-            cache, key = _LASTING, (name, value)
-        elif kind in _SINGLETONS:
-            cache, key = _LASTING, (name, id(value))
-        else:
-            cache, key = self._pairs, (name, id(value))
-        pair = cache.get(key)
+        """``name: value`` as a delta's ``set`` packs it, once per value object in this
+        moment (the cache keeps the value alive, so no other object takes its id)."""
+        pair = self._pairs.get((name, id(value)))
         if pair is None:
-            if len(_LASTING) >= _LASTING_MAX:
-                _LASTING.clear()
-            pair = cache[key] = (value, _NAMES[name] + pack_body(WRITE_SET[name](value)))
+            pair = self._pairs[name, id(value)] = (value, _NAMES[name] + pack_body(WRITE_SET[name](value)))
         return pair[1]
 
     def _public_parts(self, before: tuple[Any, ...], after: tuple[Any, ...]) -> tuple[tuple[bytes, ...], int]:
@@ -185,11 +173,6 @@ if (_LOG_AT.key, _LOG.key, _SET.key) != ("log_at", "log", "set"):
 _DELTA_HEAD = _map_header(4) + pack_body("t") + pack_body(Delta.TYPE) + pack_body("log_at")
 _LOG_KEY, _SET_KEY = pack_body("log"), pack_body("set")
 _NAMES = {name: pack_body(name) for name in SETTABLE}
-#: (field, value or its id) -> (the value, kept alive; its ``set`` pair's bytes)
-_LASTING: dict[tuple[str, object], tuple[object, bytes]] = {}
-_LASTING_MAX = 4096
-#: types whose values are made once per process (a card, colour or phase is one object)
-_SINGLETONS = frozenset({Card, Colour, Phase, type(None), bool})
 _COUNTS = PUBLIC_FIELDS.index("counts")
 _NO_OWN = (b"", b"", b"")
 #: public field i -> the run it is packed in: how many of the seat's own fields precede it
