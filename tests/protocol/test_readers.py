@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import typing
 from pathlib import Path
 from typing import Any
 
@@ -49,6 +50,36 @@ def test_the_view_table_of_the_spec_is_the_wire_schema() -> None:
     assert keys == [*VIEW_FIELDS, "log_start", "log"]
     assert set(FIELD_CODECS) == set(VIEW_FIELDS)
     assert set(VIEW_FIELDS) | {"log", "log_start"} == {f.name for f in dataclasses.fields(SeatView)}
+
+
+def spec_form(annotation: object) -> str:
+    """The start of SPEC.md's type for a ``SeatView`` field of this type (``int`` stands
+    for ``seat`` too: the spec names seat numbers so)."""
+    from types import UnionType
+
+    from unotui.engine import Action, Card, Colour, Event, Phase, Rules
+
+    names = {int: "int", str: "str", bool: "bool", Card: "card", Colour: "colour", Rules: "rules",
+             Action: "action", Event: "event", Phase: "str"}
+    if annotation in names:
+        return names[annotation]  # type: ignore[index]
+    args = typing.get_args(annotation)
+    if isinstance(annotation, UnionType) and len(args) == 2 and args[1] is type(None):
+        return spec_form(args[0]) + "?"
+    if typing.get_origin(annotation) is tuple and args[1:] == (...,):
+        return f"[{spec_form(args[0])}"
+    if typing.get_origin(annotation) is dict:  # a map by seat travels as [[seat, value]]
+        return f"[[{spec_form(args[0])}, {spec_form(args[1])}"
+    raise AssertionError(f"no wire form for {annotation}")
+
+
+def test_the_specs_view_types_are_the_value_types() -> None:
+    """Each row's type in SPEC.md's view table is what the field's type says it is."""
+    hints = typing.get_type_hints(SeatView)
+    for key, kind in view_table():
+        want = spec_form(hints[key])
+        got = kind.replace("seat", "int").replace("(64)", "")
+        assert got.startswith(want.replace("seat", "int")), (key, kind, want)
 
 
 RANGE = re.compile(r"^int `(-?\d+)\.\.(\d+|2\^62)`$")
