@@ -145,7 +145,7 @@ def _plays(cards: Iterable[Card], hand: list[Card]) -> list[Action]:
     and with the UNO call attached (forgetting to call is legal, and punishable)."""
     if len(hand) == 2:
         return [p for c in cards for p in (play(c), play(c, True))]
-    return list(map(_PLAY_OF.__getitem__, cards))
+    return [play(c) for c in cards]
 
 
 def _holds_colour(g: Game, hand: list[Card]) -> bool:
@@ -240,7 +240,6 @@ def _build_match() -> dict[tuple[Colour, Rank], frozenset[Card]]:
 
 
 _MATCH = _build_match()
-_PLAY_OF: dict[Card, Action] = {c: play(c) for c in ALL_CARDS}  # (a lookup in C)
 _PHASE_ACTIONS: dict[Phase, type | tuple[type, ...]] = {
     _PLAY: (Play, Draw),
     _DRAWN: (Play, Keep),
