@@ -53,7 +53,8 @@ __all__ = [
 # The enum members this module compares with, as module globals: on Python 3.11 reading
 # ``Phase.PLAY`` goes through the enum's class attribute machinery (about 100 ns, a global
 # read about 8 ns), and a move makes several such reads: bench/engine.py plays about 7%
-# more hands per second this way (engine17 branch, best of 9 x 300 hands: 76 ms, not 81).
+# more hands per second this way (best of 9 x 300 hands: 76 ms, not 81), which is what
+# keeps it above 80% of what the engine played before its split (about 64 ms).
 _CHALLENGE = Phase.CHALLENGE
 _COLOUR = Phase.COLOUR
 _DISCARD = Phase.DISCARD
