@@ -14,12 +14,12 @@ and says why on the message line, so no key press is silently ignored.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import ClassVar, TypeVar
 
 from rich.style import Style
 from rich.text import Text
-from textual.app import ComposeResult
+from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.events import Resize
@@ -633,6 +633,15 @@ class TableScreen(Screen[None]):
 
         if self.view is not None:
             self.app.push_screen(HelpScreen(self.view.rules))
+
+    def commands(self) -> Iterable[SystemCommand]:
+        """The table's entries in the command palette (the app adds leaving ones)."""
+        yield SystemCommand("Draw a card", "Draw from the pile (d)", self.action_draw)
+        yield SystemCommand("Call UNO", "Call UNO, or play and call with two cards (u)", self.action_uno)
+        yield SystemCommand("Catch", "Catch a player who did not call UNO (c)", self.action_catch)
+        yield SystemCommand("Hint", "What would a computer player do? (n)", self.action_hint)
+        yield SystemCommand("Rules and keys", "Help: the rules in force and the keys (?)", self.action_help)
+        yield SystemCommand("Next theme", "Default, colourblind, monochrome (t)", self.action_theme)
 
     def action_theme(self) -> None:
         """Switch to the next colour theme (the app saves it and hands the palette down)."""
