@@ -243,10 +243,14 @@ class UnoApp(App[int]):
 
     async def _open_table(self, mode: AtTable) -> None:
         """Put the table on screen (over the menu, or instead of the waiting room)."""
-        table = TableScreen(mode.view, self.palette, self.config.hand_order)
-        table.history = mode.history
-        table.summary_pause = self.options.summary_pause
-        table.can_chat = mode.controller.can_chat
+        table = TableScreen(
+            mode.view,
+            self.palette,
+            self.config.hand_order,
+            history=mode.history,
+            summary_pause=self.options.summary_pause,
+            can_chat=mode.controller.can_chat,
+        )
         mode.table = table
         if self.waiting_screen() is not None:
             await self.switch_screen(table)
@@ -341,7 +345,7 @@ class UnoApp(App[int]):
                 await self._open_table(mode)
             else:
                 table.history = mode.history
-                table.show(update.view)
+                table.view = update.view
         elif isinstance(update, Refused):
             if table is not None:
                 table.refused(update.action, update.code, update.message)
@@ -383,7 +387,7 @@ class UnoApp(App[int]):
         name = self.cycle_theme()
         table = self.table_screen
         if table is not None:
-            table.set_palette(self.palette)
+            table.palette = self.palette
             table.say(f"Theme: {name}.")
 
     def on_cycle_sort(self, _: CycleSort) -> None:
@@ -392,7 +396,7 @@ class UnoApp(App[int]):
         self._save(hand_order=order)
         table = self.table_screen
         if table is not None:
-            table.set_order(order)
+            table.hand_order = order
             shown = {"colour": "by colour", "rank": "by rank"}[order]
             table.say(f"Hand shown {shown} (s: next order).")
 

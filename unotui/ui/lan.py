@@ -90,7 +90,7 @@ def show_update(
         style = Style(bold=True)
     elif isinstance(update, Deadline) and update.kind == DeadlineKind.TURN:
         if table is not None:
-            table.set_deadline(update.seat, update.seconds)  # counted down beside the pile
+            table.deadline = (update.seat, update.seconds)  # counted down beside the pile
         if update.seconds and view is not None and update.seat == view.seat:
             line = f"Turn timer: {update.seconds:.0f} s to decide, or the table acts for you."
             if table is not None:

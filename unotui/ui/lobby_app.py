@@ -203,7 +203,7 @@ class LobbyApp(UnoApp):
         name = self.cycle_theme()
         screen = self.lobby_screen()
         if self.table_screen is not None:
-            self.table_screen.set_palette(self.palette)
+            self.table_screen.palette = self.palette
         if screen is not None and self.screen is screen:
             screen.say(f"Theme: {name} (t: next).")
 
