@@ -17,7 +17,7 @@ import contextlib
 import gc
 from collections.abc import Callable, Iterable
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from textual.actions import SkipAction
 from textual.app import App, SystemCommand
@@ -37,12 +37,14 @@ from .messages import (
     HostGame,
     Intent,
     JoinGame,
+    LeaveTable,
     MainMenu,
     NextRound,
     PlaySolo,
     Rematch,
     SendChat,
     SettingsSaved,
+    StartMatch,
 )
 from .modes import AtTable, ControllerFactory, local_game
 from .screens.table import TableScreen
@@ -50,7 +52,6 @@ from .screens.waiting import WaitingScreen
 from .theme import MONO, TEXTUAL_THEMES
 
 if TYPE_CHECKING:
-    from ..net.room import RoomConfig
     from .session_driver import SessionTerminalLike
 
 __all__ = ["UnoApp"]
@@ -284,14 +285,6 @@ class UnoApp(App[int]):
         if mode is not None:
             self.run_worker(mode.controller.close(), group="stop")
 
-    def host_game(self, config: RoomConfig, name: str, bind: str = "0.0.0.0", port: int = 7777) -> None:
-        """Host a table here and sit at it (the menu's Host entry)."""
-        self.play(hosted(config, name, bind, port))
-
-    def join_game(self, host: str, port: int, **kwargs: Any) -> None:
-        """Join a table elsewhere (the menu's Join entry)."""
-        self.play(joined(host, port, **kwargs))
-
     # ----- leaving a match -------------------------------------------------------------
 
     def match_running(self) -> bool:
@@ -413,23 +406,23 @@ class UnoApp(App[int]):
             name=config.name, seats=config.players, rules=config.rules, level=config.bots,
             bot_delay=config.delay,
         )
-        self.host_game(room, config.name, self.host_bind, self.host_port)
+        self.play(hosted(room, config.name, self.host_bind, self.host_port))
 
     def on_join_game(self, message: JoinGame) -> None:
         """The menu's Join entry, with an address it has checked."""
-        self.join_game(message.host, message.port, name=self.config.name)
+        self.play(joined(message.host, message.port, name=self.config.name))
 
     def on_send_chat(self, message: SendChat) -> None:
         """A chat line from the table."""
         if self.controller is not None:
             self.controller.chat(message.text)
 
-    def on_waiting_screen_start_match(self, _: WaitingScreen.StartMatch) -> None:
+    def on_start_match(self, _: StartMatch) -> None:
         """The host's player starts the match from the waiting room."""
         if self.controller is not None:
             self.controller.start_match()
 
-    def on_waiting_screen_leave(self, _: WaitingScreen.Leave) -> None:
+    def on_leave_table(self, _: LeaveTable) -> None:
         """Leave the waiting room: back to the menu, or quit if there is none."""
         if self.has_home():
             self.back_to_menu()

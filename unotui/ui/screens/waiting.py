@@ -16,7 +16,6 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
-from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
@@ -24,6 +23,7 @@ from ...client.room import RoomInfo
 from ...client.text import display_name
 from ...engine import Rules
 from ...table import SeatKind, TableStatus
+from ..messages import LeaveTable, StartMatch
 
 __all__ = ["WaitingScreen", "room_text"]
 
@@ -115,12 +115,6 @@ class WaitingScreen(Screen[None]):
         Binding("question_mark", "help", "Rules"),
     ]
 
-    class StartMatch(Message):
-        """The host's player wants the match to begin now."""
-
-    class Leave(Message):
-        """The player wants to leave the table (back to the menu)."""
-
     def __init__(self, room: RoomInfo | None = None, hints: tuple[str, ...] = ()) -> None:
         super().__init__()
         self.room = room
@@ -183,7 +177,7 @@ class WaitingScreen(Screen[None]):
         if self.room.status != TableStatus.WAITING:
             self.say("The match has already started.")
             return
-        self.post_message(self.StartMatch())
+        self.post_message(StartMatch())
 
     def action_help(self) -> None:
         """Every rule of the table."""
@@ -194,4 +188,4 @@ class WaitingScreen(Screen[None]):
 
     def action_leave(self) -> None:
         """Leave the table."""
-        self.post_message(self.Leave())
+        self.post_message(LeaveTable())
