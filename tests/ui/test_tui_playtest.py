@@ -585,7 +585,7 @@ async def test_waiting_room_offers_start_only_to_the_seat_that_may_start(owner: 
         if not owner:
             screen = app.screen
             assert isinstance(screen, WaitingScreen)
-            screen.show(room(True))
+            screen.room = room(True)
             assert await shown("s Start match")
             await pilot.press("s")
             await pilot.pause()

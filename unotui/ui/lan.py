@@ -78,7 +78,7 @@ def show_update(
     """Presence, chat, deadlines and the waiting room, shown where the player looks."""
     if isinstance(update, RoomChanged):
         if waiting is not None:
-            waiting.show(update.room)
+            waiting.room = update.room
         return
     line = ""
     style = Style(italic=True)

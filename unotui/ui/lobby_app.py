@@ -148,7 +148,7 @@ class LobbyApp(UnoApp):
             return
         if isinstance(update, m.LobbyState):
             self.you = update.you
-            screen.show(update)
+            screen.state = update
             if update.seat_at and not lobby.went_back and self.screen is screen:
                 lobby.went_back = True
                 screen.say(f"Back to your seat at table {update.seat_at}.")
