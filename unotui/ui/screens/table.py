@@ -180,7 +180,7 @@ class TableScreen(Screen[None]):
         self.set_interval(1.0, self.tick_clock)
         self._fit(self.size.width, self.size.height)
         view = self.view
-        if view is not None:  # drawn now, as if it had just come
+        if view is not None:  # as if it had just come (drawn on the first resize)
             self.set_reactive(TableScreen.view, None)
             self.view = view
 
@@ -192,10 +192,10 @@ class TableScreen(Screen[None]):
     def watch_view(self, old: SeatView | None, view: SeatView | None) -> None:
         """A newer view: keep the same card selected (or go to the card just drawn),
         redraw what derives from it, and open what it calls for."""
-        if view is None or not self.is_mounted:
+        if view is None:
             return
         self.shuffles.observe(view)
-        if self._hint_for >= 0 and view.version != self._hint_for:
+        if self._hint_for >= 0 and view.version != self._hint_for and self.is_mounted:
             self.say("")  # the hint was for a moment that has passed
         selected = self._selected_card(old)
         self.order = tuple(hand_order(view.hand, self.hand_order))
@@ -210,6 +210,8 @@ class TableScreen(Screen[None]):
             if idx:
                 cursor = self.order.index(idx[-1])
         self.set_reactive(TableScreen.cursor, max(0, min(cursor, len(view.hand) - 1)))
+        if not self.is_mounted:
+            return  # (the first view, from on_mount: drawn on the first resize)
         self._derive()
         self.decisions.saw(view)
 
