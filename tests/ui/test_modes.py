@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from textual.pilot import Pilot
+from textual.widgets import OptionList
 
 from unotui.client import LocalGame
 from unotui.client.config import Config
@@ -27,7 +28,8 @@ pytestmark = pytest.mark.usefixtures("fast_keys")
 
 
 async def _until(pilot: Pilot[Any], condition: Callable[[], bool], what: str) -> None:
-    for _ in range(250):
+    """Let the app run until ``condition`` holds (bounded generously: a loaded machine)."""
+    for _ in range(1000):
         if condition():
             return
         await pilot.pause(0.02)
@@ -48,6 +50,9 @@ async def _leave_for_the_menu_then_play_solo(pilot: Pilot[Any]) -> None:
     await pilot.press("y")  # leave this match
     await _until(pilot, lambda: isinstance(app.screen, MenuScreen), "the menu")
     assert app.controller is None and app.view is None  # nothing of the match is left
+    menu = app.screen
+    await _until(pilot, lambda: isinstance(app.focused, OptionList) and app.focused.screen is menu,
+                 "the menu's entries, focused")
     await pilot.press("enter")  # Play solo
     await settle(pilot)
     await _until(pilot, lambda: isinstance(app.screen, TableScreen), "the solo table")
