@@ -100,7 +100,7 @@ def _agree(g: Game, world: World) -> None:
     assert world.colour == g.colour
     assert world.direction == g.direction
     if world.winner < 0:
-        assert g.phase is Phase.PLAY and world.seat == g.actor
+        assert g.phase is Phase.PLAY and world.active[world.pos] == g.actor
         assert world.pile == g.draw_pile and world.discard == g.discard[:-1]
     else:
         assert g.round_winner == world.winner
@@ -114,9 +114,9 @@ def _play_side_by_side(g: Game, rng: random.Random) -> bool:
     while world.winner < 0:
         if len(g.draw_pile) < _MOST_DRAWN:
             return False
-        seat = world.seat
+        seat = world.active[world.pos]
         legal = g.legal_actions(seat)
-        playable = {c for c in world.hands[seat] if world.playable(c)}
+        playable = set(world.hands[seat]) & world.matching()
         assert playable == {a.card for a in legal if isinstance(a, Play)}
         drew, card, colour = turn(world, rng)
         _replay(g, seat, drew, None if card is None else play(card, True), colour)
