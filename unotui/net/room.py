@@ -31,8 +31,8 @@ from ..bots import Bot
 from ..client.players import BOT_NAMES, make_bot
 from ..engine import Action, Game, Phase, Rules, seat_view, seat_views
 from ..protocol import messages as m
-from ..protocol.codec import SharedDeltas
 from ..protocol.session import HelloReceived, HostSession
+from ..protocol.shared import SharedDeltas
 from ..table import AUTO_KEEP, DeadlineKind, Outcome, Pacing, PresenceState, Referee, SeatKind, TableStatus
 from .journal import Journal, SavedSeat
 from .link import Link
