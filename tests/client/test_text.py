@@ -1,6 +1,6 @@
 """No card is ever falsy, and every log sentence names the card it carries (issue 7).
 
-``Card`` is an ``int`` subclass and red 0's code is 0: a truthiness test once made the
+Red 0's code is 0: when ``Card`` was an ``int`` subclass a truthiness test once made the
 log say "played a card" for it.  Every card goes through every sentence that shows one.
 """
 
@@ -17,7 +17,7 @@ NAMES = ["Me", "Ada", "Bob"]
 def test_every_card_is_true() -> None:
     assert all(bool(card) for card in ALL_CARDS)
     red0 = Card.parse("R0")
-    assert red0 == 0 and red0  # still its code, yet never "no card"
+    assert red0.code == 0 and red0  # its code is 0, yet it is never "no card"
 
 
 def _events(card: Card) -> list[tuple[Event, int | None]]:

@@ -130,9 +130,9 @@ def test_receivers_accept_keys_in_any_order() -> None:
 
 
 def test_a_card_never_goes_out_as_a_bare_int() -> None:
-    """Card is an int subclass: R0 would pack as 0 if anything let it through."""
+    """R0's code is 0: it would pack as 0 if anything let its code through for it."""
     r0 = Card.parse("R0")
-    assert r0 == 0
+    assert r0.code == 0 and r0 != 0
     with pytest.raises(LocalProtocolError):
         pack_body([r0])
     with pytest.raises(LocalProtocolError):

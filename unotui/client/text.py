@@ -99,7 +99,6 @@ def describe(event: Event, names: Sequence[str], viewer: int | None) -> str:
 
     k, s = event.kind, event.seat
     you = s == viewer and viewer is not None
-    # Never ``if card``: a Card is an int and red 0 is 0 (falsy).
     card = event.cards[0] if event.cards else None
     if k == "deal":
         return f"Round {event.value}: {who(s)} dealt."

@@ -123,24 +123,29 @@ _POINTS = {
 }
 
 
-class Card(int):
+class Card:
     """One UNO card.  Immutable and interned: build cards with :meth:`of` or :meth:`parse`.
 
-    A card *is* its small dense code (an ``int`` subclass, like ``IntEnum``), so hashing
-    is done in C and sets of cards iterate in the same order in every process: the
-    engine's legal-action lists, and so seeded games, are reproducible everywhere.
-    Sorting cards sorts them by code: red, yellow, green, blue (numbers, Skip, Reverse,
-    Draw Two), then the wilds.  Always write a card with ``str(card)`` or ``card.text``
-    (never as a number).  Every card is true: red 0's code is 0, but ``if card:`` must
-    never mistake it for "no card" (test ``card is None`` instead).
+    A card is a value of its own, not a number: it equals only itself (cards are
+    interned, so equality is identity), it is never equal to an ``int``, and every card is
+    true.  Its dense number is :attr:`code`, read explicitly wherever a card indexes a
+    table or a counter.  A card hashes as its code, so sets of cards iterate in the same
+    order in every process: the engine's legal-action lists, and so seeded games, are
+    reproducible everywhere (they are the orders the engine offered when a card was an
+    ``int``, which the golden vectors and recorded games pin).  Sorting cards sorts them
+    by code: red, yellow, green, blue (numbers, Skip, Reverse, Draw Two), then the wilds.
+    Write a card with ``str(card)`` or ``card.text``.
 
     Attributes:
         colour: the printed colour, or ``None`` for wild cards.
         rank: what the card is.
         points: its value when left in a hand at the end of a round.
         code: the card's number (0..len(ALL_CARDS)-1), for tables and counters.
+        is_wild: whether the card carries no colour of its own.
         text: the compact text form.
     """
+
+    __slots__ = ("code", "colour", "is_wild", "points", "rank", "text")
 
     colour: Colour | None
     rank: Rank
@@ -149,20 +154,20 @@ class Card(int):
     is_wild: bool
     text: str
 
-    def __new__(cls, colour: Colour | None, rank: Rank, code: int) -> Card:
-        self = int.__new__(cls, code)
-        values = {
-            "colour": colour,
-            "rank": rank,
-            "code": code,
-            "is_wild": rank.is_wild,
-            "points": _POINTS.get(rank, int(rank)),
-            "text": rank.symbol if colour is None else colour.letter + rank.symbol,
-        }
-        self.__dict__.update(values)
-        return self
+    def __init__(self, colour: Colour | None, rank: Rank, code: int) -> None:
+        # Only _build() makes cards; everyone else gets the interned ones.
+        put = object.__setattr__
+        put(self, "colour", colour)
+        put(self, "rank", rank)
+        put(self, "code", code)
+        put(self, "is_wild", rank.is_wild)
+        put(self, "points", _POINTS.get(rank, int(rank)))
+        put(self, "text", rank.symbol if colour is None else colour.letter + rank.symbol)
 
     def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("cards are immutable")
+
+    def __delattr__(self, name: str) -> None:
         raise AttributeError("cards are immutable")
 
     @staticmethod
@@ -182,8 +187,23 @@ class Card(int):
         except (KeyError, AttributeError):
             raise ParseError(f"not a card: {text!r}") from None
 
-    def __bool__(self) -> bool:
-        return True
+    # Equality is object identity (inherited): cards are interned, and identity is the
+    # comparison done in C.  The hash must agree with it, and be the code for the
+    # iteration order of sets of cards described above.
+    def __hash__(self) -> int:
+        return self.code
+
+    def __lt__(self, other: Card) -> bool:
+        return self.code < other.code
+
+    def __le__(self, other: Card) -> bool:
+        return self.code <= other.code
+
+    def __gt__(self, other: Card) -> bool:
+        return self.code > other.code
+
+    def __ge__(self, other: Card) -> bool:
+        return self.code >= other.code
 
     def __str__(self) -> str:
         return self.text
@@ -197,6 +217,12 @@ class Card(int):
     def __reduce__(self) -> tuple[object, tuple[str]]:
         # Pickling (e.g. for worker processes) must keep cards interned.
         return (Card.parse, (self.text,))
+
+    def __copy__(self) -> Card:
+        return self
+
+    def __deepcopy__(self, memo: object) -> Card:
+        return self
 
 
 def _build() -> tuple[tuple[Card, ...], dict[tuple[Colour | None, Rank], Card]]:

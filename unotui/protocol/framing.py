@@ -14,8 +14,8 @@ Two concerns live here and nowhere else:
 The packer is an allow-list: it refuses any value that is not exactly ``None``, ``bool``,
 ``int``, ``str``, ``list`` or ``dict`` with string keys (a walk before packing, and
 ``strict_types=True`` with a refusing ``default`` as a second guard).  So a
-:class:`~unotui.engine.Card` (an ``int`` subclass) or a ``Colour`` (an ``IntEnum``) can
-never leave as a bare number, and tuples, floats and bytes never sneak through.
+:class:`~unotui.engine.Card` or a ``Colour`` (an ``IntEnum``) can never leave as a bare
+number, and tuples, floats and bytes never sneak through.
 """
 
 from __future__ import annotations
