@@ -14,7 +14,19 @@ import re
 import pytest
 
 from unotui.client.text import card_name, describe, describe_card, refusal
-from unotui.engine import ALL_CARDS, DRAW, Card, Event, Game, Play, Rules, deal_order, play, seat_view
+from unotui.engine import (
+    ALL_CARDS,
+    DRAW,
+    Card,
+    Event,
+    EventKind,
+    Game,
+    Play,
+    Rules,
+    deal_order,
+    play,
+    seat_view,
+)
 from unotui.ui.screens.table_keys import describe_action
 from unotui.ui.widgets import prompt
 
@@ -24,13 +36,12 @@ RED_0 = Card.parse("R0")
 SHAPES = (RED_0, Card.parse("G+2"), Card.parse("W+4"))
 
 #: every kind of log event (the table in unotui/engine/events.py)
-KINDS = [
-    *("deal", "dealer", "flip", "reflip", "play", "jump", "draw", "keep", "pass", "skip"),
-    *("reverse", "colour", "challenge", "reveal", "accept", "uno", "catch", "swap", "rotate"),
-    *("shuffle", "effect", "discard", "reshuffle", "round", "eliminated", "match"),
-]
+KINDS = list(EventKind)
 #: the kinds whose sentence names the card they carry
-CARD_KINDS = ("dealer", "flip", "play", "jump", "draw", "discard", "reveal")
+CARD_KINDS = (
+    EventKind.DEALER, EventKind.FLIP, EventKind.PLAY, EventKind.JUMP, EventKind.DRAW, EventKind.DISCARD,
+    EventKind.REVEAL,
+)
 
 
 def test_a_card_is_a_value_of_its_own() -> None:

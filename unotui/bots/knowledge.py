@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..engine import ALL_CARDS, COLOURS, Card, Colour, Rank, SeatView, build_deck
+from ..engine import ALL_CARDS, COLOURS, Card, Colour, EventKind, Rank, SeatView, build_deck
 
 __all__ = ["WILD_BIT", "Knowledge", "colour_bit"]
 
@@ -102,7 +102,7 @@ class Knowledge:
         log = self.view.log
         start = 0
         for i in range(len(log) - 1, -1, -1):
-            if log[i].kind == "deal":
+            if log[i].kind == EventKind.DEAL:
                 start = i
                 break
         info = self.info
@@ -110,7 +110,7 @@ class Knowledge:
         last_draw_turn: tuple[int, Colour | None] | None = None
         for i, e in enumerate(log):
             kind = e.kind
-            if kind == "challenge":
+            if kind == EventKind.CHALLENGE:
                 # Track records over the whole visible log, rounds included.
                 if e.target in info:
                     if e.value:
@@ -120,19 +120,19 @@ class Knowledge:
                 if e.seat in info:
                     info[e.seat].challenged += 1
                 continue
-            if kind == "accept":
+            if kind == EventKind.ACCEPT:
                 if e.seat in info:
                     info[e.seat].accepted += 1
                 continue
             if i < start:
                 continue
             seat = e.seat
-            if kind == "deal":
+            if kind == EventKind.DEAL:
                 for inf in info.values():
                     inf.known = []
                     inf.slots = [0] * self.view.rules.hand_size
                 continue
-            if kind in ("play", "jump"):
+            if kind in (EventKind.PLAY, EventKind.JUMP):
                 card = e.cards[0]
                 if card.rank is Rank.WILD4:
                     self.colour_before_wd4 = colour
@@ -142,16 +142,16 @@ class Knowledge:
                 if seat in info:
                     self._remove(info[seat], card)
                 last_draw_turn = None
-            elif kind == "flip":
+            elif kind == EventKind.FLIP:
                 card = e.cards[0]
                 self.pile.append(card)
                 colour = card.colour
-            elif kind == "reflip":
+            elif kind == EventKind.REFLIP:
                 if self.pile:
                     self.pile.pop()
-            elif kind == "colour":
+            elif kind == EventKind.COLOUR:
                 colour = Colour(e.value)
-            elif kind == "draw":
+            elif kind == EventKind.DRAW:
                 if seat in info:
                     inf = info[seat]
                     if e.cards and e.to == self.me:  # pragma: no cover - others' draws are hidden
@@ -162,24 +162,24 @@ class Knowledge:
                         last_draw_turn = (seat, colour)
                         mask = (1 << colour) | WILD_BIT
                         inf.slots = [m | mask for m in inf.slots]
-            elif kind == "keep":
+            elif kind == EventKind.KEEP:
                 if last_draw_turn is not None and last_draw_turn[0] in info and last_draw_turn[1] is not None:
                     # It kept a playable card: the newest one may be anything playable.
                     slots = info[last_draw_turn[0]].slots
                     if slots:
                         slots[-1] = 0
                 last_draw_turn = None
-            elif kind == "discard":
+            elif kind == EventKind.DISCARD:
                 self.pile.extend(e.cards)
                 if seat in info:
                     for c in e.cards:
                         self._remove(info[seat], c)
-            elif kind == "reshuffle":
+            elif kind == EventKind.RESHUFFLE:
                 self.pile = self.pile[-1:]
-            elif kind == "reveal" and e.target == self.me and seat in info:
+            elif kind == EventKind.REVEAL and e.target == self.me and seat in info:
                 info[seat].known = list(e.cards)
                 info[seat].slots = []
-            elif kind in ("swap", "rotate", "shuffle"):
+            elif kind in (EventKind.SWAP, EventKind.ROTATE, EventKind.SHUFFLE):
                 for inf in info.values():
                     inf.slots = [0] * (len(inf.slots) + len(inf.known))
                     inf.known = []

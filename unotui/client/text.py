@@ -13,7 +13,7 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Sequence
 
-from ..engine import Card, Colour, Event
+from ..engine import Card, Colour, Event, EventKind
 
 __all__ = [
     "NAME_LIMIT",
@@ -100,24 +100,24 @@ def describe(event: Event, names: Sequence[str], viewer: int | None) -> str:
     k, s = event.kind, event.seat
     you = s == viewer and viewer is not None
     card = event.cards[0] if event.cards else None
-    if k == "deal":
+    if k == EventKind.DEAL:
         return f"Round {event.value}: {who(s)} dealt."
-    if k == "dealer":
+    if k == EventKind.DEALER:
         return f"{who(s)} drew {card.text if card is not None else 'a card'} for the deal."
-    if k == "flip":
+    if k == EventKind.FLIP:
         if card is None:
             return "The first card was turned."
         return f"The first card is {describe_card(card)}."
-    if k == "reflip":
+    if k == EventKind.REFLIP:
         return "The first card was a Wild Draw Four: it went back into the pile."
-    if k == "play":
+    if k == EventKind.PLAY:
         uno = " and called UNO!" if event.value else "."
         return f"{who(s)} played {'a card' if card is None else describe_card(card)}{uno}"
-    if k == "jump":
+    if k == EventKind.JUMP:
         if card is None:
             return f"{who(s)} jumped in!"
         return f"{who(s)} jumped in with {describe_card(card)}!"
-    if k == "draw":
+    if k == EventKind.DRAW:
         n = event.value
         what = f"{n} card" + ("s" if n != 1 else "")
         why = {
@@ -130,50 +130,50 @@ def describe(event: Event, names: Sequence[str], viewer: int | None) -> str:
         }.get(event.note, "")
         shown = f": {_cards(event.cards)}" if event.cards else ""
         return f"{who(s)} drew {what}{why}{shown}."
-    if k == "keep":
+    if k == EventKind.KEEP:
         if card is None:
             return f"{who(s)} kept the drawn card."
         return f"{who(s)} kept {describe_card(card)}."
-    if k == "pass":
+    if k == EventKind.PASS:
         return f"{who(s)} could not draw (no cards left) and passed."
-    if k == "skip":
+    if k == EventKind.SKIP:
         return f"{who(s)} {'lose' if you else 'loses'} a turn."
-    if k == "reverse":
+    if k == EventKind.REVERSE:
         return f"Direction reversed: play now goes {direction_name(event.value)}."
-    if k == "colour":
+    if k == EventKind.COLOUR:
         return f"{who(s)} named {Colour(event.value).name.lower()}."
-    if k == "challenge":
+    if k == EventKind.CHALLENGE:
         verdict = "guilty" if event.value else "innocent"
         return f"{who(s)} challenged {whose(event.target)} Wild Draw Four: {verdict}!"
-    if k == "reveal":
+    if k == EventKind.REVEAL:
         if event.cards:
             return f"{who(s)} held: {_cards(event.cards)} (shown to {whom(event.target)} only)."
         return f"{who(s)} showed {'your' if you else 'their'} hand to {whom(event.target)}."
-    if k == "accept":
+    if k == EventKind.ACCEPT:
         return f"{who(s)} accepted the Wild Draw Four."
-    if k == "uno":
+    if k == EventKind.UNO:
         return f"{who(s)} called UNO!"
-    if k == "catch":
+    if k == EventKind.CATCH:
         return f"{who(s)} caught {whom(event.target)} not calling UNO!"
-    if k == "swap":
+    if k == EventKind.SWAP:
         return f"{who(s)} swapped hands with {whom(event.target)}."
-    if k == "rotate":
+    if k == EventKind.ROTATE:
         return "Every hand passed to the next player."
-    if k == "shuffle":
+    if k == EventKind.SHUFFLE:
         return f"{who(s)} shuffled all hands together and dealt them out again."
-    if k == "effect":
+    if k == EventKind.EFFECT:
         return f"Custom wild: {event.note.replace('_', ' ')}."
-    if k == "discard":
+    if k == EventKind.DISCARD:
         shown = _cards(event.cards) if event.cards else "cards"
         return f"{who(s)} discarded {shown}."
-    if k == "reshuffle":
+    if k == EventKind.RESHUFFLE:
         return f"The discard pile ({event.value} cards) was shuffled into a new draw pile."
-    if k == "round":
+    if k == EventKind.ROUND:
         pts = f" and scored {event.value} points" if event.value else ""
         return f"{who(s)} won the round{pts}!"
-    if k == "eliminated":
+    if k == EventKind.ELIMINATED:
         return f"{who(s)} reached {event.value} points and {'are' if you else 'is'} out."
-    if k == "match":
+    if k == EventKind.MATCH:
         return f"{who(s)} won the match!"
     return f"{k} {s}"
 

@@ -42,7 +42,7 @@ from .errors import (
     UnplayableCardError,
     WrongPhaseError,
 )
-from .events import Event
+from .events import Event, EventKind
 from .flow import ENDED_PHASES, Phase
 from .game import Game
 from .rules import EFFECTS, PRESETS, CustomRule, Effect, Rules, Scoring, Stacking
@@ -54,8 +54,9 @@ __all__ = [
     "ACCEPT", "ALL_CARDS", "CALL_UNO", "CHALLENGE", "COLOURS", "DEAL", "DRAW", "EFFECTS",
     "ENDED_PHASES", "KEEP", "PRESETS", "Accept", "Action", "BadChoiceError", "CallUno", "Card",
     "CardNotInHandError", "Catch", "Challenge", "ChooseColour", "ChooseTarget", "Colour",
-    "CustomRule", "Deal", "Discard", "Draw", "Effect", "Event", "Game", "IllegalActionError",
-    "Keep", "NoSuchSeatError", "NotYourTurnError", "ParseError", "Phase", "Play", "Rank",
+    "CustomRule", "Deal", "Discard", "Draw", "Effect", "Event", "EventKind", "Game",
+    "IllegalActionError", "Keep", "NoSuchSeatError", "NotYourTurnError", "ParseError", "Phase",
+    "Play", "Rank",
     "Rules", "RulesError", "Scoring", "SeatView", "ShuffleSource", "Stacking", "UnoError",
     "UnplayableCardError", "Verdict", "WrongPhaseError", "build_deck", "cards_str",
     "deal_order", "most_held_colour", "parse_cards",

@@ -5,7 +5,7 @@ the hand revealed to a challenger).  Such events name that seat in ``to``; the v
 builder (:mod:`unotui.engine.views`) is the only place that decides what a seat sees,
 and it blanks ``cards`` for everyone else.
 
-Event kinds (``kind``) and their fields:
+Event kinds (``kind``, one :class:`EventKind` each) and their fields:
 
 =================  ====================================================================
 kind               meaning
@@ -45,17 +45,54 @@ kind               meaning
 
 from __future__ import annotations
 
+import enum
 from typing import NamedTuple
 
 from .cards import Card
 
-__all__ = ["Event"]
+__all__ = ["Event", "EventKind"]
+
+
+class EventKind(enum.StrEnum):
+    """What an :class:`Event` records (the table above): the one list of the log's kinds.
+
+    A ``str`` enum, so a kind is its text (``EventKind.PLAY == "play"``): it serialises as
+    that text on the wire, in the journal and in transcripts, and the bytes do not change.
+    Code everywhere mints and compares kinds through these members, never literals.
+    """
+
+    DEAL = "deal"
+    DEALER = "dealer"
+    FLIP = "flip"
+    REFLIP = "reflip"
+    PLAY = "play"
+    JUMP = "jump"
+    DRAW = "draw"
+    KEEP = "keep"
+    PASS = "pass"
+    SKIP = "skip"
+    REVERSE = "reverse"
+    COLOUR = "colour"
+    CHALLENGE = "challenge"
+    REVEAL = "reveal"
+    ACCEPT = "accept"
+    UNO = "uno"
+    CATCH = "catch"
+    SWAP = "swap"
+    ROTATE = "rotate"
+    SHUFFLE = "shuffle"
+    EFFECT = "effect"
+    DISCARD = "discard"
+    RESHUFFLE = "reshuffle"
+    ROUND = "round"
+    ELIMINATED = "eliminated"
+    MATCH = "match"
 
 
 class Event(NamedTuple):
     """One line of the game log.  ``to`` >= 0 means ``cards`` are private to that seat."""
 
-    kind: str
+    kind: EventKind
     seat: int = -1
     cards: tuple[Card, ...] = ()
     target: int = -1

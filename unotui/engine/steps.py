@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from .cards import Card, Rank
-from .events import Event
+from .events import Event, EventKind
 from .flow import (
     ADVANCE_0,
     ADVANCE_2,
@@ -128,7 +128,7 @@ def _hit(g: Game) -> None:
         victim = g.actor
         count, g.pending, g.wd4 = g.pending, 0, None
         draw(g, victim, count, "penalty")
-        g.log.append(Event("skip", victim))
+        g.log.append(Event(EventKind.SKIP, victim))
         advance(g, 1)
     else:
         g.phase = _CHALLENGE
@@ -147,7 +147,7 @@ def pull(g: Game) -> Card | None:
         del g.discard[:-1]
         rest.reverse()
         pile.extend(rest)
-        g.log.append(Event("reshuffle", value=len(rest)))
+        g.log.append(Event(EventKind.RESHUFFLE, value=len(rest)))
     return pile.pop()
 
 
@@ -167,7 +167,7 @@ def take(g: Game, seat: int, got: list[Card], note: str) -> None:
     """``seat`` takes the cards ``got`` into its hand (a private ``draw`` event)."""
     if got:
         g.hands[seat] += got
-        g.log.append(Event("draw", seat, tuple(got), -1, len(got), note, seat))
+        g.log.append(Event(EventKind.DRAW, seat, tuple(got), -1, len(got), note, seat))
         g.uno_called[seat] = False
         if g.uno_open == seat:
             g.uno_open = -1
@@ -194,7 +194,7 @@ def rotate_hands(g: Game) -> None:
         g.hands[g.active[(i + g.direction) % na]] = old[i]
         g.uno_called[seat] = False
     g.uno_open = -1
-    g.log.append(Event("rotate", value=g.direction))
+    g.log.append(Event(EventKind.ROTATE, value=g.direction))
 
 
 def shuffle_hands(g: Game, seat: int) -> None:
@@ -208,7 +208,7 @@ def shuffle_hands(g: Game, seat: int) -> None:
     start = g.active.index(seat)
     for i, card in enumerate(pool):  # from the left (seat numbers rising), whatever the direction
         g.hands[g.active[(start + i + 1) % na]].append(card)
-    g.log.append(Event("shuffle", seat))
+    g.log.append(Event(EventKind.SHUFFLE, seat))
 
 
 # ----- the customizable wild ------------------------------------------------------------
@@ -218,7 +218,7 @@ def _effect(g: Game, effect: Effect) -> bool:
     """Apply one custom wild effect; True if it now waits for a decision."""
     seat = g.active[g.pos]
     victim = next_seat(g)
-    g.log.append(Event("effect", seat, note=effect.value))
+    g.log.append(Event(EventKind.EFFECT, seat, note=effect.value))
     if effect is Effect.DRAW_UNTIL_COLOUR:
         got: list[Card] = []
         while (card := pull(g)) is not None:
@@ -234,7 +234,7 @@ def _effect(g: Game, effect: Effect) -> bool:
             if wilds:
                 g.hands[s] = [c for c in g.hands[s] if not c.is_wild]
                 g.discard[0:0] = wilds
-                g.log.append(Event("discard", s, tuple(wilds)))
+                g.log.append(Event(EventKind.DISCARD, s, tuple(wilds)))
                 if not g.hands[s]:
                     draw(g, s, 1, "effect")
     elif effect is Effect.DRAW3_IF_STUCK:
@@ -267,7 +267,7 @@ def _skip_next(g: Game) -> None:
     # A custom wild's queue ends with its Advance; an extra turn already won stays.
     if g.todo[-1] != ADVANCE_0:
         g.todo[-1] = ADVANCE_2
-        g.log.append(Event("skip", next_seat(g)))
+        g.log.append(Event(EventKind.SKIP, next_seat(g)))
 
 
 def _resize(g: Game, seat: int, size: int) -> bool:

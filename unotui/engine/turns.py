@@ -27,7 +27,7 @@ from .actions import (
     Play,
 )
 from .cards import Card, Rank
-from .events import Event
+from .events import Event, EventKind
 from .flow import ADVANCE_1, ASK_COLOUR, HIT, Phase, RunEffect
 from .rounds import go_out, start_round
 from .rules import Stacking
@@ -84,7 +84,7 @@ def on_draw(g: Game, seat: int, action: object = None) -> None:
     if g.pending:
         count, g.pending, g.wd4 = g.pending, 0, None
         draw(g, seat, count, "penalty")
-        g.log.append(Event("skip", seat))
+        g.log.append(Event(EventKind.SKIP, seat))
         advance(g, 1)
         return
     got: list[Card] = []
@@ -96,7 +96,7 @@ def on_draw(g: Game, seat: int, action: object = None) -> None:
         if not g.rules.draw_to_match or can_play_drawn(g, seat, pulled):
             break
     if not got:
-        g.log.append(Event("pass", seat))
+        g.log.append(Event(EventKind.PASS, seat))
         advance(g, 1)
         return
     take(g, seat, got, "turn")
@@ -108,7 +108,7 @@ def on_keep(g: Game, seat: int, action: object = None) -> None:
     drawn = g.drawn
     assert drawn is not None
     # Public: that seat kept the card.  The card itself only to that seat (``to``).
-    g.log.append(Event("keep", seat, (drawn,), to=seat))
+    g.log.append(Event(EventKind.KEEP, seat, (drawn,), to=seat))
     g.drawn = None
     advance(g, 1)
 
@@ -126,9 +126,9 @@ def on_play(g: Game, seat: int, action: Any) -> None:
         g.actor = seat
         if g.face_up_until == seat:  # jumping in is the player's next turn
             g.face_up_until = -1
-        g.log.append(Event("jump", seat, (card,)))
+        g.log.append(Event(EventKind.JUMP, seat, (card,)))
     else:
-        g.log.append(Event("play", seat, (card,), value=int(uno)))
+        g.log.append(Event(EventKind.PLAY, seat, (card,), value=int(uno)))
     g.discard.append(card)
     g.top = card
     if card.colour is not None:
@@ -153,13 +153,13 @@ def on_play(g: Game, seat: int, action: Any) -> None:
                 rotate_hands(g)
         advance(g, 1)
     elif rank is _SKIP:
-        g.log.append(Event("skip", next_seat(g)))
+        g.log.append(Event(EventKind.SKIP, next_seat(g)))
         advance(g, 2)
     elif rank is _REVERSE:
         g.direction = -g.direction
-        g.log.append(Event("reverse", value=g.direction))
+        g.log.append(Event(EventKind.REVERSE, value=g.direction))
         if len(g.active) == 2:
-            g.log.append(Event("skip", next_seat(g)))
+            g.log.append(Event(EventKind.SKIP, next_seat(g)))
             advance(g, 2)
         else:
             advance(g, 1)
@@ -171,7 +171,7 @@ def on_play(g: Game, seat: int, action: Any) -> None:
         else:
             victim = next_seat(g)
             draw(g, victim, 2, "penalty")
-            g.log.append(Event("skip", victim))
+            g.log.append(Event(EventKind.SKIP, victim))
             advance(g, 2)
     else:
         _play_wild(g, seat, card, hand)
@@ -202,7 +202,7 @@ def _play_wild(g: Game, seat: int, card: Card, hand: list[Card]) -> None:
 
 def on_colour(g: Game, seat: int, action: ChooseColour) -> None:
     g.colour = colour = action.colour
-    g.log.append(Event("colour", seat, value=int(colour)))
+    g.log.append(Event(EventKind.COLOUR, seat, value=int(colour)))
     todo = g.todo
     if len(todo) == 1 and todo[0] is ADVANCE_1:  # a plain wild: the next player's turn
         todo.clear()
@@ -217,17 +217,17 @@ def _on_challenge(g: Game, seat: int, challenged: bool) -> None:
     if challenged and wd4 is not None:
         offender, colour, snapshot = wd4
         guilty = any(c.colour is colour for c in snapshot)
-        g.log.append(Event("challenge", seat, target=offender, value=int(guilty)))
-        g.log.append(Event("reveal", offender, snapshot, target=seat, to=seat))
+        g.log.append(Event(EventKind.CHALLENGE, seat, target=offender, value=int(guilty)))
+        g.log.append(Event(EventKind.REVEAL, offender, snapshot, target=seat, to=seat))
         if guilty:
             draw(g, offender, count, "challenge")
             g.phase = _PLAY  # the challenger plays on
             return
         count += 2
     else:
-        g.log.append(Event("accept", seat))
+        g.log.append(Event(EventKind.ACCEPT, seat))
     draw(g, seat, count, "penalty")
-    g.log.append(Event("skip", seat))
+    g.log.append(Event(EventKind.SKIP, seat))
     advance(g, 1)
 
 
@@ -241,7 +241,7 @@ def on_target(g: Game, seat: int, action: ChooseTarget) -> None:
     g.uno_called[seat] = g.uno_called[target] = False
     if g.uno_open in (seat, target):
         g.uno_open = -1
-    g.log.append(Event("swap", seat, target=target))
+    g.log.append(Event(EventKind.SWAP, seat, target=target))
     run(g)
 
 
@@ -249,7 +249,7 @@ def on_discard(g: Game, seat: int, action: Discard) -> None:
     card = action.card
     g.hands[seat].remove(card)
     g.discard.insert(0, card)  # under the pile: the top card and colour stay
-    g.log.append(Event("discard", seat, (card,)))
+    g.log.append(Event(EventKind.DISCARD, seat, (card,)))
     g.discard_left -= 1
     if not g.discard_left:
         run(g)
@@ -258,12 +258,12 @@ def on_discard(g: Game, seat: int, action: Discard) -> None:
 def on_uno(g: Game, seat: int, action: object = None) -> None:
     g.uno_open = -1
     g.uno_called[seat] = True
-    g.log.append(Event("uno", seat))
+    g.log.append(Event(EventKind.UNO, seat))
 
 
 def on_catch(g: Game, seat: int, action: Catch) -> None:
     g.uno_open = -1
-    g.log.append(Event("catch", seat, target=action.seat))
+    g.log.append(Event(EventKind.CATCH, seat, target=action.seat))
     draw(g, action.seat, g.rules.uno_penalty, "uno")
 
 

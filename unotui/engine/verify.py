@@ -26,6 +26,7 @@ from dataclasses import dataclass
 
 from .cards import Card, Rank
 from .deck import cached_deck
+from .events import EventKind
 from .shuffle import Label, commitment, shuffled
 from .views import SeatView
 
@@ -80,7 +81,7 @@ def verify_round(view: SeatView) -> Verdict:
 def _deal_index(view: SeatView) -> int:
     for i in range(len(view.log) - 1, -1, -1):
         e = view.log[i]
-        if e.kind == "deal" and e.value == view.round_no:
+        if e.kind == EventKind.DEAL and e.value == view.round_no:
             return i
     return -1
 
@@ -117,21 +118,21 @@ def _replay(view: SeatView, key: bytes, order: list[Card], start: int) -> int:
 
     for e in log[start + 1 :]:
         kind = e.kind
-        if kind == "round":
+        if kind == EventKind.ROUND:
             break
-        if kind in ("flip", "reflip"):
+        if kind in (EventKind.FLIP, EventKind.REFLIP):
             if not pile:
                 raise _Mismatch("a card was turned up from an empty pile")
             card = pile.popleft()
             if not e.cards or e.cards[0] != card:
                 raise _Mismatch(f"the card turned up was {_first(e.cards)}, the deck says {card}")
-            if kind == "flip":
+            if kind == EventKind.FLIP:
                 discard.append(card)
             else:
                 if card.rank is not Rank.WILD4:
                     raise _Mismatch(f"{card} was turned up again, though only a Wild Draw Four is")
                 pile = deque(reshuffle(Label.REFLIP, [*pile, card]))
-        elif kind == "draw":
+        elif kind == EventKind.DRAW:
             if e.value > len(pile):
                 raise _Mismatch(f"seat {e.seat} drew {e.value} cards from a pile of {len(pile)}")
             got = [pile.popleft() for _ in range(e.value)]
@@ -141,26 +142,26 @@ def _replay(view: SeatView, key: bytes, order: list[Card], start: int) -> int:
                     f"the shuffle says {' '.join(map(str, got))}"
                 )
             hands[e.seat] += got
-        elif kind == "reshuffle":
+        elif kind == EventKind.RESHUFFLE:
             rest = discard[:-1]
             del discard[:-1]
             if e.value != len(rest):
                 raise _Mismatch(f"{e.value} cards were reshuffled; the discard pile held {len(rest)}")
             pile.extend(reshuffle(Label.RESHUFFLE, rest))
-        elif kind in ("play", "jump"):
+        elif kind in (EventKind.PLAY, EventKind.JUMP):
             take(e.seat, e.cards[0], "played")
             discard.append(e.cards[0])
-        elif kind == "discard":
+        elif kind == EventKind.DISCARD:
             for card in e.cards:
                 take(e.seat, card, "discarded")
             discard[0:0] = e.cards
-        elif kind == "swap":
+        elif kind == EventKind.SWAP:
             hands[e.seat], hands[e.target] = hands[e.target], hands[e.seat]
-        elif kind == "rotate":
+        elif kind == EventKind.ROTATE:
             old = [hands[s] for s in active]
             for i in range(na):
                 hands[active[(i + e.value) % na]] = old[i]
-        elif kind == "shuffle":
+        elif kind == EventKind.SHUFFLE:
             pool = reshuffle(Label.HANDS, [c for s in active for c in hands[s]])
             first = active.index(e.seat)
             for s in active:

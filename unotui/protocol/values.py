@@ -25,7 +25,7 @@ import enum
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
-from ..engine import ALL_CARDS, Action, Card, Colour, Event, Rules, UnoError
+from ..engine import ALL_CARDS, Action, Card, Colour, Event, EventKind, Rules, UnoError
 from ..engine.actions import (
     ACCEPT,
     CALL_UNO,
@@ -92,16 +92,12 @@ def _action_table() -> dict[str, Action]:
 #: every canonical action text the wire accepts, mapped to the engine's interned action
 ACTION_BY_TEXT: dict[str, Action] = _action_table()
 
-#: every event kind the engine writes (see ``unotui/engine/events.py``)
-EVENT_KINDS: frozenset[str] = frozenset(
-    {
-        *("deal", "dealer", "flip", "reflip", "play", "jump", "draw", "keep", "pass", "skip"),
-        *("reverse", "colour", "challenge", "reveal", "accept", "uno", "catch", "swap", "rotate"),
-        *("shuffle", "effect", "discard", "reshuffle", "round", "eliminated", "match"),
-    }
-)
+#: an event kind's wire text -> the engine's :class:`EventKind` (the one list of kinds)
+EVENT_KINDS: dict[str, EventKind] = {str(k): k for k in EventKind}
 #: kinds whose cards are private, and which field names the seat that may see them
-PRIVATE_KINDS: dict[str, str] = {"draw": "seat", "keep": "seat", "reveal": "target"}
+PRIVATE_KINDS: dict[EventKind, str] = {
+    EventKind.DRAW: "seat", EventKind.KEEP: "seat", EventKind.REVEAL: "target",
+}
 
 
 def _phase_values() -> dict[str, Any]:
@@ -263,7 +259,9 @@ def event_out(event: Event) -> list[object]:
     kind, seat, cards, target, value, note, _to = event
     if type(value) is not int:  # e.g. a Colour stored as the value
         value = int(value)
-    return [kind, seat, cards_out(cards), target, value, note]
+    # An EventKind goes out as its plain text: the framing packs exact types only.
+    text = str.__str__(kind) if isinstance(kind, str) else kind
+    return [text, seat, cards_out(cards), target, value, note]
 
 
 def check_redacted(events: Sequence[Event], viewer: int | None) -> None:
@@ -275,7 +273,7 @@ def check_redacted(events: Sequence[Event], viewer: int | None) -> None:
     for e in events:
         if e.to >= 0 and e.cards and e.to != viewer:
             raise LocalProtocolError(
-                "bad_message", f"unredacted {e.kind!r} event: its cards are private to seat {e.to}"
+                "bad_message", f"unredacted {str(e.kind)!r} event: its cards are private to seat {e.to}"
             )
 
 
@@ -283,8 +281,9 @@ def event_in(value: object) -> Event:
     """An event from its 6-element array; ``to`` is restored from the kind."""
     if type(value) is not list or len(value) != 6:
         raise bad("event", value)
-    kind = value[0]
-    if type(kind) is not str or kind not in EVENT_KINDS:
+    text = value[0]
+    kind = EVENT_KINDS.get(text) if type(text) is str else None
+    if kind is None:
         raise RemoteProtocolError("bad_message", "event: unknown kind")
     seat = int_in(value[1], "event seat", -1, MAX_SEATS - 1)
     cards = cards_in(value[2], "event cards")

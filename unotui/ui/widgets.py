@@ -21,7 +21,7 @@ from textual.reactive import var
 from textual.widgets import RichLog, Static
 
 from ..client.text import card_name, clean, describe, direction_name, display_name
-from ..engine import ENDED_PHASES, KEEP, Card, Catch, Phase, Play, SeatView
+from ..engine import ENDED_PHASES, KEEP, Card, Catch, EventKind, Phase, Play, SeatView
 from .render import big_card, card_chip, colour_style, hand_row, pile_card, turn_style
 
 __all__ = [
@@ -72,8 +72,8 @@ def playable_flags(view: SeatView) -> list[bool]:
 
 # Events after which the cards of an earlier draw are no longer "just drawn": the
 # viewer's own plays, and anything that changes every hand.
-_MY_RESETS = frozenset({"play", "jump", "discard"})
-_ALL_RESETS = frozenset({"deal", "round", "rotate", "shuffle"})
+_MY_RESETS = frozenset({EventKind.PLAY, EventKind.JUMP, EventKind.DISCARD})
+_ALL_RESETS = frozenset({EventKind.DEAL, EventKind.ROUND, EventKind.ROTATE, EventKind.SHUFFLE})
 
 
 def just_drawn(view: SeatView) -> list[bool]:
@@ -87,13 +87,13 @@ def just_drawn(view: SeatView) -> list[bool]:
     me = view.seat
     drawn: list[Card] = []
     for event in reversed(view.log):
-        if event.kind == "draw" and event.seat == me:
+        if event.kind == EventKind.DRAW and event.seat == me:
             drawn = list(event.cards)
             break
         if (
             event.kind in _ALL_RESETS
             or (event.kind in _MY_RESETS and event.seat == me)
-            or (event.kind == "swap" and me in (event.seat, event.target))
+            or (event.kind == EventKind.SWAP and me in (event.seat, event.target))
         ):
             break
     marks = [False] * len(view.hand)
@@ -408,10 +408,11 @@ class GameLog(RichLog):
         names = [display_name(n) for n in view.names]
         start = max(self._written, end - 200, start_at)
         for event in log[start - start_at :]:
-            if event.kind == "dealer":
+            if event.kind == EventKind.DEALER:
                 continue
             line = describe(event, names, view.seat)
-            self._add(Text(line, style=Style(bold=True) if event.kind in ("round", "match") else ""))
+            bold = event.kind in (EventKind.ROUND, EventKind.MATCH)
+            self._add(Text(line, style=Style(bold=True) if bold else ""))
         self._written = end
 
     def note(self, text: Text) -> None:

@@ -20,7 +20,17 @@ from textual.screen import Screen
 from textual.timer import Timer
 
 from ...client.fairness import ShuffleWatch
-from ...engine import ENDED_PHASES, Action, Card, ChooseColour, ChooseTarget, Colour, Phase, SeatView
+from ...engine import (
+    ENDED_PHASES,
+    Action,
+    Card,
+    ChooseColour,
+    ChooseTarget,
+    Colour,
+    EventKind,
+    Phase,
+    SeatView,
+)
 from ..messages import MainMenu, NextRound, Rematch
 
 __all__ = ["DecidingTable", "Decisions"]
@@ -80,11 +90,11 @@ class Decisions:
             self._seen_log = 0  # a new game
         for i in range(max(0, self._seen_log - base), len(view.log)):
             e = view.log[i]
-            if e.kind == "reveal" and e.target == view.seat and e.cards:
+            if e.kind == EventKind.REVEAL and e.target == view.seat and e.cards:
                 from .dialogs import colour_when_played
 
                 guilty = None
-                if i and view.log[i - 1].kind == "challenge":
+                if i and view.log[i - 1].kind == EventKind.CHALLENGE:
                     guilty = bool(view.log[i - 1].value)
                 self._reveals.append((view.names[e.seat], e.cards, guilty, colour_when_played(view.log, i)))
         self._seen_log = base + len(view.log)

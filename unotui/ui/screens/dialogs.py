@@ -16,7 +16,7 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from ...client.text import card_name, display_name
-from ...engine import Card, Colour, Event, SeatView
+from ...engine import Card, Colour, Event, EventKind, SeatView
 from ..render import card_chip, colour_style
 
 __all__ = [
@@ -34,12 +34,12 @@ def colour_reason(view: SeatView) -> str:
     round, which nobody played, or the wild the viewer just played)."""
     for event in reversed(view.log):
         card = event.cards[0] if event.cards else None
-        if event.kind == "flip" and card is not None:
+        if event.kind == EventKind.FLIP and card is not None:
             return (
                 f"The first card of the round is a {card_name(card)}: it names no colour, "
                 "so the first player (you) names it."
             )
-        if event.kind in ("play", "jump") and card is not None:
+        if event.kind in (EventKind.PLAY, EventKind.JUMP) and card is not None:
             if event.seat == view.seat:
                 return f"You played a {card_name(card)}: name the colour play goes on in."
             break
@@ -52,18 +52,19 @@ def colour_when_played(log: tuple[Event, ...] | list[Event], reveal: int) -> Col
     offender = log[reveal].seat
     i = reveal - 1
     while i >= 0 and not (
-        log[i].kind in ("play", "jump")
+        log[i].kind in (EventKind.PLAY, EventKind.JUMP)
         and log[i].seat == offender
         and log[i].cards
         and log[i].cards[0].text == "W+4"
     ):
         i -= 1
     for event in reversed(log[: max(i, 0)]):
-        if event.kind == "colour":
+        if event.kind == EventKind.COLOUR:
             return Colour(event.value)
-        if event.kind in ("play", "jump", "flip") and event.cards and event.cards[0].colour is not None:
-            return event.cards[0].colour
-        if event.kind == "deal":
+        shown = event.cards[0].colour if event.cards else None
+        if event.kind in (EventKind.PLAY, EventKind.JUMP, EventKind.FLIP) and shown is not None:
+            return shown
+        if event.kind == EventKind.DEAL:
             break
     return None
 
