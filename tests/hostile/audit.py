@@ -41,7 +41,7 @@ from typing import Any
 
 import msgpack
 
-from unotui.engine import ENDED_PHASES, Action, Game
+from unotui.engine import ENDED_PHASES, Action, EventKind, Game
 from unotui.engine.actions import Discard, Play
 from unotui.net.room import Room
 from unotui.protocol import messages as m
@@ -50,7 +50,9 @@ from unotui.protocol.shared import SharedDeltas
 
 __all__ = ["Auditor", "Leak", "TappedSession"]
 
-PUBLIC_KINDS = {"dealer", "flip", "reflip", "play", "jump", "discard"}
+PUBLIC_KINDS = {
+    EventKind.DEALER, EventKind.FLIP, EventKind.REFLIP, EventKind.PLAY, EventKind.JUMP, EventKind.DISCARD,
+}
 _CARD_WORD = re.compile(r"(?<![A-Za-z0-9+])(?:[RYGB](?:\d|S|R|\+2)|W\+4|W[XHC]?)(?![A-Za-z0-9+])")
 
 
