@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import pickle
 
 import pytest
@@ -49,6 +50,18 @@ def test_every_card_round_trips_and_is_interned() -> None:
         assert eval(repr(card)) is card
         assert pickle.loads(pickle.dumps(card)) is card
         assert Card.of(card.colour, card.rank) is card
+
+
+def test_a_card_is_an_immutable_value_hashed_and_ordered_by_its_code() -> None:
+    """The hash is the code: sets of cards iterate in the same order in every process
+    (the legal-action lists of seeded games depend on it)."""
+    assert [hash(c) for c in ALL_CARDS] == list(range(len(ALL_CARDS)))
+    assert sorted(reversed(ALL_CARDS)) == list(ALL_CARDS)
+    assert copy.copy(ALL_CARDS[3]) is ALL_CARDS[3] and copy.deepcopy(ALL_CARDS[3]) is ALL_CARDS[3]
+    with pytest.raises(AttributeError):
+        ALL_CARDS[0].code = 5  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        ALL_CARDS[0] < 1  # type: ignore[operator]  # noqa: B015
 
 
 def test_card_text_forms() -> None:

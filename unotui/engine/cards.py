@@ -189,21 +189,29 @@ class Card:
 
     # Equality is object identity (inherited): cards are interned, and identity is the
     # comparison done in C.  The hash must agree with it, and be the code for the
-    # iteration order of sets of cards described above.
+    # iteration order of sets of cards described above.  Cards order only among cards.
     def __hash__(self) -> int:
         return self.code
 
-    def __lt__(self, other: Card) -> bool:
-        return self.code < other.code
+    def __lt__(self, other: object) -> bool:
+        if type(other) is Card:
+            return self.code < other.code
+        return NotImplemented
 
-    def __le__(self, other: Card) -> bool:
-        return self.code <= other.code
+    def __le__(self, other: object) -> bool:
+        if type(other) is Card:
+            return self.code <= other.code
+        return NotImplemented
 
-    def __gt__(self, other: Card) -> bool:
-        return self.code > other.code
+    def __gt__(self, other: object) -> bool:
+        if type(other) is Card:
+            return self.code > other.code
+        return NotImplemented
 
-    def __ge__(self, other: Card) -> bool:
-        return self.code >= other.code
+    def __ge__(self, other: object) -> bool:
+        if type(other) is Card:
+            return self.code >= other.code
+        return NotImplemented
 
     def __str__(self) -> str:
         return self.text
