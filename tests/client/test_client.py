@@ -11,6 +11,7 @@ import pytest
 
 from tests.seeds import rng_secret
 from tests.ui.tui_support import ScriptedBot, deal_order
+from unotui.bots import make_bot
 from unotui.cli import main
 from unotui.client import (
     Answered,
@@ -19,7 +20,6 @@ from unotui.client import (
     ViewChanged,
     clean,
     describe,
-    make_bot,
     suggest,
 )
 from unotui.client.config import Config, config_path, load_config, save_config
@@ -167,10 +167,12 @@ def test_make_bot_builds_every_level_and_refuses_an_unknown_one() -> None:
     import random
 
     from unotui.bots import LEVELS
-    from unotui.client import BOT_LEVELS
+    from unotui.cli import build_parser
+    from unotui.ui.cli import build_options
 
-    assert BOT_LEVELS is LEVELS  # one list of levels
-    for level in BOT_LEVELS:
+    # One list of levels: what the command line accepts is what make_bot builds.
+    for level in LEVELS:
+        assert build_options(build_parser().parse_args(["play", "--bots", level]))[1].level == level
         assert make_bot(level, random.Random(1)).name == level
     # An unknown level used to give a random bot without a word.
     with pytest.raises(ValueError, match=r"'whatever'.*random, greedy, easy, medium, hard"):

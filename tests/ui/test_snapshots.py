@@ -12,7 +12,7 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input
 
-from unotui.client import BOT_NAMES
+from unotui.bots import BOT_NAMES
 from unotui.client.config import Config
 from unotui.client.options import GameOptions
 from unotui.engine import Rules

@@ -17,12 +17,10 @@ from .controller import (
     ViewChanged,
 )
 from .local import MIN_CATCH_GRACE, LocalGame
-from .players import BOT_LEVELS, BOT_NAMES, make_bot, suggest
+from .players import suggest
 from .text import card_name, clean, describe, describe_card
 
 __all__ = [
-    "BOT_LEVELS",
-    "BOT_NAMES",
     "MIN_CATCH_GRACE",
     "Answered",
     "Chat",
@@ -39,6 +37,5 @@ __all__ = [
     "clean",
     "describe",
     "describe_card",
-    "make_bot",
     "suggest",
 ]

@@ -29,11 +29,10 @@ import time
 from collections.abc import Sequence
 from random import Random
 
-from ..bots import Bot
+from ..bots import Bot, make_bot
 from ..engine import DEAL, Action, Card, Game, Phase, Rules, SeatView, seat_view
 from ..table import AUTO_KEEP, MIN_CATCH_GRACE, Outcome, Pacing, Referee
 from .controller import Answered, Closed, Controller, Refused, ViewChanged
-from .players import make_bot
 
 __all__ = ["MIN_CATCH_GRACE", "LocalGame"]
 
@@ -45,7 +44,7 @@ class LocalGame(Controller):
         names: every seat's name (the person's included).
         rules: the table's rules.
         seat: the person's seat.
-        level: bot level for :func:`~unotui.client.players.make_bot`.
+        level: bot level for :func:`~unotui.bots.make_bot`.
         bots: explicit computer players by seat (tests); others come from ``level``.
         seed: makes the whole game (deal and bots) repeatable.
         delay: seconds a computer player waits before acting.

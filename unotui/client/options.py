@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..bots import BOT_NAMES
 from ..engine import Rules
-from .players import BOT_NAMES
 
 __all__ = ["GameOptions"]
 

@@ -18,8 +18,7 @@ import secrets
 import time
 from collections.abc import Callable
 
-from ..bots import Bot
-from ..client.players import make_bot
+from ..bots import Bot, make_bot
 from ..engine import Action, Game, Phase
 from ..protocol.values import rules_in, rules_out
 from ..table import Pacing, Referee, SeatKind, TableStatus

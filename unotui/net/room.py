@@ -27,8 +27,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from ..bots import Bot
-from ..client.players import BOT_NAMES, make_bot
+from ..bots import BOT_NAMES, Bot, make_bot
 from ..engine import Action, Game, Phase, Rules, seat_view, seat_views
 from ..protocol import messages as m
 from ..protocol.session import HelloReceived, HostSession

@@ -48,10 +48,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def build_options(args: argparse.Namespace) -> tuple[Config, GameOptions]:
     """(Config, GameOptions) from the arguments and the settings file; raises RulesError."""
+    from ..bots import LEVELS
     from ..client.config import load_config
     from ..client.local import MIN_CATCH_GRACE
     from ..client.options import GameOptions
-    from ..client.players import BOT_LEVELS
     from ..engine import Rules, RulesError
     from ..protocol.text import clean_name
 
@@ -80,8 +80,8 @@ def build_options(args: argparse.Namespace) -> tuple[Config, GameOptions]:
     if os.environ.get("UNOTUI_TEST_MODE") != "1":
         grace = max(grace, MIN_CATCH_GRACE)
     level = args.bots or config.bots
-    if level not in BOT_LEVELS:
-        raise RulesError(f"unknown bot level {level!r} (known: {', '.join(BOT_LEVELS)})")
+    if level not in LEVELS:
+        raise RulesError(f"unknown bot level {level!r} (known: {', '.join(LEVELS)})")
     options = GameOptions(
         players=players,
         level=level,

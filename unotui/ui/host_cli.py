@@ -83,10 +83,10 @@ def build_config(args: argparse.Namespace) -> tuple[RoomConfig, str]:
     if not 1 <= args.port <= 65535:
         raise RulesError("--port must be 1-65535")
     level = args.level or config.bots
-    from ..client.players import BOT_LEVELS
+    from ..bots import LEVELS
 
-    if level not in BOT_LEVELS:
-        raise RulesError(f"unknown bot level {level!r} (known: {', '.join(BOT_LEVELS)})")
+    if level not in LEVELS:
+        raise RulesError(f"unknown bot level {level!r} (known: {', '.join(LEVELS)})")
     name = clean_name(args.name, config.name) if args.name else config.name
     room = RoomConfig(
         name=name,

@@ -11,8 +11,8 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Input, Label, Select, Static, Switch
 
+from ...bots import LEVELS
 from ...client.config import THEMES, Config, save_config
-from ...client.players import BOT_LEVELS
 from ...client.text import clean
 from ...engine import EFFECTS, PRESETS, Rules, RulesError, Scoring, Stacking
 from ...protocol.text import clean_name
@@ -55,7 +55,7 @@ class HouseRulesScreen(Screen[Config | None]):
             yield self._row("Your name", Input(cfg.name, id="name", max_length=16))
             yield self._row(
                 "Computer players",
-                Select([(lv, lv) for lv in BOT_LEVELS], value=cfg.bots, allow_blank=False, id="bots"),
+                Select([(lv, lv) for lv in LEVELS], value=cfg.bots, allow_blank=False, id="bots"),
             )
             yield self._row("Players at the table", Input(str(cfg.players), id="players", type="integer"))
             preset = rules.name if rules.name in PRESETS else "giant"
