@@ -18,13 +18,12 @@ from unotui.client import (
     LocalGame,
     Refused,
     ViewChanged,
-    clean,
-    describe,
     suggest,
 )
 from unotui.client.config import Config, config_path, load_config, save_config
 from unotui.engine import DRAW, KEEP, Action, Card, Event, Game, Play, Rules, play
-from unotui.protocol.text import clean_name
+from unotui.protocol.text import clean, clean_name
+from unotui.ui.words import describe
 
 CLASSIC = Rules.preset("classic")
 

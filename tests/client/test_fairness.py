@@ -5,11 +5,12 @@ from __future__ import annotations
 import dataclasses
 import random
 
-from unotui.client.fairness import ShuffleWatch, verdict_text
+from unotui.client.fairness import ShuffleWatch
 from unotui.engine import Action, Game, Phase, Play, Rules, seat_view
 from unotui.engine.shuffle import round_key
 from unotui.protocol import ViewDecoder, ViewEncoder, encode
 from unotui.ui.screens.results import shuffle_line
+from unotui.ui.words import verdict_text
 
 
 def play_round(game: Game, seed: int, watch: ShuffleWatch, seat: int) -> None:

@@ -11,10 +11,10 @@ import re
 
 import pytest
 
-from unotui.client.text import card_name, describe, describe_card, refusal
 from unotui.engine import ALL_CARDS, DRAW, Card, Event, Game, Play, Rules, deal_order, play, seat_view
 from unotui.ui.screens.table_keys import describe_action
 from unotui.ui.widgets import prompt
+from unotui.ui.words import card_name, describe, describe_card, refusal
 
 NAMES = ("Zoe", "Ada", "Blaise")
 RED_0 = next(c for c in ALL_CARDS if c.text == "R0")

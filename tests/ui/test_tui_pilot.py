@@ -28,7 +28,7 @@ pytestmark = pytest.mark.usefixtures("fast_keys")
 
 
 def log_text(app: object) -> str:
-    from unotui.client.text import describe
+    from unotui.ui.words import describe
 
     view = app.view  # type: ignore[attr-defined]
     return "\n".join(describe(e, view.names, view.seat) for e in view.log)

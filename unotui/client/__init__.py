@@ -18,7 +18,6 @@ from .controller import (
 )
 from .local import MIN_CATCH_GRACE, LocalGame
 from .players import suggest
-from .text import card_name, clean, describe, describe_card
 
 __all__ = [
     "MIN_CATCH_GRACE",
@@ -33,9 +32,5 @@ __all__ = [
     "Refused",
     "Update",
     "ViewChanged",
-    "card_name",
-    "clean",
-    "describe",
-    "describe_card",
     "suggest",
 ]

@@ -16,8 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from ..engine import Rules, RulesError
-from ..protocol.text import clean_name
-from .text import clean
+from ..protocol.text import clean, clean_name
 
 __all__ = ["CONFIG_ENV", "HAND_ORDERS", "THEMES", "Config", "config_path", "load_config", "save_config"]
 
@@ -72,7 +71,7 @@ def load_config(path: Path | None = None) -> Config:
     if isinstance(data.get("name"), str):
         cfg = cfg.with_(name=clean_name(data["name"], "Player"))
     if isinstance(data.get("bots"), str):
-        cfg = cfg.with_(bots=clean(data["bots"], 20))
+        cfg = cfg.with_(bots=clean(data["bots"], 20, collapse=False))
     if isinstance(data.get("players"), int) and 2 <= data["players"] <= 10:
         cfg = cfg.with_(players=data["players"])
     if data.get("theme") in THEMES:

@@ -6,14 +6,14 @@ every view this seat receives; it remembers the commitment it saw *first* in eac
 (a host that swapped it at the end, to fit a key chosen afterwards, is caught here) and,
 once the key is revealed, checks the round with :func:`unotui.engine.verify_round`, which
 recomputes every shuffle and compares it with the cards this seat saw.  The round
-summary shows the verdict.
+summary shows the verdict (:func:`unotui.ui.words.verdict_text`).
 """
 
 from __future__ import annotations
 
 from ..engine import SeatView, Verdict, verify_round
 
-__all__ = ["ShuffleWatch", "verdict_text"]
+__all__ = ["ShuffleWatch"]
 
 
 class ShuffleWatch:
@@ -48,11 +48,3 @@ class ShuffleWatch:
         """The verdict of a finished round, if it was checked."""
         return self._verdicts.get(round_no)
 
-
-def verdict_text(verdict: Verdict | None) -> tuple[str, bool]:
-    """What the round summary shows, and whether it is an alarm (a line of its own)."""
-    if verdict is None or verdict.ok is None:
-        return "Shuffle not checked", False
-    if verdict.ok:
-        return "\u2713 Shuffle verified", False
-    return f"!! SHUFFLE MISMATCH: {verdict.reason}. The host's deck did not follow its commitment.", True

@@ -19,10 +19,10 @@ from rich.style import Style
 from ..client.controller import Chat, Closed, Controller, Deadline, Presence, Update
 from ..client.options import GameOptions
 from ..client.room import RoomChanged
-from ..client.text import display_name
 from ..table import DeadlineKind, PresenceState
 from .modes import ControllerFactory
 from .screens.waiting import WaitingScreen
+from .words import display_name
 
 if TYPE_CHECKING:
     from ..engine import SeatView

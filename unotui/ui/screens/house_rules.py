@@ -13,9 +13,8 @@ from textual.widgets import Button, Footer, Input, Label, Select, Static, Switch
 
 from ...bots import LEVELS
 from ...client.config import THEMES, Config, save_config
-from ...client.text import clean
 from ...engine import EFFECTS, PRESETS, Rules, RulesError, Scoring, Stacking
-from ...protocol.text import clean_name
+from ...protocol.text import clean, clean_name
 
 __all__ = ["HouseRulesScreen"]
 
@@ -132,7 +131,7 @@ class HouseRulesScreen(Screen[Config | None]):
             "stacking": self.query_one("#stacking", Select).value,
             "scoring": self.query_one("#scoring", Select).value,
             "custom": self.query_one("#custom", Input).value,
-            "custom_text": clean(self.query_one("#custom_text", Input).value, 200),
+            "custom_text": clean(self.query_one("#custom_text", Input).value, 200, collapse=False),
         }
         for key in _NUMBERS:
             settings[key] = self.query_one(f"#{key}", Input).value or "0"

@@ -21,10 +21,10 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from ...client.room import RoomInfo
-from ...client.text import display_name
 from ...engine import Rules
 from ...table import SeatKind, TableStatus
 from ..messages import LeaveTable, StartMatch
+from ..words import display_name
 
 __all__ = ["WaitingScreen", "room_text"]
 
