@@ -20,9 +20,9 @@ from unotui.client import (
     ViewChanged,
     suggest,
 )
-from unotui.client.config import Config, config_path, load_config, save_config
 from unotui.engine import DRAW, KEEP, Action, Card, Event, Game, Play, Rules, play
 from unotui.protocol.text import clean, clean_name
+from unotui.ui.settings import Config, config_path, load_config, save_config
 from unotui.ui.words import describe
 
 CLASSIC = Rules.preset("classic")

@@ -24,8 +24,6 @@ from tests.lobby.test_lobby_net import lobby_host, visit
 from tests.net.lan_support import FAST, Player, hosted, until
 from tests.seeds import rng_secret
 from tests.ui.tui_support import full_text, words
-from unotui.client.config import Config
-from unotui.client.options import GameOptions
 from unotui.engine import Game, Rules, seat_view
 from unotui.net.remote import JoinError, RemoteGame
 from unotui.net.room import RoomConfig
@@ -37,6 +35,7 @@ from unotui.ui.app import UnoApp
 from unotui.ui.lobby_app import LobbyApp
 from unotui.ui.screens.table import TableScreen
 from unotui.ui.screens.waiting import WaitingScreen
+from unotui.ui.settings import Config, GameOptions
 
 pytestmark = [pytest.mark.timeout(60), pytest.mark.usefixtures("fast_keys")]
 

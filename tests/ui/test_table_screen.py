@@ -18,10 +18,9 @@ from rich.style import Style
 from rich.text import Text
 
 from unotui.client import LocalGame
-from unotui.client.config import Config, load_config
-from unotui.client.options import GameOptions
 from unotui.engine import KEEP, Card, Event, Rules, Stacking
 from unotui.ui.app import UnoApp
+from unotui.ui.settings import Config, GameOptions, load_config
 from unotui.ui.widgets import HandView, KeyBar, PlayersView, prompt
 from unotui.ui.words import describe
 

@@ -15,8 +15,6 @@ from textual.pilot import Pilot
 
 from unotui.bots import RandomBot
 from unotui.client import LocalGame
-from unotui.client.config import Config
-from unotui.client.options import GameOptions
 from unotui.engine import (
     ACCEPT,
     CALL_UNO,
@@ -35,6 +33,7 @@ from unotui.ui.screens.dialogs import ColourPicker, RevealScreen, TargetPicker
 from unotui.ui.screens.help import HelpScreen
 from unotui.ui.screens.results import MatchOverScreen, RoundOverScreen
 from unotui.ui.screens.table import TableScreen
+from unotui.ui.settings import Config, GameOptions
 
 
 class ScriptedBot:

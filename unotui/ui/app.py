@@ -24,9 +24,7 @@ from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
 
-from ..client.config import HAND_ORDERS, THEMES, Config, load_config, save_config
 from ..client.controller import Closed, Controller, Refused, Update, ViewChanged
-from ..client.options import GameOptions
 from ..engine import Action, Phase, SeatView
 from .lan import hosted, joined, show_closed, show_update, waiting_room
 from .messages import (
@@ -49,6 +47,7 @@ from .messages import (
 from .modes import AtTable, ControllerFactory, local_game
 from .screens.table import TableScreen
 from .screens.waiting import WaitingScreen
+from .settings import HAND_ORDERS, THEMES, Config, GameOptions, load_config, save_config
 from .theme import MONO, TEXTUAL_THEMES
 
 if TYPE_CHECKING:

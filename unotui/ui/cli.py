@@ -16,10 +16,9 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from ..client.config import Config
     from ..client.controller import Controller
-    from ..client.options import GameOptions
     from ..net.room import RoomConfig
+    from .settings import Config, GameOptions
 
 __all__ = ["add_arguments", "build_options", "run", "run_hosted", "run_joined"]
 
@@ -49,11 +48,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def build_options(args: argparse.Namespace) -> tuple[Config, GameOptions]:
     """(Config, GameOptions) from the arguments and the settings file; raises RulesError."""
     from ..bots import LEVELS
-    from ..client.config import load_config
     from ..client.local import MIN_CATCH_GRACE
-    from ..client.options import GameOptions
     from ..engine import Rules, RulesError
     from ..protocol.text import clean_name
+    from .settings import GameOptions, load_config
 
     config = load_config()
     rules = config.rules
@@ -123,10 +121,9 @@ def _run_app(start: Callable[[GameOptions], Controller], name: str | None) -> in
     """Run the app straight onto a hosted or joined table; returns the exit status."""
     gc.disable()
     try:
-        from ..client.config import load_config
-        from ..client.options import GameOptions
         from ..protocol.text import clean_name
         from .app import UnoApp
+        from .settings import GameOptions, load_config
 
         config = load_config()
         options = GameOptions(name=clean_name(name, config.name) if name else config.name)
@@ -150,9 +147,9 @@ def run_joined(
     host: str, port: int, *, name: str | None, password: str, spectate: bool, table: str = ""
 ) -> int:
     """``unotui join HOST[:PORT]``: a seat (or a chair to watch) at a table elsewhere."""
-    from ..client.config import load_config
     from ..protocol.text import clean_name
     from .lan import joined
+    from .settings import load_config
 
     player = clean_name(name, "Player") if name else load_config().name
     start = joined(host, port, name=player, password=password, spectate=spectate, table=table)

@@ -56,10 +56,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def build_config(args: argparse.Namespace) -> tuple[RoomConfig, str]:
     """(RoomConfig, the host player's name) from the arguments; raises RulesError."""
-    from ..client.config import load_config
     from ..engine import Rules, RulesError
     from ..net.room import RoomConfig
     from ..protocol.text import clean_name
+    from .settings import load_config
 
     config = load_config()
     rules = Rules.preset(args.rules) if args.rules else config.rules

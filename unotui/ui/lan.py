@@ -17,11 +17,11 @@ from typing import TYPE_CHECKING, Any
 from rich.style import Style
 
 from ..client.controller import Chat, Closed, Controller, Deadline, Presence, Update
-from ..client.options import GameOptions
 from ..client.room import RoomChanged
 from ..table import DeadlineKind, PresenceState
 from .modes import ControllerFactory
 from .screens.waiting import WaitingScreen
+from .settings import GameOptions
 from .words import display_name
 
 if TYPE_CHECKING:
@@ -116,7 +116,7 @@ def show_closed(update: Closed, table: TableScreen | None, waiting: WaitingScree
 
 def seat_memory() -> SeatMemory:
     """Where ``unotui join`` keeps its seats between runs: beside the settings file."""
-    from ..client.config import config_path
     from ..net.seat_memory import SeatMemory
+    from .settings import config_path
 
     return SeatMemory(config_path().parent / "seats.json")

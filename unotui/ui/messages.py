@@ -16,9 +16,9 @@ from dataclasses import dataclass
 
 from textual.message import Message
 
-from ..client.config import Config
 from ..client.controller import Update, ViewChanged
 from ..engine import ENDED_PHASES, Action, Rules
+from .settings import Config
 
 __all__ = [
     "CreateTable",

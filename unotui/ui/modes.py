@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from ..client.controller import Controller
 from ..client.local import LocalGame
-from ..client.options import GameOptions
+from .settings import GameOptions
 
 if TYPE_CHECKING:
     from ..engine import SeatView

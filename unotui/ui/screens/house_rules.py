@@ -12,9 +12,9 @@ from textual.screen import Screen
 from textual.widgets import Button, Footer, Input, Label, Select, Static, Switch
 
 from ...bots import LEVELS
-from ...client.config import THEMES, Config, save_config
 from ...engine import EFFECTS, PRESETS, Rules, RulesError, Scoring, Stacking
 from ...protocol.text import clean, clean_name
+from ..settings import THEMES, Config, save_config
 
 __all__ = ["HouseRulesScreen"]
 

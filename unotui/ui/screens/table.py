@@ -30,7 +30,6 @@ from textual.reactive import var
 from textual.screen import Screen
 from textual.widgets import Static
 
-from ...client.config import HAND_ORDERS
 from ...client.fairness import ShuffleWatch
 from ...engine import (
     Action,
@@ -44,6 +43,7 @@ from ...engine import (
 from ...protocol.text import clean
 from ..messages import CycleSort, CycleTheme, HintRequest, Intent, SendChat
 from ..render import hand_order
+from ..settings import HAND_ORDERS
 from ..turn_clock import TurnClock
 from ..widgets import (
     GameLog,
