@@ -19,8 +19,17 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.timer import Timer
 
-from ...client.fairness import ShuffleWatch
-from ...engine import ENDED_PHASES, Action, Card, ChooseColour, ChooseTarget, Colour, Phase, SeatView
+from ...engine import (
+    ENDED_PHASES,
+    Action,
+    Card,
+    ChooseColour,
+    ChooseTarget,
+    Colour,
+    Phase,
+    SeatView,
+    ShuffleWatch,
+)
 from ..messages import MainMenu, NextRound, Rematch
 
 __all__ = ["DecidingTable", "Decisions"]

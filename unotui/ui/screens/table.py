@@ -30,7 +30,6 @@ from textual.reactive import var
 from textual.screen import Screen
 from textual.widgets import Static
 
-from ...client.fairness import ShuffleWatch
 from ...engine import (
     Action,
     Card,
@@ -38,6 +37,7 @@ from ...engine import (
     Phase,
     Play,
     SeatView,
+    ShuffleWatch,
     play,
 )
 from ...protocol.text import clean
