@@ -544,7 +544,7 @@ async def test_waiting_room_offers_start_only_to_the_seat_that_may_start(owner: 
     is offered it from then on."""
     from textual.app import App
 
-    from unotui.client.room import RoomInfo, SeatInfo
+    from unotui.net.room_info import RoomInfo, SeatInfo
     from unotui.ui.messages import StartMatch
     from unotui.ui.screens.waiting import WaitingScreen
 

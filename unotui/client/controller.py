@@ -32,7 +32,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..engine import Action, SeatView
-from .room import RoomChanged
+from ..net.room_info import RoomChanged
 
 __all__ = [
     "Answered",

@@ -35,7 +35,6 @@ from ..client.controller import (
     Refused,
     ViewChanged,
 )
-from ..client.room import RoomChanged, RoomInfo, SeatInfo
 from ..engine import DEAL, Action, Phase, Rules, SeatView
 from ..protocol import messages as m
 from ..protocol.session import PROTOCOL_VERSION, ConnectionClosed, Fault, PeerSession, ViewUpdated
@@ -43,6 +42,7 @@ from ..protocol.text import clean
 from ..table import PresenceState
 from .addresses import DEFAULT_PORT, unreachable
 from .link import Link
+from .room_info import RoomChanged, RoomInfo, SeatInfo
 from .seat_memory import SeatMemory
 
 __all__ = ["JoinError", "RemoteGame"]

@@ -13,7 +13,7 @@ room only routes:
 * the referee's next deadline -> one timer on the loop.
 
 Before the match starts the room is a waiting room: people take seats in the order they
-join and see a :class:`~unotui.client.room.RoomInfo`; the host's own seat starts the
+join and see a :class:`~unotui.net.room_info.RoomInfo`; the host's own seat starts the
 match (or, headless, it starts when enough people have joined) and computer players fill
 the open seats.
 """

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from rich.style import Style
 
 from ..client.controller import Chat, Closed, Controller, Deadline, Presence, Update
-from ..client.room import RoomChanged
+from ..net.room_info import RoomChanged
 from ..table import DeadlineKind, PresenceState
 from .modes import ControllerFactory
 from .screens.waiting import WaitingScreen
