@@ -73,28 +73,30 @@ PLAYERS: dict[str, list[Recorder]] = {}
 
 
 async def _serve(games: int, quick: bool, target: int) -> None:
+    from tests.hostile.arena import ActionRows
     from tests.hostile.audit import Auditor, TappedSession
+    from unotui.net.config import RoomConfig
     from unotui.net.host import Host, HostLimits
-    from unotui.net.room import Room, RoomConfig
+    from unotui.net.room import Room
     from unotui.protocol.session import Timing
 
     timing = Timing(hello=1.0, frame=1.0, heartbeat=1.0) if quick else Timing()
     rules = Rules.preset("classic").with_(target_score=target)
     fast = dict(bot_delay=0.0, catch_grace=0.0, auto_keep=0.0)
-    accepted: dict[str, list[list[Any]]] = {}
+    accepted: dict[str, list[Any]] = {}
     rooms: dict[str, Room] = {}
 
-    def journal(code: str):  # type: ignore[no-untyped-def]
+    def journal(code: str) -> ActionRows:
         accepted[code] = []
-        return lambda acts: accepted[code].extend([seq, seat, str(a)] for seq, seat, a in acts)
+        return ActionRows(accepted[code])
 
     for k in range(games):
         config = RoomConfig(name=f"game {k}", seats=3, bots=1, autostart=True, rules=rules, level="random",
                             **fast)
-        rooms[f"g{k}"] = Room(f"g{k}", config, on_accepted=journal(f"g{k}"), on_event=lambda _t: None)
+        rooms[f"g{k}"] = Room(f"g{k}", config, journal=journal(f"g{k}"), on_event=lambda _t: None)
     for k in range(64):
         config = RoomConfig(name=f"target {k}", seats=3, bots=1, autostart=True, rules=rules, **fast)
-        rooms[f"t{k}"] = Room(f"t{k}", config, on_accepted=journal(f"t{k}"), on_event=lambda _t: None)
+        rooms[f"t{k}"] = Room(f"t{k}", config, journal=journal(f"t{k}"), on_event=lambda _t: None)
     auditor = Auditor(rooms)
     # The honest players and watchers all come from 127.0.0.1 (each attacker from its own
     # address): their address gets room for all of them.

@@ -12,17 +12,11 @@ import pytest
 from tests.seeds import rng_secret
 from tests.ui.tui_support import ScriptedBot, deal_order
 from unotui.cli import main
-from unotui.client import (
-    Answered,
-    LocalGame,
-    Refused,
-    ViewChanged,
-    clean,
-    describe,
-    make_bot,
-    suggest,
-)
 from unotui.client.config import Config, config_path, load_config, save_config
+from unotui.client.controller import Answered, Refused, ViewChanged
+from unotui.client.local import LocalGame
+from unotui.client.players import make_bot, suggest
+from unotui.client.text import clean, describe
 from unotui.engine import DRAW, KEEP, Action, Card, Event, Game, Play, Rules, play
 from unotui.protocol.text import clean_name
 
@@ -167,7 +161,7 @@ def test_make_bot_builds_every_level_and_refuses_an_unknown_one() -> None:
     import random
 
     from unotui.bots import LEVELS
-    from unotui.client import BOT_LEVELS
+    from unotui.client.players import BOT_LEVELS
 
     assert BOT_LEVELS is LEVELS  # one list of levels
     for level in BOT_LEVELS:
@@ -247,7 +241,7 @@ async def test_a_broken_bot_does_not_stop_the_game() -> None:
 
 
 async def test_an_internal_error_closes_the_game_with_a_reason() -> None:
-    from unotui.client import Closed
+    from unotui.client.controller import Closed
 
     deck = deal_order(["B5 R7 G3", "B9 G2 Y1"], "R1", dealer=0)
     game = LocalGame(

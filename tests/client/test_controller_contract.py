@@ -19,8 +19,8 @@ import pytest
 from unotui.client.controller import Answered, Controller, Refused, Update, ViewChanged
 from unotui.client.local import LocalGame
 from unotui.engine import Catch, Phase, Rules
+from unotui.net.config import RoomConfig
 from unotui.net.hosted import HostedGame
-from unotui.net.room import RoomConfig
 from unotui.protocol.session import Rates
 
 pytestmark = pytest.mark.timeout(60)

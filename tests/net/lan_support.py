@@ -10,9 +10,10 @@ from random import Random
 
 from unotui.client.controller import Answered, Closed, Refused, Update, ViewChanged
 from unotui.engine import DEAL, Catch, Phase
+from unotui.net.config import RoomConfig
 from unotui.net.host import Host, HostLimits
 from unotui.net.remote import RemoteGame
-from unotui.net.room import Room, RoomConfig
+from unotui.net.room import Room
 from unotui.protocol import messages as m
 from unotui.protocol.codec import decode_host, encode
 from unotui.protocol.framing import FrameDecoder, frame

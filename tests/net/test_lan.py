@@ -7,8 +7,8 @@ from random import Random
 import pytest
 
 from unotui.engine import Phase, Rules
+from unotui.net.config import RoomConfig
 from unotui.net.remote import JoinError, RemoteGame
-from unotui.net.room import RoomConfig
 
 from .lan_support import FAST, Player, has_view, hosted, join_two, until
 

@@ -12,9 +12,9 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input
 
-from unotui.client import BOT_NAMES
 from unotui.client.config import Config
 from unotui.client.options import GameOptions
+from unotui.client.players import BOT_NAMES
 from unotui.engine import Rules
 from unotui.ui.app import UnoApp
 

@@ -17,8 +17,8 @@ from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
 
-from unotui.client import LocalGame
 from unotui.client.config import Config, load_config
+from unotui.client.local import LocalGame
 from unotui.client.options import GameOptions
 from unotui.client.text import describe
 from unotui.engine import KEEP, Card, Event, Rules, Stacking

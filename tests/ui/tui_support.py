@@ -14,8 +14,8 @@ from textual.app import App
 from textual.pilot import Pilot
 
 from unotui.bots import RandomBot
-from unotui.client import LocalGame
 from unotui.client.config import Config
+from unotui.client.local import LocalGame
 from unotui.client.options import GameOptions
 from unotui.engine import (
     ACCEPT,

@@ -23,10 +23,11 @@ from dataclasses import dataclass, replace
 
 from ..engine import Rules, RulesError
 from ..engine.shuffle import match_name
+from ..net.config import RoomConfig
 from ..net.journal import Journal
 from ..net.link import Link
 from ..net.recovery import restore_rooms
-from ..net.room import Room, RoomConfig
+from ..net.room import Room
 from ..net.seats import unique_name
 from ..protocol import messages as m
 from ..protocol.session import HelloReceived, HostSession

@@ -340,7 +340,7 @@ class UnoApp(LanApp):
 
     def on_host_game(self, _: HostGame) -> None:
         """The menu's Host entry: a table here, with the settings' seats, rules and bots."""
-        from ..net.room import RoomConfig
+        from ..net.config import RoomConfig
 
         config = self.config
         room = RoomConfig(

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from ..client.config import Config
     from ..client.controller import Controller
     from ..client.options import GameOptions
-    from ..net.room import RoomConfig
+    from ..net.config import RoomConfig
 
 __all__ = ["add_arguments", "build_options", "run", "run_hosted", "run_joined"]
 

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from ..net.room import RoomConfig
+    from ..net.config import RoomConfig
 
 from .join_cli import add_password, password_of
 
@@ -58,7 +58,7 @@ def build_config(args: argparse.Namespace) -> tuple[RoomConfig, str]:
     """(RoomConfig, the host player's name) from the arguments; raises RulesError."""
     from ..client.config import load_config
     from ..engine import Rules, RulesError
-    from ..net.room import RoomConfig
+    from ..net.config import RoomConfig
     from ..protocol.text import clean_name
 
     config = load_config()

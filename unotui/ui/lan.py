@@ -26,7 +26,7 @@ from .screens.waiting import WaitingScreen
 
 if TYPE_CHECKING:
     from ..engine import SeatView
-    from ..net.room import RoomConfig
+    from ..net.config import RoomConfig
     from ..net.seat_memory import SeatMemory
     from .screens.table import TableScreen
 
