@@ -43,7 +43,8 @@ async def test_a_table_rebuilt_from_its_journal_is_the_same_table(tmp_path: Path
     await until(lambda: room.game is not None and len(room.game.history) >= 60, timeout=30)
     for p in players:
         p.auto = False
-    await asyncio.sleep(0.3)  # in-flight intents land
+    # in-flight intents land, and the table has nothing due (its bot waits for a person)
+    await until(lambda: not any(p.game.in_flight for p in players) and room.core.next_deadline() is None)
     game = room.game
     assert game is not None
     again = restore_rooms(Journal(tmp_path / "journal.sqlite3"), on_event=lambda _t: None)[""]
@@ -112,7 +113,7 @@ async def test_kill_9_then_restart_loses_no_acknowledged_action_and_seats_come_b
         seats = [p.game.seat for p in players]
         for p in players:
             p.auto = False
-        await asyncio.sleep(0.5)  # intents in flight land (or not: then nobody saw them)
+        await until(lambda: not any(p.game.in_flight for p in players))  # intents in flight land
         seen = [list(p.game.view.log) for p in players]  # what each saw, acknowledged or not
         heard = [len(p.updates) for p in players]
         os.kill(host.pid, signal.SIGKILL)  # no goodbye, no flush: the journal is all there is

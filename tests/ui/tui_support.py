@@ -13,6 +13,7 @@ from rich.console import Console
 from textual.app import App
 from textual.pilot import Pilot
 
+from tests.clock import idle
 from unotui.bots import RandomBot
 from unotui.client.config import Config
 from unotui.client.local import LocalGame
@@ -130,7 +131,7 @@ async def settle(pilot: Pilot[Any]) -> None:
         await pilot._wait_for_screen()
         controller = app.controller
         if isinstance(controller, LocalGame):
-            await controller.settled()
+            await idle(controller.clock)
             await pilot._wait_for_screen()
             if (
                 app.view is not None

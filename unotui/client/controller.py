@@ -32,6 +32,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..engine import Action, SeatView
+from ..protocol import messages as m
 from .room import RoomChanged
 
 __all__ = [
@@ -46,6 +47,7 @@ __all__ = [
     "RoomChanged",
     "Update",
     "ViewChanged",
+    "update_of",
 ]
 
 
@@ -113,6 +115,25 @@ class Chat:
 
 Update = ViewChanged | Refused | Answered | Closed | Presence | Deadline | Chat | RoomChanged
 Listener = Callable[[Update], None]
+
+
+def update_of(message: object, action: str = "") -> Update | None:
+    """The update a message the table sent a seat means (``None``: not one of these);
+    ``action``: the text of the intent an answer is for.  The one translation, for the
+    local game and the remote one alike."""
+    if isinstance(message, m.Accepted):
+        return Answered(message.seq)
+    if isinstance(message, m.Refused):
+        return Refused(action, message.code, message.message, -1 if message.seq is None else message.seq)
+    if isinstance(message, m.Presence):
+        return Presence(message.seat, message.name, message.state)
+    if isinstance(message, m.Deadline):
+        return Deadline(message.kind, -1 if message.seat is None else message.seat, message.ms / 1000)
+    if isinstance(message, m.ChatLine):
+        return Chat(message.seat, message.name, message.text)
+    if isinstance(message, m.Closed):
+        return Closed(message.message, message.code)
+    return None
 
 
 class Controller(ABC):

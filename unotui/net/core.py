@@ -2,23 +2,16 @@
 
 Everything a table decides lives here, once: who may come in (passwords, resume tokens
 and their rotation, lobby keys), who sits where, the referee's lifecycle, what each
-member is sent and what must be journaled.  It is driven by calls that each carry the
-time (``admit``, ``gone``, ``receive``, ``tick`` ... ``now``) and answers every call with
-:class:`Effects`: which members have new messages queued (their sans-I/O sessions hold
-the bytes, and each member's view sync), what to store, lines for the host's log.
+member is sent and what must be journaled.  Every call carries the time (``admit``,
+``gone``, ``receive``, ``tick`` ... ``now``) and is answered with :class:`Effects`: the
+records to store, the members with new messages, lines for the host's log.
 
-Why the messages go into each member's session rather than into a list the caller
-copies: a member's session is where its view sync lives (the last view it was sent, the
-log it has), so a view can only be turned into a snapshot or a delta there; the other
-messages queue behind it in the same order.  A member is any hashable key with an
-:class:`Outbox`: the room's key is the connection, whose protocol session is the outbox.
-
-The referee's :class:`~unotui.table.Outcome` is turned into the seat's messages in one
-place, :meth:`TableCore._apply`: refusals, the views, acceptances (replays of a retried
-intent included), presence, deadlines.
-
-:mod:`unotui.net.room` is the asyncio adapter around it (one timer, the links, the
-journal file); :meth:`TableCore.restore` rebuilds a table from its journal.
+The messages go into each member's :class:`Outbox` (a connection's protocol session;
+solo play's in-process seat) rather than into a list for the caller to copy: the outbox
+is where the member's view sync lives (the last view it was sent, the log it has), so a
+view becomes a snapshot or delta there, and the other messages queue behind it in order.
+The referee's :class:`~unotui.table.Outcome` becomes the seats' messages in one place,
+:meth:`TableCore._apply`.  :mod:`unotui.net.room` is the asyncio adapter around it.
 """
 
 from __future__ import annotations
@@ -26,6 +19,7 @@ from __future__ import annotations
 import logging
 import secrets
 from collections.abc import Hashable
+from random import Random
 from typing import Generic, TypeVar
 
 from ..bots import Bot, make_bot
@@ -34,7 +28,7 @@ from ..engine import Action, Game, Phase, seat_view, seat_views
 from ..protocol import messages as m
 from ..protocol.codec import SharedDeltas
 from ..protocol.session import HelloReceived
-from ..table import DeadlineKind, Outcome, Pacing, PresenceState, Referee, SeatKind, TableStatus
+from ..table import DeadlineKind, Decision, Outcome, Pacing, PresenceState, Referee, SeatKind, TableStatus
 from .config import RoomConfig, config_from_dict, config_to_dict
 from .effects import (
     ActionsApplied,
@@ -45,8 +39,11 @@ from .effects import (
     SeatsSaved,
     TableClosed,
     TableOpened,
+    action_rows,
+    saved_seats,
+    table_state,
 )
-from .journal import SavedSeat, SavedTable
+from .journal import SavedTable
 from .password import password_matches
 from .seats import SeatBook, SeatEntry
 
@@ -100,22 +97,34 @@ class TableCore(Generic[K]):
                           s.level, identity=s.identity)
                 for s in saved.seats
             ]
-        core: TableCore[K] = cls(saved.code, config, book=book)
         if saved.secret is None:  # still a waiting room: people come back to it by token
             for seat in book.humans():
                 if not book.seats[seat].owner:
                     book.leave(seat)
-            return core
+            return cls(saved.code, config, book=book)
         game = Game(book.names, config.rules, secret=saved.secret)
         for _seq, seat, text in saved.actions:
             game.apply(seat, Action.parse(text))
-        referee = core._referee(game)
+        core = cls.playing(saved.code, config, book, game)
+        referee = core.referee
+        assert referee is not None
         for seat in book.humans():
             referee.restore_answers(seat, [seq for seq, s, _text in saved.actions if s == seat and seq >= 0])
-        core.status = TableStatus.OVER if game.phase == Phase.MATCH_OVER else TableStatus.PLAYING
         for seat in book.humans():
             core._apply(referee.drop(seat, now), now)
         core._apply(referee.tick(now), now)
+        return core
+
+    @classmethod
+    def playing(cls, code: str, config: RoomConfig, book: SeatBook, game: Game, *,
+                bots: dict[int, Bot] | None = None, rng: Random | None = None,
+                inline_bots: bool = True) -> TableCore[K]:
+        """A table whose match is already set up: ``game`` at ``book``'s seats (a journal's
+        replay; solo play's seeded game, whose computer players decide elsewhere when not
+        ``inline_bots``).  ``bots`` and ``rng`` default to new ones from ``config``."""
+        core: TableCore[K] = cls(code, config, book=book)
+        core._referee(game, bots, rng, inline_bots)
+        core.status = TableStatus.OVER if game.phase == Phase.MATCH_OVER else TableStatus.PLAYING
         return core
 
     def drain(self) -> Effects[K]:
@@ -234,6 +243,12 @@ class TableCore(Generic[K]):
         self._broadcast_table()
         return self.drain()
 
+    def join(self, member: K, outbox: Outbox, seat: int, now: float) -> Effects[K]:
+        """The person of ``seat`` sits down in this process (solo play): no hello, no
+        token, nothing to prove; they get the view at once."""
+        self._seat(member, outbox, seat, None)
+        return self.drain()
+
     def _replace_old(self, seat: int) -> None:
         for member, held in list(self.members.items()):
             if held == seat:
@@ -311,6 +326,12 @@ class TableCore(Generic[K]):
             self._apply(self.referee.tick(now), now)
         return self.drain()
 
+    def decided(self, decision: Decision, action: Action | None, now: float) -> Effects[K]:
+        """A computer player's decision made elsewhere (``inline_bots=False``)."""
+        if self.referee is not None:
+            self._apply(self.referee.decided(decision, action, now), now)
+        return self.drain()
+
     # ----- the match --------------------------------------------------------------------------
 
     def start(self, now: float) -> Effects[K]:
@@ -343,16 +364,21 @@ class TableCore(Generic[K]):
                 self._apply(referee.drop(seat, now), now)
         self._apply(referee.tick(now), now)
 
-    def _referee(self, game: Game) -> Referee:
-        """The referee of ``game`` at this table's pace, its computer players made anew."""
+    def _referee(self, game: Game, bots: dict[int, Bot] | None = None, rng: Random | None = None,
+                 inline_bots: bool = True) -> Referee:
+        """The referee of ``game`` at this table's pace (its computer players made anew
+        unless given)."""
         config = self.config
-        rng = secrets.SystemRandom()  # the computer players' and the referee's
-        bots: dict[int, Bot] = {s: make_bot(config.level, rng) for s in self.book.bots()}
+        if rng is None:
+            rng = secrets.SystemRandom()  # the computer players' and the referee's
+        if bots is None:
+            bots = {s: make_bot(config.level, rng) for s in self.book.bots()}
         pacing = Pacing(bot_delay=config.bot_delay, catch_grace=config.catch_grace,
                         auto_keep=config.auto_keep, turn_timer=config.turn_timer, hold=config.hold)
         self.game = game
         self._journaled = len(game.history)
-        self.referee = Referee(game, bots=bots, humans=self.book.humans(), pacing=pacing, rng=rng)
+        self.referee = Referee(game, bots=bots, humans=self.book.humans(), pacing=pacing, rng=rng,
+                               inline_bots=inline_bots)
         return self.referee
 
     def fail(self, exc: BaseException) -> Effects[K]:
@@ -416,32 +442,15 @@ class TableCore(Generic[K]):
             self._broadcast_table()
 
     def _record_actions(self, outcome: Outcome) -> None:
-        """What the game applied since the last outcome, to store before anyone hears of it.
-
-        The game's history is the truth (every action the referee applied, people's,
-        computer players' and the table's own); a person's sequence number is attached
-        where the outcome accepted that person's intent, so a retry after a restart is
-        answered and not applied twice."""
+        """What the game applied since the last outcome, to store before anyone hears of it."""
         game = self.game
-        if game is None or len(game.history) == self._journaled:
-            return
-        seqs = [(a.seat, a.action, a.seq) for a in outcome.accepted if a.seq >= 0]
-        rows = []
-        for seat, action in game.history[self._journaled:]:
-            seq = -1
-            for k, (s, act, q) in enumerate(seqs):
-                if s == seat and act == action:
-                    seq = q
-                    del seqs[k]
-                    break
-            rows.append((seq, seat, str(action)))
-        self._records.append(ActionsApplied(tuple(rows)))
-        self._journaled = len(game.history)
+        if game is not None and len(game.history) != self._journaled:
+            rows = action_rows(game.history[self._journaled:], outcome.accepted)
+            self._records.append(ActionsApplied(rows))
+            self._journaled = len(game.history)
 
     def _save_seats(self) -> None:
-        self._records.append(SeatsSaved(tuple(
-            SavedSeat(e.name, e.kind, e.token, e.owner, e.level, e.identity) for e in self.book.seats
-        )))
+        self._records.append(SeatsSaved(saved_seats(self.book)))
 
     def _send_views(self) -> None:
         """Bring every member up to date: the views of one moment, built together (what
@@ -488,18 +497,6 @@ class TableCore(Generic[K]):
         for member, seat in self.members.items():
             box = self.outbox[member]
             if not box.closed:
-                box.send(self.table_state(seat))
+                box.send(table_state(self.book, self.config, self.status, self.members.values(), seat))
                 self._dirty.add(member)
         self._changed = True
-
-    def table_state(self, viewer: int | None) -> m.TableState:
-        """The table as ``viewer`` sees it (the waiting room's content)."""
-        seats = tuple(
-            m.SeatState(e.name, e.kind, e.kind == SeatKind.HUMAN and not e.connected)
-            for e in self.book.seats
-        )
-        owner = viewer is not None and self.book.seats[viewer].owner
-        timer = None if self.config.turn_timer is None else round(self.config.turn_timer * 1000)
-        watching = sum(1 for s in self.members.values() if s is None)
-        return m.TableState(self.status, seats, viewer, owner, self.config.bots, timer, watching)
-

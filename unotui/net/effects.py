@@ -7,14 +7,17 @@ room, its journal) read them without the core's rules.
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Generic, NamedTuple, Protocol, TypeVar
 
-from ..engine import Rules, SeatView
+from ..engine import Action, Rules, SeatView
 from ..protocol import messages as m
 from ..protocol.codec import SharedDeltas
+from ..table import Accepted, SeatKind, TableStatus
+from .config import RoomConfig
 from .journal import SavedSeat
+from .seats import SeatBook
 
 __all__ = [
     "ActionsApplied",
@@ -25,6 +28,9 @@ __all__ = [
     "SeatsSaved",
     "TableClosed",
     "TableOpened",
+    "action_rows",
+    "saved_seats",
+    "table_state",
 ]
 
 K = TypeVar("K", bound=Hashable)
@@ -97,3 +103,42 @@ class Effects(Generic[K]):
     dirty: frozenset[K] = frozenset()
     events: tuple[str, ...] = ()
     changed: bool = False
+
+
+def action_rows(
+    applied: Sequence[tuple[int, Action]], accepted: Sequence[Accepted]
+) -> tuple[tuple[int, int, str], ...]:
+    """The journal's rows for ``applied`` (the game's history since the last outcome).
+
+    The game's history is the truth (every action the referee applied, people's, computer
+    players' and the table's own); a person's sequence number is attached where the
+    outcome ``accepted`` that person's intent, so a retry after a restart is answered and
+    not applied twice."""
+    seqs = [(a.seat, a.action, a.seq) for a in accepted if a.seq >= 0]
+    rows = []
+    for seat, action in applied:
+        seq = -1
+        for k, (s, act, q) in enumerate(seqs):
+            if s == seat and act == action:
+                seq = q
+                del seqs[k]
+                break
+        rows.append((seq, seat, str(action)))
+    return tuple(rows)
+
+
+def saved_seats(book: SeatBook) -> tuple[SavedSeat, ...]:
+    """The seats as the journal stores them."""
+    return tuple(SavedSeat(e.name, e.kind, e.token, e.owner, e.level, e.identity) for e in book.seats)
+
+
+def table_state(book: SeatBook, config: RoomConfig, status: TableStatus, members: Iterable[int | None],
+                viewer: int | None) -> m.TableState:
+    """The table as ``viewer`` sees it (the waiting room's content); ``members``: the seat
+    of each member (``None``: watching)."""
+    seats = tuple(m.SeatState(e.name, e.kind, e.kind == SeatKind.HUMAN and not e.connected)
+                  for e in book.seats)
+    owner = viewer is not None and book.seats[viewer].owner
+    timer = None if config.turn_timer is None else round(config.turn_timer * 1000)
+    watching = sum(1 for s in members if s is None)
+    return m.TableState(status, seats, viewer, owner, config.bots, timer, watching)

@@ -25,16 +25,7 @@ import logging
 from typing import Any
 
 from .. import __version__
-from ..client.controller import (
-    Answered,
-    Chat,
-    Closed,
-    Controller,
-    Deadline,
-    Presence,
-    Refused,
-    ViewChanged,
-)
+from ..client.controller import Closed, Controller, Presence, Refused, ViewChanged, update_of
 from ..client.room import RoomChanged, RoomInfo, SeatInfo
 from ..engine import DEAL, Action, Phase, Rules, SeatView
 from ..protocol import messages as m
@@ -293,18 +284,11 @@ class RemoteGame(Controller):
                 self.memory.forget(self.place)  # nothing left to come back to
                 self.memory = None
             self._emit(ViewChanged(event.view))
-        elif isinstance(event, m.Accepted):
-            self._actions.pop(event.seq, None)
-            self._emit(Answered(event.seq))
-        elif isinstance(event, m.Refused):
-            seq = -1 if event.seq is None else event.seq
-            self._emit(Refused(self._actions.pop(seq, ""), event.code, event.message, seq))
-        elif isinstance(event, m.Presence):
-            self._emit(Presence(event.seat, event.name, event.state))
-        elif isinstance(event, m.Deadline):
-            self._emit(Deadline(event.kind, -1 if event.seat is None else event.seat, event.ms / 1000))
-        elif isinstance(event, m.ChatLine):
-            self._emit(Chat(event.seat, event.name, event.text))
+        elif isinstance(event, m.Accepted | m.Refused | m.Presence | m.Deadline | m.ChatLine):
+            seq = getattr(event, "seq", None)
+            update = update_of(event, self._actions.pop(seq, "") if isinstance(seq, int) else "")
+            if update is not None:
+                self._emit(update)
         elif isinstance(event, m.TableState):
             self.room = self._room(event)
             self._emit(RoomChanged(self.room))

@@ -49,11 +49,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def build_options(args: argparse.Namespace) -> tuple[Config, GameOptions]:
     """(Config, GameOptions) from the arguments and the settings file; raises RulesError."""
     from ..client.config import load_config
-    from ..client.local import MIN_CATCH_GRACE
     from ..client.options import GameOptions
     from ..client.players import BOT_LEVELS
     from ..engine import Rules, RulesError
     from ..protocol.text import clean_name
+    from ..table import MIN_CATCH_GRACE
 
     config = load_config()
     rules = config.rules
