@@ -15,11 +15,12 @@ from tests.seeds import rng_secret
 from tests.ui.tui_support import ScriptedBot, deal_order
 from unotui.cli import main
 from unotui.client.config import Config, config_path, load_config, save_config
-from unotui.client.controller import Answered, Deadline, Refused, Update, ViewChanged
+from unotui.client.controller import Update, ViewChanged
 from unotui.client.local import LocalGame
 from unotui.client.players import make_bot, suggest
 from unotui.client.text import clean, describe
 from unotui.engine import DRAW, KEEP, Action, Card, Event, Game, Play, Rules, play
+from unotui.protocol import messages as m
 from unotui.protocol.text import clean_name
 
 CLASSIC = Rules.preset("classic")
@@ -27,7 +28,7 @@ CLASSIC = Rules.preset("classic")
 
 def answers_and_views(updates: list[object]) -> Callable[[Update], None]:
     """A listener keeping every update but the deadlines (which these tests do not read)."""
-    return lambda update: None if isinstance(update, Deadline) else updates.append(update)
+    return lambda update: None if isinstance(update, m.Deadline) else updates.append(update)
 
 
 def test_nothing_below_the_ui_loads_textual() -> None:
@@ -85,10 +86,10 @@ async def test_local_game_refuses_with_code_and_keeps_state() -> None:
     await idle(game.clock)
     version = game.game.version
     game.send(play(Card.parse("B5")))
-    assert isinstance(updates[-1], Refused) and updates[-1].code == "unplayable"
+    assert isinstance(updates[-1], m.Refused) and updates[-1].code == "unplayable"
     assert game.game.version == version
     game.send(DRAW)
-    assert isinstance(updates[-2], ViewChanged) and isinstance(updates[-1], Answered)
+    assert isinstance(updates[-2], ViewChanged) and isinstance(updates[-1], m.Accepted)
     await game.close()
 
 
@@ -259,8 +260,6 @@ async def test_a_broken_bot_does_not_stop_the_game() -> None:
 
 
 async def test_an_internal_error_closes_the_game_with_a_reason() -> None:
-    from unotui.client.controller import Closed
-
     deck = deal_order(["B5 R7 G3", "B9 G2 Y1"], "R1", dealer=0)
     game = LocalGame(
         ["Me", "Ada"], CLASSIC.with_(hand_size=3), bots={1: ScriptedBot()}, delay=0, dealer=0, deck=deck
@@ -278,7 +277,7 @@ async def test_an_internal_error_closes_the_game_with_a_reason() -> None:
     await game.start()
     for _ in range(20):
         await asyncio.sleep(0)
-    assert isinstance(updates[-1], Closed) and "engine bug" in updates[-1].reason
+    assert isinstance(updates[-1], m.Closed) and "engine bug" in updates[-1].message
     await game.close()
 
 
@@ -306,7 +305,7 @@ async def test_the_person_is_held_to_the_catch_grace_too() -> None:
         await idle(clock)
     assert game.view.uno_open == 1, game.view
     game.send(Action.parse("catch 1"))
-    assert isinstance(updates[-1], Refused) and updates[-1].code == "too_early"
+    assert isinstance(updates[-1], m.Refused) and updates[-1].code == "too_early"
     clock.advance(0.35)
     await idle(clock)
     game.send(Action.parse("catch 1"))

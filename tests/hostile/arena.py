@@ -25,7 +25,6 @@ from random import Random
 import msgpack
 
 from tests.net.lan_support import FAST, FAST_RATES, Player, has_view, hello_frame, raw, until
-from unotui.client.controller import Answered
 from unotui.engine import Action, Rules
 from unotui.net.config import RoomConfig
 from unotui.net.host import Host, HostLimits
@@ -84,7 +83,7 @@ class Recorder(Player):
 
     def answered(self) -> list[int]:
         """The numbers of the intents the host said it applied."""
-        return [u.seq for u in self.updates if isinstance(u, Answered)]
+        return [u.seq for u in self.updates if isinstance(u, m.Accepted)]
 
 
 @dataclass

@@ -103,7 +103,7 @@ async def test_a_waiting_table_with_only_its_creator_is_reaped(tmp_path: Path) -
         await game.start()
         await until(lambda: code not in lobby.tables, timeout=5)
         await until(lambda: player.closed)
-        assert "Nobody joined this table" in player.closed[0].reason
+        assert "Nobody joined this table" in player.closed[0].message
         await game.close()
         await ann.client.close()
 
@@ -151,7 +151,7 @@ async def test_a_table_that_cannot_start_tells_the_joiner_and_closes(tmp_path: P
         player = Player(game, Random(1), auto=False)
         await game.start()
         await until(lambda: player.closed)
-        assert player.closed[0].code == "server_error" and "failed and was closed" in player.closed[0].reason
+        assert player.closed[0].code == "server_error" and "failed and was closed" in player.closed[0].message
         await until(lambda: code not in lobby.tables)
         await game.close()
         await ann.client.close()

@@ -35,7 +35,7 @@ from ..net.seats import SeatBook, SeatEntry
 from ..protocol import messages as m
 from ..protocol.codec import SharedDeltas
 from ..table import AUTO_KEEP, SeatKind
-from .controller import Closed, Controller, ViewChanged, update_of
+from .controller import Controller, ViewChanged
 from .players import make_bot
 
 __all__ = ["Clock", "LocalGame", "LoopClock"]
@@ -164,7 +164,6 @@ class LocalGame(Controller):
         self.bot_errors: list[str] = referee.bot_errors
         self._outbox = _Seat()
         self._view = seat_view(self.game, seat, self.game.round_log_start)
-        self._actions: dict[int, str] = {}
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._closed = False
@@ -186,7 +185,6 @@ class LocalGame(Controller):
         seq = self._next_seq()
         if self._closed:
             return seq
-        self._actions[seq] = str(action)
         self.core.receive(self._outbox, m.Intent(seq, action), self.clock.time())
         self._deliver()
         self._poke()
@@ -220,17 +218,15 @@ class LocalGame(Controller):
     # ----- the core's clock ---------------------------------------------------------------------
 
     def _deliver(self) -> None:
-        """Hand the listener what the core sent the person's seat, in order."""
+        """Hand the listener what the core sent the person's seat, in order: the very
+        messages a remote seat is sent (views as views)."""
         sent, self._outbox.sent = self._outbox.sent, []
         for item in sent:
             if isinstance(item, SeatView):
                 self._view = item
                 self._emit(ViewChanged(item))
-                continue
-            seq = getattr(item, "seq", None)
-            update = update_of(item, self._actions.pop(seq, "") if isinstance(seq, int) else "")
-            if update is not None:
-                self._emit(update)
+            elif isinstance(item, m.Accepted | m.Refused | m.Closed | m.Presence | m.Deadline | m.ChatLine):
+                self._emit(item)
 
     def _poke(self) -> None:
         self._wake.set()
@@ -242,7 +238,7 @@ class LocalGame(Controller):
             raise
         except Exception as exc:  # never leave the person waiting on a dead game
             self.bot_errors.append(f"driver: {exc!r}")
-            self._emit(Closed(f"the game stopped: {exc}"))
+            self._emit(m.Closed("closed", f"the game stopped: {exc}"))
 
     async def _run(self) -> None:
         core, referee, clock = self.core, self.referee, self.clock

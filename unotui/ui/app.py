@@ -23,10 +23,11 @@ from textual.screen import Screen
 from textual.theme import Theme
 
 from ..client.config import HAND_ORDERS, THEMES, Config, load_config, save_config
-from ..client.controller import Closed, Controller, Refused, Update, ViewChanged
+from ..client.controller import Controller, Update, ViewChanged
 from ..client.local import LocalGame
 from ..client.options import GameOptions
 from ..engine import Action, Phase, SeatView
+from ..protocol import messages as m
 from .lan import LanApp
 from .messages import (
     CycleSort,
@@ -283,10 +284,10 @@ class UnoApp(LanApp):
             elif table is not None:
                 table.history = self.history
                 table.show(view)
-        elif isinstance(update, Refused):
+        elif isinstance(update, m.Refused):
             if table is not None:
-                table.refused(update.action, update.code, update.message)
-        elif isinstance(update, Closed):
+                table.refused(update.code, update.message)
+        elif isinstance(update, m.Closed):
             self.game_closed(update)
         else:
             self.other_update(update)

@@ -16,10 +16,11 @@ from typing import TYPE_CHECKING, Any
 from rich.style import Style
 from textual.app import App
 
-from ..client.controller import Chat, Closed, Controller, Deadline, Presence, Update
+from ..client.controller import Controller, Update
 from ..client.options import GameOptions
 from ..client.room import RoomChanged
 from ..client.text import display_name
+from ..protocol import messages as m
 from ..table import DeadlineKind, PresenceState
 from .messages import SendChat
 from .screens.waiting import WaitingScreen
@@ -132,18 +133,19 @@ class LanApp(App[int]):
             return
         line = ""
         style = Style(italic=True)
-        if isinstance(update, Presence):
+        if isinstance(update, m.Presence):
             template = _PRESENCE.get(update.state, "{name}: " + update.state)
             line = template.format(name=display_name(update.name))
-        elif isinstance(update, Chat):
+        elif isinstance(update, m.ChatLine):
             line = f"{display_name(update.name)}: {update.text}"
             style = Style(bold=True)
-        elif isinstance(update, Deadline) and update.kind == DeadlineKind.TURN:
+        elif isinstance(update, m.Deadline) and update.kind == DeadlineKind.TURN:
+            seat, seconds = -1 if update.seat is None else update.seat, update.ms / 1000
             if table is not None:
-                table.set_deadline(update.seat, update.seconds)  # counted down beside the pile
+                table.set_deadline(seat, seconds)  # counted down beside the pile
             view = self.view
-            if update.seconds and view is not None and update.seat == view.seat:
-                line = f"Turn timer: {update.seconds:.0f} s to decide, or the table acts for you."
+            if seconds and view is not None and seat == view.seat:
+                line = f"Turn timer: {seconds:.0f} s to decide, or the table acts for you."
                 if table is not None:
                     table.say(line)
             return
@@ -154,9 +156,9 @@ class LanApp(App[int]):
         elif waiting is not None:
             waiting.say(line)
 
-    def game_closed(self, update: Closed) -> None:
+    def game_closed(self, update: m.Closed) -> None:
         """The game is gone (the host left, the connection died): say so plainly."""
-        why = f"Game closed: {update.reason}"
+        why = f"Game closed: {update.message}"
         waiting = self.waiting_screen()
         if self._table is not None:
             self._table.say(why + "  (Ctrl+Q: quit)", warn=True)

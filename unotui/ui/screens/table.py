@@ -343,7 +343,7 @@ class TableScreen(Screen[None]):
 
         self._push(ChatScreen(), done)
 
-    def refused(self, action: str, code: str, message: str) -> None:
+    def refused(self, code: str, message: str) -> None:
         """An intent was refused: say why; nothing else changes."""
         view = self.view
         wait = None
