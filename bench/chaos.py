@@ -57,10 +57,10 @@ sys.path.insert(0, str(ROOT))
 from bench import lobby_door  # noqa: E402
 from tests.hostile.arena import RawPeer, Recorder  # noqa: E402
 from tests.net.lan_support import Player, has_view, hello_frame, until  # noqa: E402
-from unotui.client.controller import ViewChanged  # noqa: E402
 from unotui.engine import Action, Phase, Rules  # noqa: E402
 from unotui.net.remote import JoinError, RemoteGame  # noqa: E402
 from unotui.protocol import messages as m  # noqa: E402
+from unotui.protocol.session import ViewUpdated  # noqa: E402
 from unotui.table import TableStatus  # noqa: E402
 
 #: the legitimate players' pace: under the protocol's 10 messages a second
@@ -336,7 +336,7 @@ async def kill_restart(faults: Faults, rounds: int) -> list[float]:
 
 
 def _views(player: Player) -> int:
-    return sum(1 for u in player.updates if isinstance(u, ViewChanged))
+    return sum(1 for u in player.updates if isinstance(u, ViewUpdated))
 
 
 def _free_port() -> int:

@@ -15,12 +15,13 @@ from tests.seeds import rng_secret
 from tests.ui.tui_support import ScriptedBot, deal_order
 from unotui.cli import main
 from unotui.client.config import Config, config_path, load_config, save_config
-from unotui.client.controller import Update, ViewChanged
+from unotui.client.controller import Update
 from unotui.client.local import LocalGame
 from unotui.client.players import make_bot, suggest
 from unotui.client.text import clean, describe
 from unotui.engine import DRAW, KEEP, Action, Card, Event, Game, Play, Rules, play
 from unotui.protocol import messages as m
+from unotui.protocol.session import ViewUpdated
 from unotui.protocol.text import clean_name
 
 CLASSIC = Rules.preset("classic")
@@ -89,7 +90,7 @@ async def test_local_game_refuses_with_code_and_keeps_state() -> None:
     assert isinstance(updates[-1], m.Refused) and updates[-1].code == "unplayable"
     assert game.game.version == version
     game.send(DRAW)
-    assert isinstance(updates[-2], ViewChanged) and isinstance(updates[-1], m.Accepted)
+    assert isinstance(updates[-2], ViewUpdated) and isinstance(updates[-1], m.Accepted)
     await game.close()
 
 
@@ -309,5 +310,5 @@ async def test_the_person_is_held_to_the_catch_grace_too() -> None:
     clock.advance(0.35)
     await idle(clock)
     game.send(Action.parse("catch 1"))
-    assert isinstance(updates[-2], ViewChanged) and game.view.counts[1] == 3
+    assert isinstance(updates[-2], ViewUpdated) and game.view.counts[1] == 3
     await game.close()

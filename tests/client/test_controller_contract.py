@@ -16,13 +16,13 @@ from random import Random
 
 import pytest
 
-from unotui.client.controller import Controller, Update, ViewChanged
+from unotui.client.controller import Controller, Update
 from unotui.client.local import LocalGame
 from unotui.engine import Catch, Phase, Rules
 from unotui.net.config import RoomConfig
 from unotui.net.hosted import HostedGame
 from unotui.protocol import messages as m
-from unotui.protocol.session import Rates
+from unotui.protocol.session import Rates, ViewUpdated
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -63,7 +63,7 @@ async def seat(request: pytest.FixtureRequest) -> AsyncIterator[Recorder]:
         recorder = Recorder(controller)
         await controller.start()
         controller.start_match()
-    await recorder.until(lambda: recorder.of(ViewChanged))
+    await recorder.until(lambda: recorder.of(ViewUpdated))
     yield recorder
     await controller.close()
 
@@ -90,7 +90,7 @@ async def _my_turn(rec: Recorder) -> None:
 
 
 async def test_the_first_update_is_a_view_of_the_viewers_seat(seat: Recorder) -> None:
-    first = next(u for u in seat.updates if isinstance(u, ViewChanged))
+    first = next(u for u in seat.updates if isinstance(u, ViewUpdated))
     assert first.view.seat == seat.controller.seat == 0
     assert seat.controller.view.names[0] == "Me"
     assert len(first.view.hand) == first.view.counts[0] > 0

@@ -8,7 +8,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from random import Random
 
-from unotui.client.controller import Update, ViewChanged
+from unotui.client.controller import Update
 from unotui.engine import DEAL, Catch, Phase
 from unotui.net.config import RoomConfig
 from unotui.net.host import Host, HostLimits
@@ -17,7 +17,7 @@ from unotui.net.room import Room
 from unotui.protocol import messages as m
 from unotui.protocol.codec import decode_host, encode
 from unotui.protocol.framing import FrameDecoder, frame
-from unotui.protocol.session import HostSession, Rates
+from unotui.protocol.session import HostSession, Rates, ViewUpdated
 
 FAST_RATES = Rates(per_s=10_000, burst=10_000, chat_per_s=100, chat_burst=100)
 
@@ -42,7 +42,7 @@ class Player:
             self.refused.append(update)
         elif isinstance(update, m.Closed):
             self.closed.append(update)
-        if self.auto and isinstance(update, ViewChanged | m.Accepted | m.Refused):
+        if self.auto and isinstance(update, ViewUpdated | m.Accepted | m.Refused):
             self.act()
 
     def act(self) -> None:

@@ -5,7 +5,7 @@ the latest :class:`~unotui.engine.SeatView` it was sent and sends *intents*:
 
 * :meth:`Controller.send` an action (``R5``, ``draw``, ``colour G`` ...) and get its
   sequence number back.  The answer comes back later through the listener: a
-  :class:`ViewChanged` if it was applied (with the protocol's ``accepted`` for that
+  :class:`~unotui.protocol.session.ViewUpdated` if it was applied (with the protocol's ``accepted`` for that
   number), or its ``refused`` echoing the number, with a stable ``code`` and a message.  Nothing is
   lost: a refused intent changes nothing and the front end keeps showing the last view.
   While an intent is :attr:`~Controller.in_flight` a second key press is not an error:
@@ -30,24 +30,18 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from ..engine import Action, SeatView
 from ..protocol import messages as m
+from ..protocol.session import ViewUpdated
 from .room import RoomChanged
 
-__all__ = ["Controller", "Listener", "Update", "ViewChanged"]
+__all__ = ["Controller", "Listener", "Update"]
 
 
-@dataclass(frozen=True, slots=True)
-class ViewChanged:
-    """The game changed: here is everything the viewer may now see."""
-
-    view: SeatView
-
-
-Update = ViewChanged | m.Accepted | m.Refused | m.Closed | m.Presence | m.Deadline | m.ChatLine | RoomChanged
-"""What a seat is told, local or remote: the view, and the protocol's own messages for the
+Update = ViewUpdated | m.Accepted | m.Refused | m.Closed | m.Presence | m.Deadline | m.ChatLine | RoomChanged
+"""What a seat is told, local or remote: the view (the protocol's :class:`ViewUpdated`, as
+a remote seat's session rebuilds it from the snapshot and deltas), and the protocol's own messages for the
 answers, presence (``reconnecting``: this seat's own link to the host), deadlines
 (``ms`` after the update arrived; seat ``None``: no deadline), chat and closure (with a
 stable ``code``: ``host_left``, ``connection_lost``, ``kicked``, ``version`` ...)."""

@@ -34,8 +34,9 @@ from ..net.core import TableCore
 from ..net.seats import SeatBook, SeatEntry
 from ..protocol import messages as m
 from ..protocol.codec import SharedDeltas
+from ..protocol.session import ViewUpdated
 from ..table import AUTO_KEEP, SeatKind
-from .controller import Controller, ViewChanged
+from .controller import Controller
 from .players import make_bot
 
 __all__ = ["Clock", "LocalGame", "LoopClock"]
@@ -224,7 +225,7 @@ class LocalGame(Controller):
         for item in sent:
             if isinstance(item, SeatView):
                 self._view = item
-                self._emit(ViewChanged(item))
+                self._emit(ViewUpdated(item))
             elif isinstance(item, m.Accepted | m.Refused | m.Closed | m.Presence | m.Deadline | m.ChatLine):
                 self._emit(item)
 

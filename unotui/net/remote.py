@@ -25,7 +25,7 @@ import logging
 from typing import Any
 
 from .. import __version__
-from ..client.controller import Controller, ViewChanged
+from ..client.controller import Controller
 from ..client.room import RoomChanged, RoomInfo, SeatInfo
 from ..engine import DEAL, Action, Phase, Rules, SeatView
 from ..protocol import messages as m
@@ -281,7 +281,7 @@ class RemoteGame(Controller):
             if self.memory is not None and event.view.phase is Phase.MATCH_OVER:
                 self.memory.forget(self.place)  # nothing left to come back to
                 self.memory = None
-            self._emit(ViewChanged(event.view))
+            self._emit(event)  # the view the session rebuilt, as it is
         elif isinstance(event, m.Accepted | m.Refused | m.Presence | m.Deadline | m.ChatLine):
             self._emit(event)  # what the host said, as it said it (checked and cleaned by the session)
         elif isinstance(event, m.TableState):

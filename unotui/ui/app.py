@@ -23,11 +23,12 @@ from textual.screen import Screen
 from textual.theme import Theme
 
 from ..client.config import HAND_ORDERS, THEMES, Config, load_config, save_config
-from ..client.controller import Controller, Update, ViewChanged
+from ..client.controller import Controller, Update
 from ..client.local import LocalGame
 from ..client.options import GameOptions
 from ..engine import Action, Phase, SeatView
 from ..protocol import messages as m
+from ..protocol.session import ViewUpdated
 from .lan import LanApp
 from .messages import (
     CycleSort,
@@ -273,7 +274,7 @@ class UnoApp(LanApp):
     async def on_game_update(self, message: GameUpdate) -> None:
         update = message.update
         table = self._table
-        if isinstance(update, ViewChanged):
+        if isinstance(update, ViewUpdated):
             view = update.view
             # The chart's rows come from the view, so someone who joins or resumes in
             # the middle of a match sees the same history as everyone else.
