@@ -159,6 +159,7 @@ class LocalGame(Controller):
         self.core: TableCore[_Seat] = TableCore.playing(
             "", config, book, self.game, bots=self.bots, rng=Random(base.getrandbits(64)), inline_bots=False
         )
+        self.core.recording = False  # nothing is journaled in solo play
         referee = self.core.referee
         assert referee is not None
         self.referee = referee

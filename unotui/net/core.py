@@ -76,6 +76,8 @@ class TableCore(Generic[K]):
         self.referee: Referee | None = None
         self.status = TableStatus.WAITING
         self._journaled = 0  # game.history entries already recorded
+        #: whether anything stores the records (a table with no journal, solo play: no)
+        self.recording = True
         self._records: list[Record] = []
         self._dirty: set[K] = set()
         self._events: list[str] = []
@@ -336,7 +338,7 @@ class TableCore(Generic[K]):
 
     def start(self, now: float) -> Effects[K]:
         """Begin the match: computer players take the open seats.  A match that cannot
-        begin (rules that do not fit the seats, a bug) closes the table (see :meth:`fail`)."""
+        begin (rules that do not fit the seats, a bug) closes the table (see :meth:`_fail`)."""
         self._start(now)
         return self.drain()
 
@@ -381,14 +383,10 @@ class TableCore(Generic[K]):
                                inline_bots=inline_bots)
         return self.referee
 
-    def fail(self, exc: BaseException) -> Effects[K]:
-        """The table broke: log why, tell everyone at it with ``server_error``, and close
-        it for good (status ``over``, journal forgotten, so neither a lobby's quick match
-        nor a restart brings it back)."""
-        self._fail(exc)
-        return self.drain()
-
     def _fail(self, exc: BaseException, member: K | None = None, outbox: Outbox | None = None) -> None:
+        """The table broke: log why, tell everyone at it (and ``member``, who may not be
+        seated yet) with ``server_error``, and close it for good (status ``over``, journal
+        forgotten, so neither a lobby's quick match nor a restart brings it back)."""
         log.error("table %r failed: %r", self.code, exc, exc_info=exc)
         self._events.append(f"table closed after an error: {exc!r}"[:300])
         if member is not None and outbox is not None and member not in self.members and not outbox.closed:
@@ -445,12 +443,14 @@ class TableCore(Generic[K]):
         """What the game applied since the last outcome, to store before anyone hears of it."""
         game = self.game
         if game is not None and len(game.history) != self._journaled:
-            rows = action_rows(game.history[self._journaled:], outcome.accepted)
-            self._records.append(ActionsApplied(rows))
+            if self.recording:
+                rows = action_rows(game.history[self._journaled:], outcome.accepted)
+                self._records.append(ActionsApplied(rows))
             self._journaled = len(game.history)
 
     def _save_seats(self) -> None:
-        self._records.append(SeatsSaved(saved_seats(self.book)))
+        if self.recording:
+            self._records.append(SeatsSaved(saved_seats(self.book)))
 
     def _send_views(self) -> None:
         """Bring every member up to date: the views of one moment, built together (what

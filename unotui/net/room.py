@@ -84,6 +84,7 @@ class Room:
         core: TableCore[Link] | None = None,
     ) -> None:
         self.core: TableCore[Link] = core if core is not None else TableCore(code, config)
+        self.core.recording = journal is not None
         self._on_event = on_event or (lambda text: log.info("%s", text))
         self.on_change = on_change
         self.journal = journal
@@ -168,6 +169,7 @@ class Room:
                 elif isinstance(record, TableClosed):
                     journal.close_table(code)
                     self.journal = journal = None
+                    self.core.recording = False
                     break
         for line in effects.events:
             self._on_event(line)
