@@ -361,9 +361,7 @@ class Lobby:
         # between recording and closing the journal resumes this match, and records it
         # again, without counting it twice.
         self.store.record_result(room.code, ranked, f"{room.code}:{match_name(game.shuffler.secret)}")
-        if room.journal is not None:  # recorded: a restart must not resume (and count) it again
-            room.journal.close_table(room.code)
-            room.journal = None
+        room.forget()  # recorded: a restart must not resume (and count) it again
         names = ", ".join(f"{p.rank}. {p.name}" for p in ranked)
         self.store.log_event("result", f"{room.code}: {names}")
         self._on_event(f"[{room.code}] result: {names}")

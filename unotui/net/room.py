@@ -151,6 +151,11 @@ class Room:
             self._timer = None
         self.flush()
 
+    def forget(self) -> None:
+        """Stop journaling this table (its result is recorded elsewhere: a restart must not
+        resume it), through the same record a closed table stores."""
+        self._effect(Effects(records=(TableClosed(),)))
+
     # ----- the edge: effects out -----------------------------------------------------------------
 
     def _effect(self, effects: Effects[Link]) -> None:
