@@ -89,9 +89,9 @@ def test_one_next_seat_for_the_game_and_the_view(players: int) -> None:
                 assert seat_after(g.active, g.active.index(seat), direction, steps) == want
 
 
-def test_hot_path_events_are_whole_events() -> None:
-    """The engine builds its commonest events with ``tuple.__new__`` (for speed): each
-    must equal the same event built the ordinary way, with every field in place."""
+def test_the_commonest_events_are_whole_events() -> None:
+    """The events of every turn (draw, keep, play, colour) are whole events, with every
+    field in place."""
     g = stacked_game(["R1 B2 W", "Y1 Y2 Y3"], "R7", "B9 G5", dealer=1)
     act(g, 0, "draw")
     act(g, 0, "keep")

@@ -1,4 +1,4 @@
-"""``SeatView``'s faster ``__init__`` behaves as the dataclass-generated one."""
+"""``SeatView``'s ``__init__`` takes its fields by position or name, with their defaults."""
 
 from __future__ import annotations
 

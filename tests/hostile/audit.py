@@ -45,8 +45,8 @@ from unotui.engine import ENDED_PHASES, Action, Game
 from unotui.engine.actions import Discard, Play
 from unotui.net.room import Room
 from unotui.protocol import messages as m
-from unotui.protocol.codec import SharedDeltas
 from unotui.protocol.session import HostSession
+from unotui.protocol.shared import SharedDeltas
 
 __all__ = ["Auditor", "Leak", "TappedSession"]
 

@@ -241,3 +241,26 @@ def test_delta_may_not_set_the_seat_or_unknown_fields() -> None:
     for changes in ({"seat": 1}, {"nope": 1}, {"log": []}):
         with pytest.raises(RemoteProtocolError):
             decode_host(msgpack.packb({"t": "delta", "log_at": 0, "log": [], "set": changes}))
+
+
+def spec_messages(heading: str) -> dict[str, list[str]]:
+    """``t`` -> its field names in order, from the table under ``### heading`` in SPEC.md."""
+    import re
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[2] / "protocol" / "SPEC.md").read_text(encoding="utf-8")
+    section = text[text.index(f"### {heading}") :]
+    section = section[: section.index("\n#", 4)]
+    rows = re.findall(r"^\| `([a-z]+)` \| ([^|]*) \|", section, re.MULTILINE)
+    return {t: re.findall(r"(?:^|; )`([a-z_]+)`:", fields) for t, fields in rows if t != "t"}
+
+
+def test_the_specs_message_tables_are_the_codecs() -> None:
+    """SPEC.md's three message tables list exactly the messages each side sends (the
+    unions in messages.py), each with the fields of SCHEMAS in their order."""
+    both = spec_messages("Both directions")
+    for heading, table in (("Client to host", CLIENT_MESSAGES), ("Host to client", HOST_MESSAGES)):
+        listed = {**both, **spec_messages(heading)}
+        assert set(listed) == set(table), heading
+        for t, fields in listed.items():
+            assert fields == [f.key for f in SCHEMAS[table[t]]], (heading, t)

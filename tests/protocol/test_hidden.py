@@ -37,8 +37,8 @@ from unotui.engine import (
 )
 from unotui.engine.actions import Action
 from unotui.engine.cards import Rank
-from unotui.protocol import Delta, ViewEncoder, encode
-from unotui.protocol.codec import SharedDeltas
+from unotui.protocol import ViewEncoder, encode
+from unotui.protocol.shared import SharedDeltas
 
 from .proto_support import random_steps
 
@@ -63,11 +63,11 @@ def streams(game: Game, actions: list[tuple[int, str]], viewers: list[int | None
         shared = SharedDeltas()
         for v, view in zip(viewers, views, strict=True):
             message = encoders[v].update(seat_view(game, v, encoders[v].log_from))
-            host = together[v].update(view)
+            host = shared.follow(together[v], view)
             if message is not None:
                 out[v].append(encode(message))
                 assert host is not None
-                assert (shared.delta(host) if isinstance(host, Delta) else encode(host)) == out[v][-1]
+                assert host == out[v][-1]
             else:
                 assert host is None
 

@@ -337,3 +337,19 @@ def test_a_host_still_deciding_keeps_heartbeats_running() -> None:
     assert host.state is State.AUTHENTICATING and host.next_deadline() == 16.0
     assert host.tick(16.0) == [] and b"ping" in host.data_to_send()
     assert closed(host.tick(46.0)).code == "timeout"
+
+
+def test_the_rule_tables_name_real_methods_and_cover_every_message() -> None:
+    """Every rule of the state tables names a method of its session; once admitted,
+    every message the other side may send has a rule (the table is the whole machine)."""
+    from unotui.protocol.messages import CLIENT_MESSAGES, HOST_MESSAGES
+    from unotui.protocol.states import HOST_RULES, PEER_RULES, Refuse, State
+
+    for rules, cls, incoming in ((HOST_RULES, HostSession, CLIENT_MESSAGES),
+                                 (PEER_RULES, PeerSession, HOST_MESSAGES)):
+        for state, (table, _otherwise) in rules.items():
+            assert set(table) <= set(incoming.values()), state
+            for rule in table.values():
+                assert isinstance(rule, Refuse) or callable(getattr(cls, rule)), (state, rule)
+        for state in (State.ACTIVE, State.SPECTATING):
+            assert set(rules[state][0]) == set(incoming.values()), state

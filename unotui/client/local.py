@@ -33,8 +33,8 @@ from ..net.config import RoomConfig
 from ..net.core import TableCore
 from ..net.seats import SeatBook, SeatEntry
 from ..protocol import messages as m
-from ..protocol.codec import SharedDeltas
 from ..protocol.session import ViewUpdated
+from ..protocol.shared import SharedDeltas
 from ..table import AUTO_KEEP, SeatKind
 from .controller import Controller
 from .players import make_bot

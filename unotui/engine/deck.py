@@ -35,8 +35,9 @@ def build_deck(rules: Rules) -> list[Card]:
 def cached_deck(rules: Rules) -> tuple[Card, ...]:
     """:func:`build_deck` as a tuple, cached per rules (``Rules`` is frozen and hashable).
 
-    Building the deck from the enums was about a tenth of the cost of a simulated hand
-    (``bench/engine.py`` builds a ``Game`` per hand), so every ``Game`` shares one.
+    Building the deck from the enums is a large share of the cost of a short game
+    (``bench/engine.py`` builds a ``Game`` per hand), so every ``Game`` shares one:
+    without the cache 300 hands took 92-98 ms instead of 81 (engine17, best of 9).
     """
     return tuple(build_deck(rules))
 

@@ -7,7 +7,7 @@
 
 A card that needs several decisions (a wild needs a colour, a swap needs a target, a
 custom wild may need discards from several seats) queues what is left to do as typed
-steps on ``Game.todo`` and waits; :meth:`~unotui.engine.turns.TurnMixin._run` carries
+steps on ``Game.todo`` and waits; :func:`~unotui.engine.steps.run` carries
 them out when the decision arrives.  Steps are small frozen values: the ones without
 arguments, and the common ``Advance`` steps, are shared constants, so queueing them
 allocates nothing.

@@ -16,9 +16,8 @@ after a swap, arrival order plus the public draw log would tell which card came 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import MISSING, dataclass, field, fields
-from types import MemberDescriptorType
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, field, fields
+from typing import TYPE_CHECKING
 
 from .actions import Action
 from .cards import Card, Colour
@@ -124,38 +123,6 @@ class SeatView:
         return seat_after(self.active, self.active.index(seat), self.direction, steps)
 
 
-def _fast_init(cls: type) -> None:
-    """Give the frozen, slotted dataclass ``cls`` an ``__init__`` that sets its slots
-    through their descriptors: the same signature, defaults and result as the generated
-    one, about twice as fast (that one looks ``object.__setattr__`` up for each of the 37
-    fields, and a host builds a view per seat per move, a client one per update)."""
-    params: list[str] = []
-    env: dict[str, object] = {}
-    lines: list[str] = []
-    for f in fields(cls):
-        slot = cls.__dict__[f.name]
-        if type(slot) is not MemberDescriptorType or f.default_factory is not MISSING or not f.init:
-            raise TypeError(f"{cls.__name__}.{f.name}: not a plain slot")
-        if f.default is MISSING:
-            params.append(f.name)
-        else:
-            params.append(f"{f.name}=_default_{f.name}")
-            env[f"_default_{f.name}"] = f.default
-        env[f"_set_{f.name}"] = slot.__set__
-        lines.append(f"    _set_{f.name}(self, {f.name})\n")
-    source = f"def __init__(self, {', '.join(params)}):\n{''.join(lines)}"
-    exec(source, env)  # (the source is made of the class's own field names)
-    init: Any = env["__init__"]
-    init.__qualname__ = f"{cls.__qualname__}.__init__"
-    init.__module__ = cls.__module__
-    init.__doc__ = cls.__init__.__doc__  # type: ignore[misc]
-    init.__annotations__ = cls.__init__.__annotations__  # type: ignore[misc]
-    setattr(cls, "__init__", init)  # noqa: B010 - mypy refuses a plain assignment to a method
-
-
-_fast_init(SeatView)
-
-
 def seat_view(game: Game, seat: int | None, log_from: int = 0) -> SeatView:
     """What ``seat`` may see of ``game`` (``None``: a spectator).
 
@@ -166,56 +133,7 @@ def seat_view(game: Game, seat: int | None, log_from: int = 0) -> SeatView:
         NoSuchSeatError: ``seat`` is not a seat at this table (a negative index must not
             show another seat's hand).
     """
-    if seat is not None and not 0 <= seat < game.n:
-        raise NoSuchSeatError(f"there is no seat {seat} at this {game.n}-seat table")
-    hands = game.hands
-    phase = game.phase
-    face_up: dict[int, tuple[Card, ...]] = {}
-    if phase is _ROUND_OVER or phase is _MATCH_OVER:
-        # Hands are laid down for scoring at the end of a round.
-        face_up = {s: tuple(sorted(hands[s])) for s in game.active if hands[s]}
-    elif game.face_up_until >= 0:
-        face_up = {s: tuple(sorted(hands[s])) for s in game.active}
-    wd4 = game.wd4 if phase is _CHALLENGE else None
-    return SeatView(
-        seat=seat,
-        names=game.names,
-        rules=game.rules,
-        hand=tuple(sorted(hands[seat])) if seat is not None else (),
-        counts=tuple(len(h) for h in hands),
-        face_up=face_up,
-        top=game.top,
-        colour=game.colour,
-        direction=game.direction,
-        turn=game.turn,
-        actor=game.actor,
-        phase=phase,
-        pending=game.pending,
-        drawn=game.drawn if seat == game.actor else None,
-        discard_left=game.discard_left,
-        draw_count=len(game.draw_pile),
-        discard_count=len(game.discard),
-        uno_called=tuple(game.uno_called),
-        uno_open=game.uno_open,
-        wd4_by=wd4[0] if wd4 is not None else -1,
-        scores=tuple(game.scores),
-        round_points=tuple(game.round_points),
-        round_no=game.round_no,
-        dealer=game.dealer,
-        round_winner=game.round_winner,
-        winner=game.winner,
-        eliminated=tuple(game.eliminated),
-        teams=tuple(game.team_of(s) for s in range(game.n)),
-        active=tuple(game.active),
-        legal=game.legal_actions(seat) if seat is not None else (),
-        log=tuple(e.redacted(seat) for e in game.log[log_from:]),
-        log_start=log_from,
-        version=game.version,
-        history=tuple(game.score_history),
-        challenge_colour=wd4[1] if wd4 is not None else None,
-        deck_commit=game.deck_commit,
-        revealed_key=game.revealed_key,
-    )
+    return seat_views(game, ((seat, log_from),))[0]
 
 
 class MomentViews(list[SeatView]):
@@ -227,8 +145,8 @@ class MomentViews(list[SeatView]):
 
 
 def seat_views(game: Game, viewers: Sequence[tuple[int | None, int]]) -> MomentViews:
-    """The views of several seats at one moment: ``[seat_view(game, seat, log_from) for
-    seat, log_from in viewers]``, equal field by field, built faster.
+    """The views of several seats at one moment, one per ``(seat, log_from)`` of
+    ``viewers`` (:func:`seat_view` is one of them).
 
     What every seat sees alike (counts, scores, the public log events, the hands laid
     face up ...) is computed once, and the views share those objects; only each seat's

@@ -26,8 +26,8 @@ from ..bots import Bot, make_bot
 from ..client.players import BOT_NAMES
 from ..engine import Action, Game, Phase, seat_view, seat_views
 from ..protocol import messages as m
-from ..protocol.codec import SharedDeltas
 from ..protocol.session import HelloReceived
+from ..protocol.shared import SharedDeltas
 from ..table import DeadlineKind, Decision, Outcome, Pacing, PresenceState, Referee, SeatKind, TableStatus
 from .config import RoomConfig, config_from_dict, config_to_dict
 from .effects import (

@@ -13,7 +13,7 @@ from typing import Generic, NamedTuple, Protocol, TypeVar
 
 from ..engine import Action, Rules, SeatView
 from ..protocol import messages as m
-from ..protocol.codec import SharedDeltas
+from ..protocol.shared import SharedDeltas
 from ..table import Accepted, SeatKind, TableStatus
 from .config import RoomConfig
 from .journal import SavedSeat

@@ -8,8 +8,9 @@ this package is one implementation of it, tested against ``protocol/vectors/``.
 Layers, bottom up: :mod:`.framing` (length prefix, msgpack with limits), :mod:`.values`
 (cards, actions, events, rules as strict text forms), :mod:`.messages` (one dataclass per
 message), :mod:`.codec` (message <-> bytes), :mod:`.sync` (snapshot and deltas of a
-seat's view), :mod:`.text` (cleaning names and chat), :mod:`.session` (the per-connection
-state machines with timeouts, limits and heartbeats).
+seat's view), :mod:`.shared` (a moment's views as each connection's bytes), :mod:`.text`
+(cleaning names and chat), :mod:`.states` (the sessions' rules as tables),
+:mod:`.session` (the per-connection state machines with timeouts, limits and heartbeats).
 """
 
 from .codec import decode_client, decode_host, encode, encode_frame

@@ -15,14 +15,13 @@ put a bare int where a card belongs fails here, in the sender, as a
 from __future__ import annotations
 
 import dataclasses
-import operator
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
 from ..bots import LEVELS
-from ..engine import Card, Colour, Event, Phase, SeatView
+from ..engine import Event
 from ..table.states import SENT_PRESENCE, DeadlineKind, SeatKind, TableStatus
 from .errors import LocalProtocolError, RemoteProtocolError
 from .framing import CLIENT_LIMITS, PEER_ACCEPTS, Limits, frame, pack_body, unpack_body
@@ -59,20 +58,7 @@ from .messages import (
     TableState,
     Welcome,
 )
-from .sync import (
-    _POSITION,
-    _SETTABLE,
-    _WRITE_SET,
-    MAX_LOG,
-    OWN_FIELDS,
-    PUBLIC_FIELDS,
-    PUBLIC_VALUES,
-    ViewEncoder,
-    changes_in,
-    changes_out,
-    view_in,
-    view_out,
-)
+from .sync import MAX_LOG, changes_in, changes_out, view_in, view_out
 from .text import CHAT_MAX
 from .values import (
     MAX_SEATS,
@@ -80,7 +66,6 @@ from .values import (
     action_out,
     bad,
     bool_in,
-    check_redacted,
     event_in,
     event_out,
     int_in,
@@ -92,7 +77,6 @@ from .values import (
 
 __all__ = [
     "SCHEMAS",
-    "SharedDeltas",
     "decode_client",
     "decode_host",
     "encode",
@@ -134,18 +118,11 @@ def _f(key: str, read: Callable[[object], Any], out: Callable[[Any], object] | N
 
 
 def _int(what: str, lo: int, hi: int) -> Callable[[object], int]:
-    def read(v: object) -> int:
-        if type(v) is int and lo <= v <= hi:
-            return v
-        return int_in(v, what, lo, hi)  # raises
-
-    return read
+    return lambda v: int_in(v, what, lo, hi)
 
 
 def _log_in(v: object) -> tuple[Event, ...]:
-    if type(v) is list and len(v) <= MAX_LOG:
-        return tuple([event_in(e) for e in v])
-    return list_in(v, "log", event_in, MAX_LOG)  # raises
+    return list_in(v, "log", event_in, MAX_LOG)
 
 
 def _str(what: str, max_len: int, min_len: int = 0) -> Callable[[object], str]:
@@ -410,219 +387,6 @@ def encode_frame(message: Message, limit: int) -> bytes:
     return frame(encode(message), limit)
 
 
-class SharedDeltas:
-    """The wire bytes of one moment's deltas, packed once for the seats they are alike for.
-
-    A host sending the same moment to several seats (views from
-    :func:`~unotui.engine.seat_views`, which share every object the seats see alike)
-    passes one of these to each connection's :meth:`HostSession.send_view
-    <unotui.protocol.session.HostSession.send_view>`.  Most seats get the same delta
-    (only the actor's hand and legal actions are its own), and that delta is encoded
-    once, by :func:`encode` with all its checks.
-
-    A delta's bytes are reused only for a delta made of the *identical* objects (the same
-    log events, the same field values: the cache holds them, so no other object can take
-    over their identity), never for an equal-looking one.  A seat's own hand or private
-    event is its own object, so no seat is ever sent bytes made from another seat's value.
-    Use one for one moment only (it keeps what it encoded alive).
-
-    Deltas that differ (the actor's, the last actor's) still share most of their parts:
-    the new log events and most changed fields.  Each part is packed once too, by the
-    same writers and checks as :func:`encode`, and a delta's body is its parts joined
-    under their map headers: msgpack packs a map as its header and then each key and
-    value in turn, so the bytes are exactly ``encode(delta)``'s.  Parts are reused by
-    identity as well (the field's name and the very value object, kept alive here).
-    """
-
-    __slots__ = ("_bodies", "_canon", "_deltas", "_diffs", "_logs", "_pairs")
-
-    def __init__(self, public: tuple[object, ...] | None = None) -> None:
-        """``public``: the moment's public values as :func:`~unotui.engine.seat_views`
-        gives them (``MomentViews.public``), so that :meth:`follow` need not take them
-        from each view (a view of another moment is still recognised and handled)."""
-        # key -> (the objects the key names, kept alive; the bytes)
-        self._deltas: dict[tuple[object, ...], tuple[object, bytes]] = {}
-        self._logs: dict[tuple[int, ...], tuple[object, bytes]] = {}
-        self._pairs: dict[tuple[str, object], tuple[object, bytes]] = {}
-        self._canon: tuple[object, ...] | None = public  # the moment's public values
-        # (id(diff), id(new events), log index) -> (what the key names, kept alive; the body)
-        self._bodies: dict[tuple[int, int, int], tuple[object, bytes]] = {}
-        # (id(before), id(after)) -> (before, after, the changed pairs' bytes, how many)
-        self._diffs: dict[tuple[int, int], tuple[object, object, tuple[bytes, ...], int]] = {}
-
-    def follow(self, encoder: ViewEncoder, view: SeatView) -> bytes | Literal[False] | None:
-        """The body of the delta that brings ``encoder``'s client to ``view``, or None
-        when nothing changed, or False when only ``encoder.update`` can make it (no
-        snapshot yet, a gap in the log, bytes ``encode`` would refuse).
-
-        The fast way for views of one moment: what changed in the fields every viewer
-        sees alike is found and packed once for all the seats that were sent the same
-        moment before (their public values are the very same objects), and only a
-        seat's own fields (hand, drawn card, legal actions) and log are its own.  The
-        bytes are exactly ``encode(encoder.update(view))``'s (a test compares them).
-        """
-        step = encoder.follow(view)
-        if step is None:
-            return False
-        last, before, new, end = step
-        canon = self._canon
-        if canon is not None and view.counts is canon[_COUNTS]:
-            public = canon  # counts is a new tuple every moment: this view is of this one
-        else:
-            public = PUBLIC_VALUES(view)
-            if canon is None:
-                self._canon = public
-            elif all(map(operator.is_, public, canon)):
-                public = canon  # the same objects: one key for every seat of this moment
-        try:
-            key = (id(before), id(public))
-            diff = self._diffs.get(key)
-            if diff is None:
-                diff = self._diffs[key] = (before, public, *self._public_parts(before, public))
-            segments, count = diff[2], diff[3]
-            own = []
-            for name in _OWN_SENT:
-                value, old = getattr(view, name), getattr(last, name)
-                if value is not old and value != old:
-                    own.append(self._pair(name, value))
-                    count += 1
-                else:
-                    own.append(b"")
-            if not count and not new:
-                encoder.advance(view, public, end)
-                return None
-            check_redacted(new, view.seat)
-            alike = not (own[0] or own[1] or own[2])
-            if alike:  # nothing of the seat's own: the body another seat got, if any
-                made = self._bodies.get((id(diff), id(new), end))
-                if made is not None:
-                    encoder.advance(view, public, end)
-                    return made[1]
-            log_ids = tuple(map(id, new))
-            log = self._logs.get(log_ids)
-            if log is None:
-                log = self._logs[log_ids] = (new, pack_body(_LOG.out(new)))
-            body = b"".join(
-                (
-                    _DELTA_HEAD,
-                    pack_body(_LOG_AT.out(end - len(new))),
-                    _LOG_KEY,
-                    log[1],
-                    _SET_KEY,
-                    _map_header(count),
-                    segments[0],
-                    own[0],
-                    segments[1],
-                    own[1],
-                    segments[2],
-                    own[2],
-                    segments[3],
-                )
-            )
-        except LocalProtocolError:
-            return False  # update() and encode() say why, with the errors they always gave
-        if alike:
-            self._bodies[id(diff), id(new), end] = ((diff, new), body)
-        encoder.advance(view, public, end)
-        return body
-
-    def _pair(self, name: str, value: object) -> bytes:
-        """``name: value`` as a delta's ``set`` packs it, once per value object.
-
-        Values that outlive the moment (cards, colours, phases, None, exact ints and
-        strings, whose bytes follow from the value alone) are packed once per process,
-        in a bounded cache that keeps them alive; containers once per moment.
-        """
-        kind = type(value)
-        cache: dict[tuple[str, object], tuple[object, bytes]]
-        if kind is int or kind is str:
-            cache, key = _LASTING, (name, value)
-        elif kind in _SINGLETONS:
-            cache, key = _LASTING, (name, id(value))
-        else:
-            cache, key = self._pairs, (name, id(value))
-        pair = cache.get(key)
-        if pair is None:
-            if len(_LASTING) >= _LASTING_MAX:
-                _LASTING.clear()
-            pair = cache[key] = (value, _NAMES[name] + pack_body(_WRITE_SET[name](value)))
-        return pair[1]
-
-    def _public_parts(self, before: tuple[Any, ...], after: tuple[Any, ...]) -> tuple[tuple[bytes, ...], int]:
-        """The changed public fields' pairs, joined in the four runs that the seat's own
-        fields (hand, drawn, legal) separate in view order; and how many changed."""
-        runs: list[list[bytes]] = [[], [], [], []]
-        count = 0
-        if before is not after:
-            for i, value in enumerate(after):
-                old = before[i]
-                if value is not old and value != old:
-                    runs[_RUN[i]].append(self._pair(PUBLIC_FIELDS[i], value))
-                    count += 1
-        return tuple(b"".join(run) for run in runs), count
-
-    def delta(self, delta: Delta) -> bytes:
-        """The body of ``delta``: what ``encode(delta)`` makes, made once per distinct delta."""
-        changes = delta.changes
-        values = tuple(changes.values())
-        key = (delta.log_at, tuple(map(id, delta.log)), tuple(changes), tuple(map(id, values)))
-        hit = self._deltas.get(key)
-        if hit is not None:
-            return hit[1]
-        try:
-            body = self._encode(delta, key[1])
-        except LocalProtocolError:
-            return encode(delta)  # which refuses it too, with the error it always gave
-        self._deltas[key] = ((delta.log, values), body)
-        return body
-
-    def _encode(self, delta: Delta, log_ids: tuple[int, ...]) -> bytes:
-        if type(delta) is not Delta:
-            return encode(delta)
-        log_at = _LOG_AT.out(delta.log_at)
-        log = self._logs.get(log_ids)
-        if log is None:
-            log = self._logs[log_ids] = (delta.log, pack_body(_LOG.out(delta.log)))
-        changes = delta.changes
-        if not changes.keys() <= _SETTABLE:
-            return encode(delta)  # (which raises)
-        parts = [_DELTA_HEAD, pack_body(log_at), _LOG_KEY, log[1], _SET_KEY, _map_header(len(changes))]
-        pairs = self._pairs
-        for name in sorted(changes, key=_POSITION.__getitem__):
-            value = changes[name]
-            pair = pairs.get((name, id(value)))
-            if pair is None:
-                pair = pairs[name, id(value)] = (value, _NAMES[name] + pack_body(_WRITE_SET[name](value)))
-            parts.append(pair[1])
-        return b"".join(parts)
-
-
-def _map_header(n: int) -> bytes:
-    """msgpack's header of a map of ``n`` entries (a fixmap up to 15, then a map 16)."""
-    return bytes([0x80 | n]) if n < 16 else b"\xde" + n.to_bytes(2, "big")
-
-
-_LOG_AT, _LOG, _SET = SCHEMAS[Delta]
-if (_LOG_AT.key, _LOG.key, _SET.key) != ("log_at", "log", "set"):
-    raise AssertionError("SharedDeltas packs a delta's fields in the order of SCHEMAS[Delta]")
-# "t": "delta" and the key of the first field, as encode() packs them (a map of 4 entries)
-_DELTA_HEAD = _map_header(4) + pack_body("t") + pack_body(Delta.TYPE) + pack_body("log_at")
-_LOG_KEY, _SET_KEY = pack_body("log"), pack_body("set")
-_NAMES = {name: pack_body(name) for name in _SETTABLE}
-#: (field, value or its id) -> (the value, kept alive; its ``set`` pair's bytes)
-_LASTING: dict[tuple[str, object], tuple[object, bytes]] = {}
-_LASTING_MAX = 4096
-#: types whose values are made once per process (a card, colour or phase is one object)
-_SINGLETONS = frozenset({Card, Colour, Phase, type(None), bool})
-_COUNTS = PUBLIC_FIELDS.index("counts")
-#: a seat's own fields that a delta may set, in view order
-_OWN_SENT = tuple(name for name in OWN_FIELDS if name != "seat")
-#: public field i -> the run it is packed in: how many of the seat's own fields precede it
-_RUN = tuple(sum(_POSITION[own] < _POSITION[name] for own in _OWN_SENT) for name in PUBLIC_FIELDS)
-if tuple(sorted(_OWN_SENT, key=_POSITION.__getitem__)) != _OWN_SENT or len(_OWN_SENT) != 3:
-    raise AssertionError("SharedDeltas.follow packs hand, drawn and legal between four runs")
-
-
 def _check_order() -> None:
     # _decode passes the fields positionally: the wire order must be the class's order.
     for cls, fields in SCHEMAS.items():
@@ -637,9 +401,6 @@ _check_order()
 def _builder(cls: type[Any], fields: tuple[Field, ...]) -> Callable[[dict[str, Any]], Any]:
     """The function making a ``cls`` from a wire map that has exactly its keys."""
     readers = tuple((f.key, f.read) for f in fields)
-    if cls is Delta:  # every move, for every seat: spelled out
-        log_at, log, changes = (read for _key, read in readers)
-        return lambda wire: Delta(log_at(wire["log_at"]), log(wire["log"]), changes(wire["set"]))
 
     def build(wire: dict[str, Any]) -> Any:
         message = cls(*[read(wire[key]) for key, read in readers])

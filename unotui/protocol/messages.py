@@ -13,13 +13,14 @@ message is encoded or decoded, so a message that was decoded is always valid.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, get_args
 
 from ..engine import Action, Event, Rules, SeatView
 
 __all__ = [
     "CLIENT_MESSAGES",
     "HOST_MESSAGES",
+    "SEAT_ACTS",
     "Accepted",
     "Bye",
     "Chat",
@@ -387,6 +388,8 @@ class Created:
     code: str
 
 
+# Which messages travel which way is written here once, as the two unions; the wire
+# tables below and the sessions' rules (``session.py``) are derived from them.
 ClientMessage = Hello | Intent | Ready | Chat | Ping | Pong | Bye | Start | Create | Quick
 HostMessage = (
     Welcome | Error | Closed | Snapshot | Delta | Accepted | Refused | Presence | Deadline | ChatLine
@@ -395,14 +398,8 @@ HostMessage = (
 Message = ClientMessage | HostMessage
 
 #: wire type -> class, for messages a client sends
-CLIENT_MESSAGES: dict[str, type[Any]] = {
-    c.TYPE: c for c in (Hello, Intent, Ready, Chat, Ping, Pong, Bye, Start, Create, Quick)
-}
+CLIENT_MESSAGES: dict[str, type[Any]] = {c.TYPE: c for c in get_args(ClientMessage)}
 #: wire type -> class, for messages a host sends
-HOST_MESSAGES: dict[str, type[Any]] = {
-    c.TYPE: c
-    for c in (
-        *(Welcome, Error, Closed, Snapshot, Delta, Accepted),
-        *(Refused, Presence, Deadline, ChatLine, Ping, Pong, TableState, LobbyState, Created),
-    )
-}
+HOST_MESSAGES: dict[str, type[Any]] = {c.TYPE: c for c in get_args(HostMessage)}
+#: the client messages that act for a seat (a spectator has none to act for)
+SEAT_ACTS: tuple[type[Any], ...] = (Intent, Ready, Start)

@@ -9,14 +9,10 @@ client's end) do no I/O and read no clock (the h11 design).  The asyncio layer:
 3. after every call, writes ``data_to_send()`` to the transport, and closes the
    transport once ``state`` is :attr:`State.CLOSED` and the bytes are written.
 
-States (``protocol/SPEC.md`` has the full table)::
-
-    AWAIT_HELLO --hello--> AUTHENTICATING --accept--> ACTIVE      --+--> CLOSED
-         (host only)          (host: deciding;     \\-> SPECTATING --/
-                               peer: hello sent)
-
-Everything that can go wrong ends in ``CLOSED`` with one :class:`ConnectionClosed` event
-whose ``fault`` says whose fault it was.  The session enforces the protocol's limits: hello
+What each side does with each message in each :class:`~unotui.protocol.states.State` is
+the table in :mod:`.states`; the methods here are the effects.  Everything that can go
+wrong ends in ``CLOSED`` with one :class:`ConnectionClosed` event whose ``fault`` says
+whose fault it was.  The session enforces the protocol's limits: hello
 first and within 5 s, every frame complete within 10 s, frame sizes, the message and chat
 rate limits (token buckets), and heartbeats (ping after 15 s of silence, dead after 45 s).
 """
@@ -25,27 +21,26 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from ..engine import Rules, SeatView
 from ..tokens import TokenBucket
-from .codec import SharedDeltas, decode_client, decode_host, encode
+from .codec import decode_client, decode_host, encode
 from .errors import LocalProtocolError, RemoteProtocolError
 from .framing import CLIENT_LIMITS, HOST_LIMITS, PEER_ACCEPTS, FrameDecoder, Limits, frame
 from .messages import (
+    SEAT_ACTS,
     Accepted,
     Bye,
     Chat,
     ChatLine,
     Closed,
     Create,
-    Created,
     Deadline,
     Delta,
     Error,
     Hello,
     Intent,
-    LobbyState,
     Message,
     Ping,
     Pong,
@@ -58,6 +53,8 @@ from .messages import (
     TableState,
     Welcome,
 )
+from .shared import SharedDeltas
+from .states import HOST_RULES, HOST_SENDS, PEER_RULES, PEER_SENDS, State, step
 from .sync import ViewDecoder, ViewEncoder
 from .text import clean_chat, clean_name
 
@@ -79,16 +76,6 @@ __all__ = [
 #: the versions this implementation speaks (a range, for negotiation)
 PROTOCOL_VERSION = 1
 _SUPPORTED = (1, 1)
-
-
-class State(enum.StrEnum):
-    """Where a connection is (see the module docstring)."""
-
-    AWAIT_HELLO = "await_hello"
-    AUTHENTICATING = "authenticating"
-    ACTIVE = "active"
-    SPECTATING = "spectating"
-    CLOSED = "closed"
 
 
 class Fault(enum.StrEnum):
@@ -126,8 +113,6 @@ class ViewUpdated:
     view: SeatView
 
 
-#: what a host sends with :meth:`HostSession.send` (welcome, error and views have their own)
-_SENDABLE = (Accepted, Refused, Presence, Deadline, ChatLine, Ping, TableState, LobbyState, Created)
 
 HostEvent = HelloReceived | Intent | Ready | Chat | Start | Create | Quick | ConnectionClosed
 PeerEvent = (
@@ -157,12 +142,15 @@ class Rates:
     chat_burst: int = 5
 
 
+E = TypeVar("E")
+
 #: states in which heartbeats run (the hello timeout covers AWAIT_HELLO)
 _BEATING = (State.AUTHENTICATING, State.ACTIVE, State.SPECTATING)
 
 
-class _Session:
-    """What both ends share: framing, outbox, timers, heartbeats, closing."""
+class _Session(Generic[E]):
+    """What both ends share: framing, outbox, timers, heartbeats, closing (``E``: the
+    events this end delivers)."""
 
     _limit_in: Limits
     _limit_out: int
@@ -189,13 +177,14 @@ class _Session:
         out, self._out = bytes(self._out), bytearray()
         return out
 
-    def receive_data(self, data: bytes, now: float) -> list[Any]:
+    def receive_data(self, data: bytes, now: float) -> list[E]:
         """Take bytes from the transport (``b""``: end of file); return the events."""
         if self.closed:
             return []
         if not data:
             self.state = State.CLOSED
-            return [ConnectionClosed("eof", "the connection ended without a goodbye", Fault.REMOTE)]
+            eof: list[Any] = [ConnectionClosed("eof", "the connection ended without a goodbye", Fault.REMOTE)]
+            return eof
         self._last_recv = now
         self._next_ping = now + self._heartbeat
         events: list[Any] = []
@@ -213,8 +202,9 @@ class _Session:
             self._frame_started = now
         return events
 
-    def tick(self, now: float) -> list[Any]:
-        """Act on timers that have passed: time out, or send a heartbeat ping."""
+    def tick(self, now: float) -> list[E]:
+        """Act on timers that have passed: time out, or send a heartbeat ping (and the
+        hello or welcome and frame timeouts)."""
         if self.closed:
             return []
         t = self.timing
@@ -237,7 +227,6 @@ class _Session:
         """When :meth:`tick` must next be called (``None``: never, the session is closed)."""
         if self.closed:
             return None
-        # Called after every write of a busy host: no lists, no generators.
         best = self._handshake_deadline()
         if self._frame_started is not None:
             due = self._frame_started + self.timing.frame
@@ -268,15 +257,22 @@ class _Session:
         deadline = self._handshake_deadline()
         return "" if deadline is None or now < deadline else "the handshake took too long"
 
-    def _pong(self, message: Message) -> bool:
-        """Answer a ping; swallow a pong.  True if the message was one of them."""
-        if isinstance(message, Ping):
-            self._queue(Pong(message.n))
-            return True
-        return isinstance(message, Pong)
+    def _ping(self, message: Ping, _now: float) -> list[Any]:
+        self._queue(Pong(message.n))
+        return []
+
+    def _bye(self, _message: Bye, _now: float) -> list[Any]:
+        self.state = State.CLOSED
+        return [ConnectionClosed("bye", "the peer left", Fault.NONE)]
+
+    def _forward(self, message: Message, _now: float) -> list[Any]:
+        return [message]
+
+    def _ignore(self, _message: Message, _now: float) -> list[Any]:
+        return []
 
 
-class HostSession(_Session):
+class HostSession(_Session[HostEvent]):
     """The host's end of one connection.
 
     Args:
@@ -324,10 +320,6 @@ class HostSession(_Session):
                 return self._fail(exc)
         return super().receive_data(data, now)
 
-    def tick(self, now: float) -> list[HostEvent]:
-        """Act on timers that have passed (hello and frame timeouts, heartbeats)."""
-        return super().tick(now)
-
     @property
     def log_from(self) -> int:
         """Build views from this log index on (see :attr:`ViewEncoder.log_from`)."""
@@ -374,7 +366,7 @@ class HostSession(_Session):
             return
         if self.state not in (State.ACTIVE, State.SPECTATING):
             raise LocalProtocolError("bad_message", f"cannot send {message.TYPE} in state {self.state}")
-        if not isinstance(message, _SENDABLE):
+        if not isinstance(message, HOST_SENDS):
             raise LocalProtocolError("bad_message", f"{type(message).__name__} is not sent with send()")
         self._queue(message)
 
@@ -383,7 +375,7 @@ class HostSession(_Session):
 
         ``shared``: when the same moment goes to several connections (views from
         :func:`~unotui.engine.seat_views`), one :class:`SharedDeltas` for all of them
-        packs what they see alike once.  The bytes sent are the same either way.
+        packs what they see alike once; without one, the view gets one of its own.
         A closed session drops the view (see :meth:`send`).
         """
         if self.state is State.CLOSED:
@@ -392,20 +384,10 @@ class HostSession(_Session):
             raise LocalProtocolError("bad_message", f"cannot send a view in state {self.state}")
         if view.seat != self.seat:
             raise LocalProtocolError("bad_message", f"a view of seat {view.seat} for seat {self.seat}")
-        if shared is not None:
-            body = shared.follow(self._views, view)
-            if body is None:
-                return False
-            if body is not False:
-                self._out += frame(body, self._limit_out)
-                return True
-        message = self._views.update(view)
-        if message is None:
+        body = (shared if shared is not None else SharedDeltas()).follow(self._views, view)
+        if body is None:
             return False
-        if shared is not None and type(message) is Delta:
-            self._out += frame(shared.delta(message), self._limit_out)
-        else:
-            self._queue(message)
+        self._out += frame(body, self._limit_out)
         return True
 
     def close(self, code: str, message: str) -> None:
@@ -424,42 +406,28 @@ class HostSession(_Session):
         message = decode_client(body, self._limit_in)
         if not self._messages.take(now):
             raise RemoteProtocolError("rate_limited", "more than 10 messages a second")
-        if self._pong(message):
-            return []
-        if isinstance(message, Bye):
-            self.state = State.CLOSED
-            return [ConnectionClosed("bye", "the peer left", Fault.NONE)]
-        state = self.state
-        if state is State.AWAIT_HELLO:
-            if not isinstance(message, Hello):
-                raise RemoteProtocolError("bad_message", "the first message must be hello")
-            return [self._hello(message)]
-        if isinstance(message, Hello):
-            raise RemoteProtocolError("bad_message", "hello was already sent")
-        if state is State.AUTHENTICATING:
-            raise RemoteProtocolError("bad_message", "wait for welcome before sending anything")
-        if isinstance(message, Chat):
-            if not self._chat.take(now):
-                self._queue(Refused(None, "rate_limited", "more than one chat line a second"))
-                return []
-            text = clean_chat(message.text)
-            return [Chat(text)] if text else []
-        if isinstance(message, Create | Quick):
-            return [message]  # lobby requests: the host knows whether this is a lobby seat
-        if state is State.SPECTATING:
-            seq = message.seq if isinstance(message, Intent) else None
-            self._queue(Refused(seq, "spectator", "spectators have no seat to act for"))
-            return []
-        return [message]
+        return step(HOST_RULES, self, message, now)
 
-    def _hello(self, hello: Hello) -> HelloReceived:
+    def _chat_in(self, message: Chat, now: float) -> list[Any]:
+        if not self._chat.take(now):
+            self._queue(Refused(None, "rate_limited", "more than one chat line a second"))
+            return []
+        text = clean_chat(message.text)
+        return [Chat(text)] if text else []
+
+    def _no_seat(self, message: Intent | Ready | Start, _now: float) -> list[Any]:
+        seq = message.seq if isinstance(message, Intent) else None
+        self._queue(Refused(seq, "spectator", "spectators have no seat to act for"))
+        return []
+
+    def _hello(self, hello: Hello, _now: float) -> list[Any]:
         low, high = max(hello.min_version, self.versions[0]), min(hello.max_version, self.versions[1])
         if low > high:
             lo, hi = self.versions
             raise RemoteProtocolError("version", f"this host speaks protocol versions {lo}..{hi}")
         self.version = high
         self.state = State.AUTHENTICATING
-        return HelloReceived(replace(hello, name=clean_name(hello.name)), high)
+        return [HelloReceived(replace(hello, name=clean_name(hello.name)), high)]
 
     def _fail(self, exc: RemoteProtocolError) -> list[Any]:
         self._queue(Error(exc.code, exc.message[:512]))
@@ -477,8 +445,12 @@ class HostSession(_Session):
             raise LocalProtocolError("bad_message", f"cannot {what} in state {self.state}")
 
 
-class PeerSession(_Session):
+class PeerSession(_Session[PeerEvent]):
     """The client's end of a connection.  Sends ``hello`` at once.
+
+    Snapshots and deltas come out of :meth:`receive_data` as :class:`ViewUpdated` with
+    the rebuilt view; ``error`` and ``closed`` as :class:`ConnectionClosed`; chat
+    cleaned again.
 
     Args:
         hello: the hello to send (its version range is what this client speaks).
@@ -505,18 +477,6 @@ class PeerSession(_Session):
         self._views = ViewDecoder(keep)
         self._queue(hello)
 
-    def receive_data(self, data: bytes, now: float) -> list[PeerEvent]:
-        """Take bytes from the host (``b""``: end of file); return the events.
-
-        Snapshots and deltas come out as :class:`ViewUpdated` with the rebuilt view;
-        ``error`` and ``closed`` as :class:`ConnectionClosed`; chat cleaned again.
-        """
-        return super().receive_data(data, now)
-
-    def tick(self, now: float) -> list[PeerEvent]:
-        """Act on timers that have passed (welcome and frame timeouts, heartbeats)."""
-        return super().tick(now)
-
     @property
     def view(self) -> SeatView | None:
         """The latest view (``None`` before the first snapshot)."""
@@ -526,48 +486,41 @@ class PeerSession(_Session):
         """Queue an intent, ready, chat, ping or bye (``bye`` closes the session)."""
         if self.state not in (State.ACTIVE, State.SPECTATING):
             raise LocalProtocolError("bad_message", f"cannot send {message.TYPE} in state {self.state}")
-        if not isinstance(message, Intent | Ready | Chat | Ping | Bye | Start | Create | Quick):
+        if not isinstance(message, PEER_SENDS):
             raise LocalProtocolError("bad_message", f"a client does not send {type(message).__name__}")
-        if self.state is State.SPECTATING and isinstance(message, Intent | Ready | Start):
+        if self.state is State.SPECTATING and isinstance(message, SEAT_ACTS):
             raise LocalProtocolError("spectator", "a spectator has no seat to act for")
         self._queue(message)
         if isinstance(message, Bye):
             self.state = State.CLOSED
 
     def _receive(self, body: bytes, now: float) -> list[Any]:
-        message = decode_host(body, self._limit_in)
-        if self._pong(message):
-            return []
-        if isinstance(message, Error):
-            self.state = State.CLOSED
-            return [ConnectionClosed(message.code, message.message, Fault.LOCAL)]
-        if isinstance(message, Closed):
-            self.state = State.CLOSED
-            return [ConnectionClosed(message.code, message.message, Fault.NONE)]
-        if self.state is State.AUTHENTICATING:
-            if not isinstance(message, Welcome):
-                raise RemoteProtocolError("bad_message", "the host must answer hello with welcome")
-            return [self._welcome(message)]
-        if isinstance(message, Welcome):
-            raise RemoteProtocolError("bad_message", "welcome was already received")
-        if isinstance(message, Snapshot | Delta):
-            welcome = self.welcome
-            if isinstance(message, Snapshot) and welcome is not None and message.view.seat != welcome.seat:
-                raise RemoteProtocolError("bad_message", "a view of another seat")
-            return [ViewUpdated(self._views.apply(message))]
-        if isinstance(message, ChatLine):
-            text, name = clean_chat(message.text), clean_chat(message.name)
-            return [replace(message, text=text, name=name)] if text else []
-        return [message]
+        return step(PEER_RULES, self, decode_host(body, self._limit_in), now)
 
-    def _welcome(self, welcome: Welcome) -> Welcome:
+    def _ended(self, message: Error | Closed, _now: float) -> list[Any]:
+        self.state = State.CLOSED
+        fault = Fault.LOCAL if isinstance(message, Error) else Fault.NONE
+        return [ConnectionClosed(message.code, message.message, fault)]
+
+    def _view_in(self, message: Snapshot | Delta, _now: float) -> list[Any]:
+        welcome = self.welcome
+        if isinstance(message, Snapshot) and welcome is not None and message.view.seat != welcome.seat:
+            raise RemoteProtocolError("bad_message", "a view of another seat")
+        return [ViewUpdated(self._views.apply(message))]
+
+    def _chat_line(self, message: ChatLine, _now: float) -> list[Any]:
+        text, name = clean_chat(message.text), clean_chat(message.name)
+        return [replace(message, text=text, name=name)] if text else []
+
+    def _welcome(self, welcome: Welcome, _now: float) -> list[Any]:
         if not self.hello.min_version <= welcome.version <= self.hello.max_version:
             raise RemoteProtocolError("version", f"the host chose version {welcome.version}")
         self.welcome = welcome
         self._heartbeat = welcome.heartbeat_ms / 1000
         self._next_ping = self._last_recv + self._heartbeat
         self.state = State.ACTIVE if welcome.seat is not None else State.SPECTATING
-        return welcome
+        return [welcome]
 
     def _handshake_deadline(self) -> float | None:
         return self._opened + self.timing.welcome if self.state is State.AUTHENTICATING else None
+

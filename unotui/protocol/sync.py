@@ -12,9 +12,10 @@ only the view fields that changed.
   the host's, except that it keeps only the newest ``keep`` log entries (``log_start``
   says where they begin in the match log).
 
-The view's fields travel by name, in the order of :data:`VIEW_FIELDS`.  That tuple is the
-contract: a new ``SeatView`` field is one new line there (its codec is in
-:data:`FIELD_CODECS`) plus its line in ``protocol/SPEC.md``.
+The view's fields travel by name, in the order of :data:`VIEW_FIELDS`: ``SeatView``'s
+fields, in its order (the value type is the schema).  A new ``SeatView`` field takes its
+codec in :data:`FIELD_CODECS` and its line in ``protocol/SPEC.md``'s view table, which a
+test parses and compares with :data:`VIEW_FIELDS`.
 """
 
 from __future__ import annotations
@@ -25,11 +26,10 @@ from collections.abc import Callable
 from typing import Any
 
 from ..engine import Action, Card, SeatView
-from ..engine.views import PUBLIC_FIELDS as ENGINE_PUBLIC_FIELDS
+from ..engine.views import PUBLIC_FIELDS
 from .errors import LocalProtocolError, RemoteProtocolError
 from .messages import Delta, Snapshot
 from .values import (
-    ACTION_BY_TEXT,
     MAX_SEATS,
     action_in,
     action_out,
@@ -46,7 +46,6 @@ from .values import (
     event_out,
     int_in,
     list_in,
-    lookup_list,
     phase_in,
     phase_out,
     rules_in,
@@ -74,41 +73,15 @@ def _seat_or_none(v: object) -> int | None:
 
 
 def _ints(lo: int, hi: int) -> Callable[[object], tuple[int, ...]]:
-    def strict(v: object) -> tuple[int, ...]:
-        return list_in(v, "per-seat numbers", lambda x: int_in(x, "number", lo, hi), MAX_SEATS)
-
-    def read(v: object) -> tuple[int, ...]:
-        if type(v) is list and len(v) <= MAX_SEATS:
-            for x in v:
-                if type(x) is not int or not lo <= x <= hi:
-                    return strict(v)  # raises
-            return tuple(v)
-        return strict(v)
-
-    return read
-
-
-def _bools_strict(v: object) -> tuple[bool, ...]:
-    return list_in(v, "per-seat flags", lambda x: bool_in(x, "flag"), MAX_SEATS)
+    return lambda v: list_in(v, "per-seat numbers", lambda x: int_in(x, "number", lo, hi), MAX_SEATS)
 
 
 def _bools(v: object) -> tuple[bool, ...]:
-    if type(v) is list and len(v) <= MAX_SEATS:
-        for x in v:
-            if type(x) is not bool:
-                return _bools_strict(v)  # raises
-        return tuple(v)
-    return _bools_strict(v)
+    return list_in(v, "per-seat flags", lambda x: bool_in(x, "flag"), MAX_SEATS)
 
 
 def _int(lo: int, hi: int) -> Callable[[object], int]:
-    def read(v: object) -> int:
-        if type(v) is int and lo <= v <= hi:
-            return v
-        return int_in(v, "number", lo, hi)  # raises
-
-    read.bounds = (lo, hi)  # type: ignore[attr-defined]
-    return read
+    return lambda v: int_in(v, "number", lo, hi)
 
 
 def _face_up_out(face_up: dict[int, tuple[Card, ...]]) -> list[object]:
@@ -140,12 +113,8 @@ def _hand_in(v: object) -> tuple[Card, ...]:
     return cards_in(v, "hand")
 
 
-def _legal_strict(v: object) -> tuple[Action, ...]:
-    return list_in(v, "legal", action_in, 512)
-
-
 def _legal_in(v: object) -> tuple[Action, ...]:
-    return lookup_list(v, ACTION_BY_TEXT, _legal_strict, 512)
+    return list_in(v, "legal", action_in, 512)
 
 
 def _history_out(history: tuple[tuple[int, ...], ...]) -> list[object]:
@@ -224,55 +193,21 @@ FIELD_CODECS: dict[str, Codec] = {
     "revealed_key": (str, _hex_in("revealed_key")),
 }
 
-#: the view's fields on the wire, in this order (``log_start`` and ``log`` follow them)
-VIEW_FIELDS: tuple[str, ...] = (
-    "seat",
-    "names",
-    "rules",
-    "hand",
-    "counts",
-    "face_up",
-    "top",
-    "colour",
-    "direction",
-    "turn",
-    "actor",
-    "phase",
-    "pending",
-    "drawn",
-    "discard_left",
-    "draw_count",
-    "discard_count",
-    "uno_called",
-    "uno_open",
-    "wd4_by",
-    "scores",
-    "round_points",
-    "round_no",
-    "dealer",
-    "round_winner",
-    "winner",
-    "eliminated",
-    "teams",
-    "active",
-    "legal",
-    "version",
-    "history",
-    "challenge_colour",
-    "deck_commit",
-    "revealed_key",
+#: the view's fields on the wire, in :class:`~unotui.engine.SeatView`'s order (``log_start``
+#: and ``log`` follow them): the value type is the schema, ``protocol/SPEC.md``'s table
+#: states it for other implementations, and a test parses that table and compares
+VIEW_FIELDS: tuple[str, ...] = tuple(
+    f.name for f in dataclasses.fields(SeatView) if f.name not in ("log", "log_start")
 )
-_SETTABLE = frozenset(VIEW_FIELDS) - {"seat"}
-_VALUES = operator.attrgetter(*VIEW_FIELDS)  # a view's fields in that order, in one call
-#: a seat's own fields; every other field is alike for every viewer of one moment
-OWN_FIELDS = ("seat", "hand", "drawn", "legal")
-#: the fields every viewer of one moment sees alike, in :data:`VIEW_FIELDS` order
-PUBLIC_FIELDS = tuple(name for name in VIEW_FIELDS if name not in OWN_FIELDS)
+SETTABLE = frozenset(VIEW_FIELDS) - {"seat"}
+#: a seat's own fields (every other field, :data:`PUBLIC_FIELDS`, is alike for every viewer)
+OWN_FIELDS = tuple(name for name in VIEW_FIELDS if name not in PUBLIC_FIELDS)
+#: a seat's own fields that a delta may set, in view order
+OWN_SENT = tuple(name for name in OWN_FIELDS if name != "seat")
+_OWN_VALUES = operator.attrgetter(*OWN_SENT)
 PUBLIC_VALUES = operator.attrgetter(*PUBLIC_FIELDS)
-if PUBLIC_FIELDS != ENGINE_PUBLIC_FIELDS:  # seat_views' MomentViews.public is in that order
-    raise AssertionError("the protocol's public fields are not the engine's, in order")
-# Every field of a view, in the order SeatView takes them (a view rebuilt from these
-# with some replaced is dataclasses.replace without its per-call cost).
+# Every field of a view, in the order SeatView takes them: ViewDecoder.apply rebuilds a
+# view from these, with the delta's fields replaced.
 _ALL_FIELDS = tuple(f.name for f in dataclasses.fields(SeatView))
 _ALL_VALUES = operator.attrgetter(*_ALL_FIELDS)
 _INDEX = {name: i for i, name in enumerate(_ALL_FIELDS)}
@@ -312,40 +247,30 @@ def view_in(v: object) -> SeatView:
 
 def changes_out(changes: dict[str, Any]) -> dict[str, object]:
     """The ``set`` map of a delta, in :data:`VIEW_FIELDS` order."""
-    if not changes.keys() <= _SETTABLE:
-        unknown = set(changes) - _SETTABLE
+    if not changes.keys() <= SETTABLE:
+        unknown = set(changes) - SETTABLE
         raise LocalProtocolError("bad_message", f"not settable in a delta: {sorted(unknown)}")
-    out = _WRITE_SET
-    return {name: out[name](changes[name]) for name in sorted(changes, key=_POSITION.__getitem__)}
+    return {name: WRITE_SET[name](changes[name]) for name in sorted(changes, key=POSITION.__getitem__)}
 
 
-#: settable field -> its writer, and its place in VIEW_FIELDS
-_WRITE_SET: dict[str, Callable[[Any], object]] = {name: FIELD_CODECS[name][0] for name in _SETTABLE}
-_POSITION = {name: i for i, name in enumerate(VIEW_FIELDS)}
-#: settable field holding one number -> its (lowest, highest) (its reader is _int(lo, hi))
-_INT_RANGES: dict[str, tuple[int, int]] = {}
-#: settable field -> its reader
-_READ_SET: dict[str, Callable[[object], Any]] = {name: FIELD_CODECS[name][1] for name in _SETTABLE}
-_INT_RANGES.update(
-    (name, read.bounds) for name, read in _READ_SET.items() if hasattr(read, "bounds")
-)
+#: settable field -> its writer
+WRITE_SET: dict[str, Callable[[Any], object]] = {name: FIELD_CODECS[name][0] for name in SETTABLE}
+#: view field -> its place in :data:`VIEW_FIELDS`
+POSITION = {name: i for i, name in enumerate(VIEW_FIELDS)}
 
 
 def changes_in(v: object) -> dict[str, Any]:
     """The changed fields of a delta, as engine values."""
     if type(v) is not dict:
         raise bad("set", v)
-    if not v.keys() <= _SETTABLE:
+    if not v.keys() <= SETTABLE:
         raise RemoteProtocolError("bad_message", "set: unknown or unsettable field")
-    read, ranges = _READ_SET, _INT_RANGES
-    out: dict[str, Any] = {}
-    for name, value in v.items():
-        bounds = ranges.get(name)  # a plain number, checked here without a call
-        if bounds is not None and type(value) is int and bounds[0] <= value <= bounds[1]:
-            out[name] = value
-        else:
-            out[name] = read[name](value)
-    return out
+    return {name: FIELD_CODECS[name][1](value) for name, value in v.items()}
+
+
+#: the view's per-seat lists (as long as ``names``), and its fields naming one seat
+_PER_SEAT = ("counts", "uno_called", "scores", "round_points", "eliminated", "teams")
+_SEAT_REFS = ("turn", "actor", "uno_open", "wd4_by", "dealer", "round_winner", "winner")
 
 
 def _check(view: SeatView) -> None:
@@ -353,27 +278,35 @@ def _check(view: SeatView) -> None:
     n = len(view.names)
     if not 2 <= n <= MAX_SEATS:
         raise RemoteProtocolError("bad_message", f"view: {n} seats")
-    # (every per-seat field, written out: this runs on every delta)
-    if (
-        len(view.counts) != n
-        or len(view.uno_called) != n
-        or len(view.scores) != n
-        or len(view.round_points) != n
-        or len(view.eliminated) != n
-        or len(view.teams) != n
-    ):
+    if any(len(getattr(view, name)) != n for name in _PER_SEAT):
         raise RemoteProtocolError("bad_message", "view: a per-seat list has the wrong length")
-    # Every seat number the readers let through is >= -1, and -1 ("nobody") is < n: so
-    # the largest of them says whether any is outside the table (every seat field written out).
-    seat = view.seat
-    if (
-        (seat is not None and seat >= n)
-        or max(view.turn, view.actor, view.uno_open, view.wd4_by, view.dealer, view.round_winner,
-               view.winner) >= n
-        or (view.active and max(view.active) >= n)
-        or (view.face_up and max(view.face_up) >= n)
-    ):
+    # Every seat number the readers let through is >= -1, and -1 ("nobody") is < n.
+    seats = [*(getattr(view, name) for name in _SEAT_REFS), *view.active, *view.face_up]
+    if view.seat is not None:
+        seats.append(view.seat)
+    if any(s >= n for s in seats):
         raise RemoteProtocolError("bad_message", "view: a seat number outside the table")
+
+
+def changed_public(before: tuple[Any, ...], after: tuple[Any, ...]) -> tuple[int, ...]:
+    """The places in :data:`PUBLIC_FIELDS` whose values differ between two views' public
+    values (``PUBLIC_VALUES``); identical objects are not compared further."""
+    if before is after:
+        return ()
+    pairs = enumerate(zip(before, after, strict=True))
+    return tuple(i for i, (old, new) in pairs if new is not old and new != old)
+
+
+def changed_own(last: SeatView, view: SeatView) -> tuple[str, ...]:
+    """The fields of :data:`OWN_SENT` that differ between the seat's last view and ``view``."""
+    before, after = _OWN_VALUES(last), _OWN_VALUES(view)
+    if before == after:  # a spectator's, and a seat's while another acts
+        return ()
+    changed: tuple[str, ...] = ()
+    for name, old, new in zip(OWN_SENT, before, after, strict=True):
+        if new is not old and new != old:
+            changed += (name,)
+    return changed
 
 
 class ViewEncoder:
@@ -410,21 +343,28 @@ class ViewEncoder:
         self._last, self._public, self._sent = view, None, end
         return Snapshot(trimmed)
 
-    def follow(self, view: SeatView) -> tuple[SeatView, tuple[Any, ...], tuple[Any, ...], int] | None:
-        """What a delta to ``view`` builds on: (the last view, its public values, the new
-        log events, the log index after them); ``None`` when only :meth:`update` can
-        say (no snapshot yet, another seat, a gap or a long catch-up in the log).
+    def follow(self, view: SeatView) -> Snapshot | tuple[SeatView, tuple[Any, ...], tuple[Any, ...], int]:
+        """The first step to ``view``: the snapshot it takes (the first time, when the
+        view's log does not reach back to what was sent, or when the delta would carry
+        more than ``max_log`` events), or what a delta builds on: (the last view, its
+        public values, the new log events, the log index after them).  A delta's maker
+        (:meth:`update`, or :meth:`SharedDeltas.follow
+        <unotui.protocol.shared.SharedDeltas.follow>`) then calls :meth:`advance`.
 
-        For :class:`~unotui.protocol.codec.SharedDeltas`, which then makes the delta and
-        calls :meth:`advance`.
+        Raises:
+            LocalProtocolError: the seat changed, or the log is shorter than before.
         """
         last = self._last
-        if last is None or view.seat != last.seat:
-            return None
+        if last is None:
+            return self.snapshot(view)
+        if view.seat != last.seat:
+            raise LocalProtocolError("bad_message", "a ViewEncoder serves one seat")
         start, sent = view.log_start, self._sent
         end = start + len(view.log)
-        if end < sent or start > sent or end - sent > self.max_log:
-            return None
+        if end < sent:
+            raise LocalProtocolError("bad_message", "the log got shorter: views of another game?")
+        if start > sent or end - sent > self.max_log:
+            return self.snapshot(view)
         public = self._public
         if public is None:
             public = self._public = PUBLIC_VALUES(last)
@@ -435,35 +375,24 @@ class ViewEncoder:
         self._last, self._public, self._sent = view, public, end
 
     def update(self, view: SeatView) -> Snapshot | Delta | None:
-        """The message that brings the client from the last view to ``view``.
-
-        ``None`` when nothing changed.  A snapshot the first time, when the view's log
-        does not reach back to what was sent (a gap), or when the delta would be large.
+        """The message that brings the client from the last view to ``view`` (``None``
+        when nothing changed): the same step and the same changes as the host's bytes
+        (:class:`~unotui.protocol.shared.SharedDeltas`), as a message.
 
         Raises:
             LocalProtocolError: the seat changed, or the log is shorter than before.
         """
-        last = self._last
-        if last is None:
-            return self.snapshot(view)
-        if view.seat != last.seat:
-            raise LocalProtocolError("bad_message", "a ViewEncoder serves one seat")
-        end = view.log_start + len(view.log)
-        if end < self._sent:
-            raise LocalProtocolError("bad_message", "the log got shorter: views of another game?")
-        if view.log_start > self._sent or end - self._sent > self.max_log:
-            return self.snapshot(view)
-        new = view.log[self._sent - view.log_start :]
-        check_redacted(new, view.seat)
-        changes = {
-            name: value
-            for name, value, old in zip(VIEW_FIELDS, _VALUES(view), _VALUES(last), strict=True)
-            if value is not old and value != old
-        }
-        if not changes and not new:
+        step = self.follow(view)
+        if isinstance(step, Snapshot):
+            return step
+        last, before, new, end = step
+        public = PUBLIC_VALUES(view)
+        changed = {PUBLIC_FIELDS[i] for i in changed_public(before, public)}.union(changed_own(last, view))
+        if not changed and not new:
             return None
-        delta = Delta(self._sent, new, changes)
-        self._last, self._public, self._sent = view, None, end
+        check_redacted(new, view.seat)
+        delta = Delta(self._sent, new, {name: getattr(view, name) for name in VIEW_FIELDS if name in changed})
+        self.advance(view, public, end)
         return delta
 
 

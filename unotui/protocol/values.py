@@ -92,9 +92,6 @@ def _action_table() -> dict[str, Action]:
 #: every canonical action text the wire accepts, mapped to the engine's interned action
 ACTION_BY_TEXT: dict[str, Action] = _action_table()
 
-# id of an interned action -> its text (the ids stay theirs: ACTION_BY_TEXT keeps them alive)
-_TEXT_OF_INTERNED: dict[int, str] = {id(a): text for text, a in ACTION_BY_TEXT.items()}
-
 #: every event kind the engine writes (see ``unotui/engine/events.py``)
 EVENT_KINDS: frozenset[str] = frozenset(
     {
@@ -168,27 +165,6 @@ def list_in(value: object, what: str, read: Callable[[object], T], max_len: int)
     return tuple([read(v) for v in value])
 
 
-def lookup_list(
-    value: object, table: dict[str, T], slow: Callable[[object], tuple[T, ...]], max_len: int
-) -> tuple[T, ...]:
-    """A list of strings (at most ``max_len``), each mapped by ``table``: a tuple of dict
-    hits, or else whatever ``slow`` (the field's strict reader, which raises the field's
-    own error) makes of ``value``.
-
-    Only an exact ``str`` is looked up (a hashable non-string equal to a key, such as a
-    ``str`` subclass, goes to ``slow``), so this accepts exactly what ``slow`` accepts.
-    """
-    if type(value) is list and len(value) <= max_len:
-        try:
-            got = [table[v] for v in value if type(v) is str]
-        except (KeyError, TypeError):
-            pass
-        else:
-            if len(got) == len(value):
-                return tuple(got)
-    return slow(value)
-
-
 # ----- cards, colours, actions, phases ----------------------------------------------------
 
 
@@ -216,16 +192,6 @@ def cards_out(cards: Sequence[Card]) -> list[str]:
 
 def cards_in(value: object, what: str = "cards", max_len: int = 128) -> tuple[Card, ...]:
     """A list of card texts."""
-    if type(value) is list and len(value) <= max_len:
-        if not value:
-            return ()
-        try:
-            got = [CARD_BY_TEXT[v] for v in value if type(v) is str]
-        except (KeyError, TypeError):
-            pass
-        else:
-            if len(got) == len(value):
-                return tuple(got)
     return list_in(value, what, card_in, max_len)
 
 
@@ -251,9 +217,6 @@ def colour_in(value: object) -> Colour:
 
 def action_out(action: Action) -> str:
     """The action's canonical text; refuses actions the wire cannot carry (seats >= 10)."""
-    text = _TEXT_OF_INTERNED.get(id(action))
-    if text is not None:  # one of the table's own objects (alive: the table holds it)
-        return text
     if not isinstance(action, Action):
         raise LocalProtocolError("bad_message", f"expected an Action, got {type(action).__name__}")
     text = str(action)
@@ -316,49 +279,8 @@ def check_redacted(events: Sequence[Event], viewer: int | None) -> None:
             )
 
 
-#: event kind -> where its ``to`` comes from: 0 nowhere (-1), 1 its seat, 2 its target
-_TO_FROM: dict[str, int] = {
-    kind: 0 if kind not in PRIVATE_KINDS else 1 if PRIVATE_KINDS[kind] == "seat" else 2
-    for kind in EVENT_KINDS
-}
-_new_tuple = tuple.__new__
-
-
 def event_in(value: object) -> Event:
     """An event from its 6-element array; ``to`` is restored from the kind."""
-    # The common case in one pass of exact type and range checks (no calls); anything
-    # else, valid or not, goes through the field-by-field reading below, which raises
-    # the precise error.  Both accept exactly the same arrays.
-    if type(value) is list and len(value) == 6:
-        kind, seat, cards, target, number, note = value
-        if (
-            type(kind) is str
-            and type(seat) is int
-            and type(cards) is list
-            and type(target) is int
-            and type(number) is int
-            and type(note) is str
-            and -1 <= seat < MAX_SEATS
-            and -1 <= target < MAX_SEATS
-            and -_I32 <= number <= _I32
-            and len(note) <= 32
-            and len(cards) <= 128
-        ):
-            to = _TO_FROM.get(kind)
-            if to is not None:
-                to = -1 if to == 0 else seat if to == 1 else target
-                if not cards:
-                    return _new_tuple(Event, (kind, seat, (), target, number, note, to))
-                try:
-                    got = [CARD_BY_TEXT[c] for c in cards if type(c) is str]
-                except (KeyError, TypeError):
-                    got = []
-                if len(got) == len(cards):
-                    return _new_tuple(Event, (kind, seat, tuple(got), target, number, note, to))
-    return _event_in_strict(value)
-
-
-def _event_in_strict(value: object) -> Event:
     if type(value) is not list or len(value) != 6:
         raise bad("event", value)
     kind = value[0]

@@ -22,7 +22,8 @@ from .outcome import (
     PresenceChange,
     Refusal,
 )
-from .referee import STANDIN_LEVEL, Decision, Referee
+from .referee import STANDIN_LEVEL, Referee
+from .schedule import Decision
 from .seats import ANSWERS_KEPT, TIMEOUTS_TO_BOT
 from .states import SENT_PRESENCE, DeadlineKind, PresenceState, SeatKind, TableStatus
 
