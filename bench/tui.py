@@ -183,7 +183,7 @@ async def rerender(players: int = 10, moves: int = 200) -> float:
             if view.phase in ENDED_PHASES:
                 continue
             start = time.perf_counter()
-            table.show(view)
+            table.view = view
             await pilot._wait_for_screen()
             app.screen._on_timer_update()  # lay out and compose the frame now
             times.append(time.perf_counter() - start)

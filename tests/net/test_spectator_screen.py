@@ -13,7 +13,8 @@ from tests.ui.tui_support import full_text
 from unotui.engine import Rules
 from unotui.net.config import RoomConfig
 from unotui.net.remote import RemoteGame
-from unotui.ui.screens.table import WATCHING_NOTE, TableScreen
+from unotui.ui.screens.table import TableScreen
+from unotui.ui.screens.table_keys import WATCHING_NOTE
 
 pytestmark = [pytest.mark.timeout(60), pytest.mark.usefixtures("fast_keys")]
 

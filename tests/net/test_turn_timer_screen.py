@@ -48,7 +48,7 @@ async def test_the_pile_counts_the_turn_timer_down_on_a_fake_clock(players: int)
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: "Draw pile" in full_text(app))
         assert "Time left" not in full_text(app)  # no timer at this table yet
-        table.set_deadline(me, 30.0)
+        table.deadline = (me, 30.0)
         await pilot.pause()
         assert "Time left: 30 s" in full_text(app)
         clock.now += 12.2
@@ -62,13 +62,13 @@ async def test_the_pile_counts_the_turn_timer_down_on_a_fake_clock(players: int)
         game.apply(me, DRAW)  # the turn moves on: an old deadline is not shown for the next seat
         if game.actor == me:
             game.apply(me, game.legal_actions(me)[-1])
-        table.show(seat_view(game, me))
+        table.view = seat_view(game, me)
         await pilot.pause()
         assert game.actor != me and "Time left" not in full_text(app)
-        table.set_deadline(game.actor, 5.0)  # the next seat's own timer
+        table.deadline = (game.actor, 5.0)  # the next seat's own timer
         await pilot.pause()
         assert "Time left: 5 s" in full_text(app)
-        table.set_deadline(-1, None)  # the host says no timer runs
+        table.deadline = (-1, None)  # the host says no timer runs
         await pilot.pause()
         assert "Time left" not in full_text(app)
 
@@ -106,6 +106,6 @@ async def test_the_timer_stays_whole_beside_a_pending_draw_at_80_columns() -> No
     app = _showing(table)
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: "Pending draw: +2" in full_text(app))
-        table.set_deadline(me, 30.0)
+        table.deadline = (me, 30.0)
         await pilot.pause()
         assert "Time left: 30 s" in full_text(app) and "Pending draw: +2" in full_text(app)

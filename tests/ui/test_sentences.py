@@ -13,7 +13,7 @@ import pytest
 
 from unotui.client.text import card_name, describe, describe_card, refusal
 from unotui.engine import ALL_CARDS, DRAW, Card, Event, Game, Play, Rules, deal_order, play, seat_view
-from unotui.ui.screens.table import describe_action
+from unotui.ui.screens.table_keys import describe_action
 from unotui.ui.widgets import prompt
 
 NAMES = ("Zoe", "Ada", "Blaise")

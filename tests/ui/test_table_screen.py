@@ -359,3 +359,26 @@ async def test_ctrl_c_says_how_to_quit_in_a_dialog_too() -> None:
         await pilot.press("ctrl+c")
         await pilot.pause()
         assert [n.message for n in app._notifications] == ["Press [b]ctrl+q[/b] to quit the app"]
+
+
+async def test_the_first_view_is_drawn_whole_without_a_second_one() -> None:
+    """A joined table whose first view is the person's turn gets no other view until they
+    act: the hand must be drawn from that first view alone."""
+    from textual.app import App
+
+    from unotui.engine import Game, seat_view
+    from unotui.ui.screens.table import TableScreen
+
+    game = Game(["Me", "Ada", "Bob"], CLASSIC, seed=4)
+    screen = TableScreen(seat_view(game, game.actor))
+
+    class One(App[None]):
+        def on_mount(self) -> None:
+            self.push_screen(screen)
+
+    app = One()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.pause()
+        hand = str(screen.query_one(HandView).content)
+        assert "7 cards" in hand and "playable" in hand and "No cards" not in hand

@@ -505,16 +505,16 @@ async def test_a_hint_goes_when_its_moment_has_passed_and_other_messages_stay() 
         screen.show_hint(DRAW)
         await pilot.pause()
         assert "Hint: draw" in screen_text(app)
-        screen.show(seat_view(game, me))  # the same moment again: the hint stays
+        screen.view = seat_view(game, me)  # the same moment again: the hint stays
         await pilot.pause()
         assert "Hint: draw" in screen_text(app)
         game.apply(me, DRAW)
-        screen.show(seat_view(game, me))  # the game moved on
+        screen.view = seat_view(game, me)  # the game moved on
         await pilot.pause()
         assert "Hint:" not in screen_text(app)
         screen.say("You cannot draw now: a test says so.")
         if game.actor == me:
             game.apply(me, game.legal_actions(me)[-1])
-        screen.show(seat_view(game, me))
+        screen.view = seat_view(game, me)
         await pilot.pause()
         assert "a test says so" in screen_text(app)

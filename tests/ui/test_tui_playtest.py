@@ -552,6 +552,7 @@ async def test_waiting_room_offers_start_only_to_the_seat_that_may_start(owner: 
     from textual.app import App
 
     from unotui.client.room import RoomInfo, SeatInfo
+    from unotui.ui.messages import StartMatch
     from unotui.ui.screens.waiting import WaitingScreen
 
     def room(owner: bool) -> RoomInfo:
@@ -564,7 +565,7 @@ async def test_waiting_room_offers_start_only_to_the_seat_that_may_start(owner: 
         def on_mount(self) -> None:
             self.push_screen(WaitingScreen(room(owner)))
 
-        def on_waiting_screen_start_match(self, _message: WaitingScreen.StartMatch) -> None:
+        def on_start_match(self, _message: StartMatch) -> None:
             started.append(True)
 
     async def shown(text: str) -> bool:
@@ -584,7 +585,7 @@ async def test_waiting_room_offers_start_only_to_the_seat_that_may_start(owner: 
         if not owner:
             screen = app.screen
             assert isinstance(screen, WaitingScreen)
-            screen.show(room(True))
+            screen.room = room(True)
             assert await shown("s Start match")
             await pilot.press("s")
             await pilot.pause()

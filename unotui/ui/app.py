@@ -1,11 +1,14 @@
-"""The Textual application: screens, theme, and the link to one game controller.
+"""The Textual application: screens, theme, and the table it is at.
 
-The app owns the controller and the one :class:`SeatView` it last sent.  Controller
-updates arrive as :class:`~unotui.ui.messages.GameUpdate` messages; the app keeps the
-view (and the score history for the final chart) and hands it down to the table screen.
-The table sends everything back up as messages (an intent, the next round, a rematch, a
-hint request, a theme or hand-order change): only the app talks to the controller and
-the settings file, and no screen imports the app.
+The app is at home (the main menu) or at one table, an :class:`~unotui.ui.modes.AtTable`
+it holds while it is there: the controller, the last :class:`SeatView` and the chart's
+rows.  Leaving the table drops it, so the next game (solo from the menu, hosted, joined)
+starts from nothing.  Controller updates arrive as
+:class:`~unotui.ui.messages.GameUpdate` messages, all handled in :meth:`UnoApp.on_game_update`;
+the app keeps the view and hands it down to the table screen.  The screens send
+everything back up as messages (an intent, the next round, a rematch, a hint request, a
+theme or hand-order change, the menu's choices): only the app talks to the controller
+and the settings file, and no screen imports the app.
 """
 
 from __future__ import annotations
@@ -17,19 +20,17 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, ClassVar
 
 from textual.actions import SkipAction
-from textual.app import SystemCommand
+from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
-from textual.theme import Theme
 
 from ..client.config import HAND_ORDERS, THEMES, Config, load_config, save_config
 from ..client.controller import Controller, Update
-from ..client.local import LocalGame
 from ..client.options import GameOptions
 from ..engine import Action, Phase, SeatView
 from ..protocol import messages as m
 from ..protocol.session import ViewUpdated
-from .lan import LanApp
+from .lan import hosted, joined, show_closed, show_update, waiting_room
 from .messages import (
     CycleSort,
     CycleTheme,
@@ -38,56 +39,38 @@ from .messages import (
     HostGame,
     Intent,
     JoinGame,
+    LeaveTable,
     MainMenu,
     NextRound,
     PlaySolo,
     Rematch,
+    SendChat,
     SettingsSaved,
+    StartMatch,
 )
+from .modes import AtTable, ControllerFactory, local_game
 from .screens.table import TableScreen
+from .screens.waiting import WaitingScreen
+from .theme import MONO, TEXTUAL_THEMES
 
 if TYPE_CHECKING:
     from .session_driver import SessionTerminalLike
 
-__all__ = ["GameOptions", "UnoApp", "local_game"]
+__all__ = ["UnoApp"]
 
-_TEXTUAL_THEMES = {"default": "textual-dark", "colourblind": "textual-dark", "mono": "unotui-mono"}
-MONO = Theme(
-    name="unotui-mono",
-    primary="#ffffff",
-    secondary="#c0c0c0",
-    accent="#e0e0e0",
-    warning="#ffffff",
-    error="#ffffff",
-    success="#ffffff",
-    foreground="#ffffff",
-    background="#000000",
-    surface="#101010",
-    panel="#202020",
-    dark=True,
-)
+class UnoApp(App[int]):
+    """unotui: the main menu, the table and their dialogs.
 
-
-ControllerFactory = Callable[[GameOptions], Controller]
-
-
-def local_game(options: GameOptions) -> Controller:
-    """The default controller: the person at seat 0 against computer players."""
-    return LocalGame(
-        options.names(),
-        options.rules,
-        level=options.level,
-        seed=options.seed,
-        delay=options.delay,
-        catch_grace=options.catch_grace,
-    )
-
-
-class UnoApp(LanApp):
-    """unotui: the main menu, the table and their dialogs."""
+    Args:
+        factory: the solo table's controller (the menu's first entry; tests script it).
+        start: the table to go to at once instead of a solo one (``unotui host``/``join``).
+    """
 
     CSS_PATH = "app.tcss"
     TITLE = "unotui"
+    #: where the menu's Host entry listens (tests use loopback and any free port)
+    host_bind = "0.0.0.0"
+    host_port = 7777
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+q", "quit", "Quit", priority=True),
         Binding("ctrl+c", "quit_hint", show=False, priority=True),
@@ -108,6 +91,7 @@ class UnoApp(LanApp):
         *,
         menu: bool = False,
         factory: ControllerFactory = local_game,
+        start: ControllerFactory | None = None,
         save_settings: bool = True,
         terminal: SessionTerminalLike | None = None,
     ) -> None:
@@ -120,12 +104,11 @@ class UnoApp(LanApp):
         self.options = options
         self.menu = menu
         self.factory = factory
+        self._first = start or factory
         self.save_settings = save_settings
-        self.controller: Controller | None = None
-        self.view: SeatView | None = None
-        self.history: list[tuple[int, ...]] = []
+        #: the table the app is at, if any (see :mod:`unotui.ui.modes`)
+        self.mode: AtTable | None = None
         self.palette = config.theme if config.theme in THEMES else "default"
-        self._table: TableScreen | None = None
         #: a sentence to print after the full-screen view is gone (why a join failed)
         self.exit_message = ""
 
@@ -139,7 +122,7 @@ class UnoApp(LanApp):
         if self.menu:
             await self.open_home()
         else:
-            await self._start()
+            await self._start(self._first)
 
     async def open_home(self) -> None:
         """Put the home screen up (the main menu; the lobby in the SSH lobby's app)."""
@@ -161,58 +144,126 @@ class UnoApp(LanApp):
             gc.freeze()
             gc.enable()
 
-    # ----- games ----------------------------------------------------------------------------
+    # ----- the table the app is at ----------------------------------------------------------
+
+    @property
+    def controller(self) -> Controller | None:
+        """The table's controller (None at home)."""
+        return self.mode.controller if self.mode is not None else None
+
+    @property
+    def view(self) -> SeatView | None:
+        """The table's last view (None at home, or before a hosted table fills up)."""
+        return self.mode.view if self.mode is not None else None
+
+    @property
+    def history(self) -> list[tuple[int, ...]]:
+        """The totals after each round, for the match chart."""
+        return self.mode.history if self.mode is not None else []
+
+    @property
+    def table_screen(self) -> TableScreen | None:
+        """The table's screen, once its first view is drawn."""
+        return self.mode.table if self.mode is not None else None
+
+    def _leave(self) -> AtTable | None:
+        """Leave the table at once (nothing of it stays); its controller is the caller's
+        to close."""
+        mode, self.mode = self.mode, None
+        if mode is not None:
+            mode.controller.listen(None)
+        return mode
 
     async def _stop(self) -> None:
-        if self.controller is not None:
-            controller, self.controller = self.controller, None
-            controller.listen(None)
-            await controller.close()
+        mode = self._leave()
+        if mode is not None:
+            await mode.controller.close()
+
+    def play(self, make: ControllerFactory) -> None:
+        """Go to a new table whose controller ``make`` makes (solo, hosted, joined)."""
+        self.run_worker(self._start(make), exclusive=True, group="game")
 
     def start_game(self, options: GameOptions | None = None) -> None:
-        """Start a new game with ``options`` (default: the current ones) at a new table."""
+        """A new game with ``options`` (default: the current ones) at a new table made
+        the way the current one was (a solo one from home)."""
         if options is not None:
             self.options = options
-        self.run_worker(self._start(), exclusive=True, group="game")
+        self.play(self.mode.make if self.mode is not None else self.factory)
 
-    async def _start(self) -> None:
+    async def _start(self, make: ControllerFactory) -> None:
+        old = self.mode.table if self.mode is not None else None
         await self._stop()
-        controller = self.factory(self.options)
-        self.controller = controller
-        self.view = None
-        self.history = []
-        if self._table is not None and self._table in self.screen_stack:
-            while self.screen is not self._table:
+        if old is not None and old in self.screen_stack:
+            while self.screen is not old:
                 self.pop_screen()
             self.pop_screen()
-        controller.listen(self._deliver(controller))
-        if not await self.started(controller):
+        mode = AtTable(make, make(self.options))
+        self.mode = mode
+        mode.controller.listen(self._deliver(mode))
+        if not await self._started(mode):
             return
         try:  # draw the first frame of the table complete (a remote game may not know yet)
-            self.view = controller.view
+            mode.saw(mode.controller.view)
         except LookupError:
-            await self.wait_for_players(controller)
+            await self.push_screen(waiting_room(mode.controller))
+            self.call_after_refresh(self.first_frame_drawn)
             return
-        await self._open_table(self.view)
+        await self._open_table(mode)
 
-    async def _open_table(self, view: SeatView | None) -> None:
+    async def _started(self, mode: AtTable) -> bool:
+        """Start the table's controller; if the table cannot be reached or refuses, say
+        why and leave (to the home screen if there is one, else quit with status 1)."""
+        from ..net.remote import JoinError
+
+        try:
+            await mode.controller.start()
+        except JoinError as exc:
+            if self.mode is mode:
+                self._leave()
+            self._failed(str(exc))
+            return False
+        return True
+
+    def has_home(self) -> bool:
+        """Whether a screen to go back to (the main menu) is under the game."""
+        from .screens.menu import MenuScreen
+
+        return any(isinstance(s, MenuScreen) for s in self.screen_stack)
+
+    def _failed(self, why: str) -> None:
+        if self.has_home():
+            self.notify(why, title="Could not join", severity="error", timeout=15, markup=False)
+            return
+        self.exit_message = why
+        self.exit(1)
+
+    def waiting_screen(self) -> WaitingScreen | None:
+        """The waiting room, if it is up."""
+        for screen in self.screen_stack:
+            if isinstance(screen, WaitingScreen):
+                return screen
+        return None
+
+    async def _open_table(self, mode: AtTable) -> None:
         """Put the table on screen (over the menu, or instead of the waiting room)."""
-        if view is not None:
-            self.history = [tuple(0 for _ in view.names), *view.history]
-        table = TableScreen(view, self.palette, self.config.hand_order)
-        table.history = self.history
-        table.summary_pause = self.options.summary_pause
-        table.can_chat = self.controller is not None and self.controller.can_chat
-        self._table = table
+        table = TableScreen(
+            mode.view,
+            self.palette,
+            self.config.hand_order,
+            history=mode.history,
+            summary_pause=self.options.summary_pause,
+            can_chat=mode.controller.can_chat,
+        )
+        mode.table = table
         if self.waiting_screen() is not None:
             await self.switch_screen(table)
         else:
             await self.push_screen(table)
         self.call_after_refresh(self.first_frame_drawn)
 
-    def _deliver(self, controller: Controller) -> Callable[[object], None]:
+    def _deliver(self, mode: AtTable) -> Callable[[object], None]:
         def deliver(update: object) -> None:
-            if controller is self.controller and isinstance(update, Update):
+            if mode is self.mode and isinstance(update, Update):
                 self.post_message(GameUpdate(update))
 
         return deliver
@@ -226,21 +277,26 @@ class UnoApp(LanApp):
         """Leave the table for the main menu."""
         from .screens.menu import MenuScreen
 
-        self.run_worker(self._stop(), group="stop")
+        self._close(self._leave())
         while len(self.screen_stack) > 1:
             self.pop_screen()
-        self._table = None
         self.push_screen(MenuScreen(self.config, self.options))
+
+    def _close(self, mode: AtTable | None) -> None:
+        """Close a table left behind (in the background: the screen changes at once)."""
+        if mode is not None:
+            self.run_worker(mode.controller.close(), group="stop")
 
     # ----- leaving a match -------------------------------------------------------------
 
     def match_running(self) -> bool:
         """Whether leaving now would abandon a match (a table is up and it is not over)."""
+        mode = self.mode
         view = self.view
         return (
-            self.controller is not None
-            and self._table is not None
-            and self._table in self.screen_stack
+            mode is not None
+            and mode.table is not None
+            and mode.table in self.screen_stack
             and view is not None
             and view.seat is not None  # a spectator abandons nothing
             and view.phase != Phase.MATCH_OVER
@@ -272,26 +328,26 @@ class UnoApp(LanApp):
         self.leave_match(lambda: self.exit(0), "Quit unotui and leave this match?")
 
     async def on_game_update(self, message: GameUpdate) -> None:
-        update = message.update
-        table = self._table
+        """Every controller update, in this one place: the view kept and handed down,
+        a refusal said, the rest (presence, chat, timers, the end) shown by :mod:`.lan`."""
+        update, mode = message.update, self.mode
+        if mode is None:
+            return
+        table = mode.table
         if isinstance(update, ViewUpdated):
-            view = update.view
-            # The chart's rows come from the view, so someone who joins or resumes in
-            # the middle of a match sees the same history as everyone else.
-            self.history = [tuple(0 for _ in view.names), *view.history]
-            self.view = view
-            if table is None and self.controller is not None:
-                await self._open_table(view)
-            elif table is not None:
-                table.history = self.history
-                table.show(view)
+            mode.saw(update.view)
+            if table is None:
+                await self._open_table(mode)
+            else:
+                table.history = mode.history
+                table.view = update.view
         elif isinstance(update, m.Refused):
             if table is not None:
                 table.refused(update.code, update.message)
         elif isinstance(update, m.Closed):
-            self.game_closed(update)
+            show_closed(update, table, self.waiting_screen())
         else:
-            self.other_update(update)
+            show_update(update, mode.view, table, self.waiting_screen())
 
     # ----- messages up from the screens ----------------------------------------------------
 
@@ -317,28 +373,31 @@ class UnoApp(LanApp):
 
     async def on_hint_request(self, _: HintRequest) -> None:
         """Ask the controller's computer player, then hand the answer down to the table."""
-        hint = await self.controller.hint() if self.controller is not None else None
-        if self._table is not None:
-            self._table.show_hint(hint)
+        mode = self.mode
+        hint = await mode.controller.hint() if mode is not None else None
+        if mode is not None and mode is self.mode and mode.table is not None:
+            mode.table.show_hint(hint)
 
     def on_cycle_theme(self, _: CycleTheme) -> None:
         name = self.cycle_theme()
-        if self._table is not None:
-            self._table.set_palette(self.palette)
-            self._table.say(f"Theme: {name}.")
+        table = self.table_screen
+        if table is not None:
+            table.palette = self.palette
+            table.say(f"Theme: {name}.")
 
     def on_cycle_sort(self, _: CycleSort) -> None:
         """The next hand order, saved in the settings and handed down to the table."""
         order = HAND_ORDERS[(HAND_ORDERS.index(self.config.hand_order) + 1) % len(HAND_ORDERS)]
         self._save(hand_order=order)
-        if self._table is not None:
-            self._table.set_order(order)
+        table = self.table_screen
+        if table is not None:
+            table.hand_order = order
             shown = {"colour": "by colour", "rank": "by rank"}[order]
-            self._table.say(f"Hand shown {shown} (s: next order).")
+            table.say(f"Hand shown {shown} (s: next order).")
 
     def on_play_solo(self, _: PlaySolo) -> None:
         """The menu's first entry: a solo game with the current settings."""
-        self.start_game()
+        self.play(self.factory)
 
     def on_host_game(self, _: HostGame) -> None:
         """The menu's Host entry: a table here, with the settings' seats, rules and bots."""
@@ -349,11 +408,28 @@ class UnoApp(LanApp):
             name=config.name, seats=config.players, rules=config.rules, level=config.bots,
             bot_delay=config.delay,
         )
-        self.host_game(room, config.name, self.host_bind, self.host_port)
+        self.play(hosted(room, config.name, self.host_bind, self.host_port))
 
     def on_join_game(self, message: JoinGame) -> None:
         """The menu's Join entry, with an address it has checked."""
-        self.join_game(message.host, message.port, name=self.config.name)
+        self.play(joined(message.host, message.port, name=self.config.name))
+
+    def on_send_chat(self, message: SendChat) -> None:
+        """A chat line from the table."""
+        if self.controller is not None:
+            self.controller.chat(message.text)
+
+    def on_start_match(self, _: StartMatch) -> None:
+        """The host's player starts the match from the waiting room."""
+        if self.controller is not None:
+            self.controller.start_match()
+
+    def on_leave_table(self, _: LeaveTable) -> None:
+        """Leave the waiting room: back to the menu, or quit if there is none."""
+        if self.has_home():
+            self.back_to_menu()
+        else:
+            self.exit(0)
 
     def on_settings_saved(self, message: SettingsSaved) -> None:
         """The house-rules form saved new settings: keep them and hand them down to the menu."""
@@ -376,7 +452,7 @@ class UnoApp(LanApp):
 
     def _apply_theme(self, name: str) -> None:
         self.palette = name if name in THEMES else "default"
-        self.theme = _TEXTUAL_THEMES[self.palette]
+        self.theme = TEXTUAL_THEMES[self.palette]
         self.set_class(self.palette == "mono", "-mono")
 
     def cycle_theme(self) -> str:
@@ -404,16 +480,7 @@ class UnoApp(LanApp):
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
         if isinstance(screen, TableScreen):
-            yield SystemCommand("Draw a card", "Draw from the pile (d)", screen.action_draw)
-            yield SystemCommand(
-                "Call UNO", "Call UNO, or play and call with two cards (u)", screen.action_uno
-            )
-            yield SystemCommand("Catch", "Catch a player who did not call UNO (c)", screen.action_catch)
-            yield SystemCommand("Hint", "What would a computer player do? (n)", screen.action_hint)
-            yield SystemCommand(
-                "Rules and keys", "Help: the rules in force and the keys (?)", screen.action_help
-            )
-            yield SystemCommand("Next theme", "Default, colourblind, monochrome (t)", screen.action_theme)
+            yield from screen.commands()
         yield SystemCommand(
             "New game",
             "Start a new game with the current settings",

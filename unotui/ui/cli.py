@@ -119,7 +119,7 @@ def run(args: argparse.Namespace) -> int:
     return code if isinstance(code, int) else (app.return_code or 0)
 
 
-def _run_app(factory: Callable[[GameOptions], Controller], name: str | None) -> int:
+def _run_app(start: Callable[[GameOptions], Controller], name: str | None) -> int:
     """Run the app straight onto a hosted or joined table; returns the exit status."""
     gc.disable()
     try:
@@ -130,7 +130,7 @@ def _run_app(factory: Callable[[GameOptions], Controller], name: str | None) -> 
 
         config = load_config()
         options = GameOptions(name=clean_name(name, config.name) if name else config.name)
-        app = UnoApp(config, options, factory=factory)
+        app = UnoApp(config, options, start=start)
         code = app.run()
     finally:
         gc.enable()
@@ -141,9 +141,9 @@ def _run_app(factory: Callable[[GameOptions], Controller], name: str | None) -> 
 
 def run_hosted(room: RoomConfig, name: str, bind: str, port: int) -> int:
     """``unotui host`` with a screen: host here and sit at seat 1."""
-    from ..net.hosted import HostedGame
+    from .lan import hosted
 
-    return _run_app(lambda _options: HostedGame(room, name, bind, port), name)
+    return _run_app(hosted(room, name, bind, port), name)
 
 
 def run_joined(
@@ -151,14 +151,9 @@ def run_joined(
 ) -> int:
     """``unotui join HOST[:PORT]``: a seat (or a chair to watch) at a table elsewhere."""
     from ..client.config import load_config
-    from ..net.remote import RemoteGame
     from ..protocol.text import clean_name
-    from .lan import seat_memory
+    from .lan import joined
 
     player = clean_name(name, "Player") if name else load_config().name
-
-    def factory(_options: GameOptions) -> Controller:
-        return RemoteGame(host, port, name=player, password=password, spectate=spectate, table=table,
-                          memory=seat_memory())
-
-    return _run_app(factory, player)
+    start = joined(host, port, name=player, password=password, spectate=spectate, table=table)
+    return _run_app(start, player)

@@ -10,6 +10,7 @@ seat held for the player's key is taken back at once when the lobby says so.
 from __future__ import annotations
 
 import asyncio
+from dataclasses import dataclass
 
 from rich.style import Style
 
@@ -22,7 +23,17 @@ from .app import UnoApp
 from .messages import CreateTable, CycleTheme, JoinTable, LobbyChat, QuickMatch
 from .screens.lobby import LobbyScreen
 
-__all__ = ["LobbyApp"]
+__all__ = ["InLobby", "LobbyApp"]
+
+
+@dataclass(eq=False)
+class InLobby:
+    """The app in the lobby (the lobby's mode, beside :class:`~unotui.ui.modes.AtTable`):
+    the lobby connection, open only while the lobby is on screen; gone with it."""
+
+    client: LobbyClient
+    #: whether the lobby's ``seat_at`` was acted on (once per visit)
+    went_back: bool = False
 
 
 class LobbyApp(UnoApp):
@@ -60,9 +71,9 @@ class LobbyApp(UnoApp):
         self.command = command
         self.ssh_port = ssh_port
         self.public_host = public_host
-        self.client: LobbyClient | None = None
+        #: the lobby the app is in, if any (not while it is at a table)
+        self.lobby: InLobby | None = None
         self.you = name
-        self._went_back = False  # the lobby's seat_at was acted on (once per visit)
 
     # ----- home -------------------------------------------------------------------------------
 
@@ -85,11 +96,10 @@ class LobbyApp(UnoApp):
 
     def back_to_menu(self) -> None:
         """Leave the table for the lobby."""
-        self.run_worker(self._stop(), group="stop")
+        self._close(self._leave())
         home = self.lobby_screen()
         while len(self.screen_stack) > 1 and self.screen is not home:
             self.pop_screen()
-        self._table = None
         self.run_worker(self._open_lobby(), group="lobby")
 
     def rematch(self) -> None:
@@ -104,18 +114,17 @@ class LobbyApp(UnoApp):
         while True:
             client = LobbyClient(self.lobby_host, self.lobby_port, name=self.you, identity=self.identity,
                                  connect_timeout=10.0)
-            self.client = client
-            self._went_back = False
+            lobby = self.lobby = InLobby(client)
 
-            def heard(update: LobbyUpdate, client: LobbyClient = client) -> None:
-                self.call_later(self._lobby_update, client, update)
+            def heard(update: LobbyUpdate, lobby: InLobby = lobby) -> None:
+                self.call_later(self._lobby_update, lobby, update)
 
             client.listen(heard)
             try:
                 await client.start()
                 break
             except JoinError as exc:
-                self.client = None
+                self.lobby = None
                 screen = self.lobby_screen()
                 if waited >= 60 or exc.code not in ("unreachable", "eof"):
                     if screen is not None:
@@ -129,19 +138,19 @@ class LobbyApp(UnoApp):
         self.first_frame_drawn()
 
     async def _close_lobby(self) -> None:
-        client, self.client = self.client, None
-        if client is not None:
-            await client.close()
+        lobby, self.lobby = self.lobby, None
+        if lobby is not None:
+            await lobby.client.close()
 
-    def _lobby_update(self, client: LobbyClient, update: LobbyUpdate) -> None:
+    def _lobby_update(self, lobby: InLobby, update: LobbyUpdate) -> None:
         screen = self.lobby_screen()
-        if client is not self.client or screen is None:
+        if lobby is not self.lobby or screen is None:
             return
         if isinstance(update, m.LobbyState):
             self.you = update.you
-            screen.show(update)
-            if update.seat_at and not self._went_back and self.screen is screen:
-                self._went_back = True
+            screen.state = update
+            if update.seat_at and not lobby.went_back and self.screen is screen:
+                lobby.went_back = True
                 screen.say(f"Back to your seat at table {update.seat_at}.")
                 self.sit(update.seat_at)
         elif isinstance(update, m.Created):
@@ -159,7 +168,7 @@ class LobbyApp(UnoApp):
         """Go to table ``code`` (a seat, or a chair to watch)."""
         self.run_worker(self._close_lobby(), group="lobby")
 
-        def factory(_options: GameOptions) -> RemoteGame:
+        def make(_options: GameOptions) -> RemoteGame:
             game = RemoteGame(self.lobby_host, self.lobby_port, name=self.you, spectate=spectate,
                               table=code, identity=self.identity, keyed=self.keyed)
             game.hints = (
@@ -168,8 +177,7 @@ class LobbyApp(UnoApp):
             )
             return game
 
-        self.factory = factory
-        self.start_game()
+        self.play(make)
 
     def _failed(self, why: str) -> None:
         screen = self.lobby_screen()
@@ -181,12 +189,12 @@ class LobbyApp(UnoApp):
         self.sit(message.code, message.spectate)
 
     def on_quick_match(self, _: QuickMatch) -> None:
-        if self.client is not None:
-            self.client.quick()
+        if self.lobby is not None:
+            self.lobby.client.quick()
 
     def on_create_table(self, message: CreateTable) -> None:
-        if self.client is not None:
-            self.client.create(message.name, message.seats, message.bots, message.rules, message.level,
+        if self.lobby is not None:
+            self.lobby.client.create(message.name, message.seats, message.bots, message.rules, message.level,
                                message.turn_timer, message.private)
 
     def on_cycle_theme(self, message: CycleTheme) -> None:
@@ -194,14 +202,14 @@ class LobbyApp(UnoApp):
         message.prevent_default()
         name = self.cycle_theme()
         screen = self.lobby_screen()
-        if self._table is not None:
-            self._table.set_palette(self.palette)
+        if self.table_screen is not None:
+            self.table_screen.palette = self.palette
         if screen is not None and self.screen is screen:
             screen.say(f"Theme: {name} (t: next).")
 
     def on_lobby_chat(self, message: LobbyChat) -> None:
-        if self.client is not None:
-            self.client.chat(message.text)
+        if self.lobby is not None:
+            self.lobby.client.chat(message.text)
 
     async def shutdown(self) -> None:
         await self._close_lobby()

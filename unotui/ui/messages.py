@@ -31,6 +31,7 @@ __all__ = [
     "Intent",
     "JoinGame",
     "JoinTable",
+    "LeaveTable",
     "LobbyChat",
     "MainMenu",
     "NextRound",
@@ -39,6 +40,7 @@ __all__ = [
     "Rematch",
     "SendChat",
     "SettingsSaved",
+    "StartMatch",
 ]
 
 
@@ -127,6 +129,17 @@ class SettingsSaved(Message):
     to the next game, and the app hands the new settings down to the menu."""
 
     config: Config
+
+
+# ----- up from the waiting room ----------------------------------------------------------
+
+
+class StartMatch(Message):
+    """The host's player wants the match to begin now."""
+
+
+class LeaveTable(Message):
+    """The player leaves the table from the waiting room (back home, or quit if none)."""
 
 
 # ----- up from the lobby and its create-table form (handled by the lobby app) -----------

@@ -15,10 +15,7 @@ import resource  # noqa: F401
 import termios  # noqa: F401
 import tty  # noqa: F401
 
-import textual._keyboard_protocol
-import textual._xterm_parser
 import textual.app
-import textual.drivers._writer_thread
 import textual.drivers.linux_driver
 import textual.layouts.factory
 import textual.layouts.horizontal
@@ -26,7 +23,8 @@ import textual.layouts.stream
 import textual.scrollbar  # noqa: F401
 from rich.cells import cell_len
 
-from . import app, session_driver  # noqa: F401  (session_driver: for workers' threads)
+# session_driver: for workers' threads (it imports the private Textual modules it uses)
+from . import app, session_driver  # noqa: F401
 from .screens import menu, table  # noqa: F401
 
 cell_len("\u4e2d\u00e9")  # loads Rich's cell-width table (a large module) now, once

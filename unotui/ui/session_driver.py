@@ -54,7 +54,39 @@ from textual.geometry import Size
 from textual.message import Message
 from textual.messages import InBandWindowResize
 
-__all__ = ["GuardedDriver", "SessionDriver", "SessionTerminalLike", "attach", "guard"]
+__all__ = [
+    "COPIED",
+    "DRIVER_ATTRIBUTES",
+    "RELIES_ON",
+    "GuardedDriver",
+    "SessionDriver",
+    "SessionTerminalLike",
+    "attach",
+    "guard",
+]
+
+#: Every private Textual name this module (and so unotui) relies on, as (owner, name):
+#: nothing else in the package touches Textual's internals, and
+#: ``tests/ui/test_textual_internals.py`` checks each is still there.
+RELIES_ON: tuple[tuple[object, str], ...] = (
+    (textual.app, "redirect_stdout"),  # replaced (_keep_process_streams)
+    (textual.app, "redirect_stderr"),
+    (App, "_post_message"),  # a size event from the server's thread
+    (XTermParser, "feed"),
+    (XTermParser, "tick"),
+)
+#: the private attributes of a LinuxDriver (an instance) it reads, sets or overrides
+DRIVER_ATTRIBUTES = (
+    "_app", "_loop", "_debug", "_file", "_key_thread", "_writer_thread", "_must_signal_resume",
+    "_in_band_window_resize", "_mouse_pixels", "_get_terminal_size", "_enable_mouse_support",
+    "_disable_mouse_support", "_request_terminal_sync_mode_support", "_query_in_band_window_resize",
+    "_enable_bracketed_paste", "_disable_line_wrap", "_patch_lflag", "_patch_iflag", "_run_input_thread",
+)
+
+#: LinuxDriver's methods this module rewrites from a copy of their body (without the
+#: signal handlers, on the session's tty): when Textual changes one, the copy must be
+#: read again against it, and the test's digest of the original updated.
+COPIED = ("__init__", "start_application_mode", "disable_input", "run_input_thread")
 
 #: bytes the input thread reads at once, and so the most keys the app has queued
 _READ_SIZE = 1024

@@ -1,18 +1,23 @@
 """The table's widgets.  Each draws one part of a :class:`SeatView` it is handed.
 
-"Attributes down": the table screen sets ``view`` (and the cursor, palette) on each
-widget; widgets keep no game state of their own and never talk to the controller.
-All game text is rendered as ``rich.text.Text`` (never markup), from sanitised names.
+"State down": each widget's reactive attributes are bound to the table screen's
+(``data_bind``): the view and the palette, or for the hand and the pile one value
+(:class:`HandShown`, :class:`PileShown`) the screen derives from them and the terminal's
+size.  A change redraws the widget (its ``watch_`` method); widgets keep no game state
+of their own and never talk to the controller.  All game text is rendered as
+``rich.text.Text`` (never markup), from sanitised names.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
 from textual.events import Resize
+from textual.reactive import var
 from textual.widgets import RichLog, Static
 
 from ..client.text import card_name, clean, describe, direction_name, display_name
@@ -21,8 +26,10 @@ from .render import big_card, card_chip, colour_style, hand_row, pile_card, turn
 
 __all__ = [
     "GameLog",
+    "HandShown",
     "HandView",
     "KeyBar",
+    "PileShown",
     "PileView",
     "PlayersView",
     "StatusLine",
@@ -152,11 +159,42 @@ def prompt(view: SeatView) -> str:
     return " ".join([*extras, main]).strip()
 
 
+@dataclass(frozen=True)
+class HandShown:
+    """What the hand panel draws: the hand of ``view`` in ``order`` (indices into it),
+    ``cursor`` selected; ``tall``: larger cards (7x5) for large terminals."""
+
+    view: SeatView
+    order: tuple[int, ...]
+    cursor: int
+    palette: str
+    tall: bool = False
+
+
+@dataclass(frozen=True)
+class PileShown:
+    """What the pile panel draws: ``view``'s piles (in 3 lines when ``compact``) and
+    ``clock``, the turn timer's line."""
+
+    view: SeatView
+    palette: str
+    compact: bool
+    clock: str = ""
+
+
 class StatusLine(Static):
     """One line: round, rules, and what to do now."""
 
-    def show(self, view: SeatView) -> None:
-        """Draw ``view``."""
+    view: var[SeatView | None] = var(None, init=False)
+
+    def watch_view(self) -> None:
+        self.draw()
+
+    def draw(self) -> None:
+        """Draw the view."""
+        view = self.view
+        if view is None:
+            return
         text = Text()
         text.append(f" Round {view.round_no} ", Style(reverse=True, bold=True))
         text.append(" ")
@@ -173,8 +211,20 @@ class PlayersView(Static):
     panel (by terminal cells, with an ellipsis) so the card counts and scores always show.
     """
 
-    def show(self, view: SeatView, palette: str) -> None:
-        """Draw ``view``."""
+    view: var[SeatView | None] = var(None, init=False)
+    palette: var[str] = var("default", init=False)
+
+    def watch_view(self) -> None:
+        self.draw()
+
+    def watch_palette(self) -> None:
+        self.draw()
+
+    def draw(self) -> None:
+        """Draw the view (its width decides how much of each name shows)."""
+        view, palette = self.view, self.palette
+        if view is None:
+            return
         names = [display_name(n) for n in view.names]
         teams = view.rules.teams
         seat_w = len(str(view.players - 1)) + 1
@@ -231,8 +281,17 @@ class PlayersView(Static):
 class PileView(Static):
     """The draw pile, the top discard, the colour in play and the direction."""
 
-    def show(self, view: SeatView, palette: str, compact: bool, clock: str = "") -> None:
-        """Draw ``view`` (in 3 lines when ``compact``); ``clock``: the turn timer's line."""
+    shown: var[PileShown | None] = var(None, init=False)
+
+    def watch_shown(self) -> None:
+        self.draw()
+
+    def draw(self) -> None:
+        """Draw the piles (see :class:`PileShown`)."""
+        shown = self.shown
+        if shown is None:
+            return
+        view, palette, compact, clock = shown.view, shown.palette, shown.compact, shown.clock
         colour = Text(f" {view.colour.name.title()} ", colour_style(view.colour, palette))
         colour.append(f" ({view.colour.letter})")
         nxt = names_of(view)[view.next_seat(view.turn)] if view.turn in view.active else "?"
@@ -271,18 +330,17 @@ class PileView(Static):
 class HandView(Static):
     """The viewer's hand with the cursor; playable cards and the cards just drawn marked."""
 
-    def show(
-        self,
-        view: SeatView,
-        order: Sequence[int],
-        cursor: int,
-        palette: str,
-        tall: bool = False,
-    ) -> None:
-        """Draw the hand of ``view`` in ``order`` (indices into it), ``cursor`` selected.
+    shown: var[HandShown | None] = var(None, init=False)
 
-        ``tall``: larger cards (7x5) for large terminals.
-        """
+    def watch_shown(self) -> None:
+        self.draw()
+
+    def draw(self) -> None:
+        """Draw the hand (see :class:`HandShown`; its width decides how cards overlap)."""
+        if self.shown is None:
+            return
+        view, order, cursor = self.shown.view, self.shown.order, self.shown.cursor
+        palette, tall = self.shown.palette, self.shown.tall
         flags = playable_flags(view)
         new = just_drawn(view)
         cards = [view.hand[i] for i in order]
@@ -323,6 +381,7 @@ class GameLog(RichLog):
     """
 
     can_focus = False
+    view: var[SeatView | None] = var(None, init=False)
 
     def __init__(self, **kwargs: object) -> None:
         super().__init__(wrap=True, markup=False, highlight=False, max_lines=400, min_width=1, **kwargs)  # type: ignore[arg-type]
@@ -331,12 +390,14 @@ class GameLog(RichLog):
         self._sentences: list[Text] = []
         self._wrap_width = 0
 
-    def show(self, view: SeatView) -> None:
+    def watch_view(self, view: SeatView | None) -> None:
         """Append the events of ``view`` not yet shown (or rewrite after a new game).
 
         Indices are absolute (``view.log_start`` on): a remote view keeps only the newest
         part of a long match's log, so the length of ``view.log`` says nothing by itself.
         """
+        if view is None:
+            return
         log, start_at = view.log, view.log_start
         end = start_at + len(log)
         if view.names != self._key or end < self._written:
@@ -388,6 +449,16 @@ class KeyBar(Static):
     The bar always fits its width and always ends with the Quit key: when the keys that
     apply do not fit, the least needed ones (ranked by the caller) are left out first.
     """
+
+    #: the (key, description, rank) triples that apply now (bound to the table's)
+    keys: var[tuple[tuple[str, str, int], ...]] = var((), init=False)
+
+    def watch_keys(self) -> None:
+        self.draw()
+
+    def draw(self) -> None:
+        """Draw the keys (again at a new width)."""
+        self.show(self.keys)
 
     def show(self, bindings: Sequence[tuple[str, str, int]]) -> None:
         """Draw (key, description, rank) triples, then the palette and quit keys.

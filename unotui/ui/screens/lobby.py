@@ -17,6 +17,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.css.query import NoMatches
+from textual.reactive import var
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, RichLog, Static
 
@@ -58,11 +59,13 @@ class LobbyScreen(Screen[None]):
         Binding("t", "theme", "Colours", show=False),
     ]
 
+    #: what the lobby last said (set by the app); the list, leaders and head follow it
+    state: var[LobbyState | None] = var(None, always_update=True, init=False)
+
     def __init__(self, keyed: bool = False) -> None:
         super().__init__()
         #: whether the player came with an SSH key (only keyed players are ranked)
         self.keyed = keyed
-        self.state: LobbyState | None = None
         self._pending: list[Text] = []
 
     def compose(self) -> ComposeResult:
@@ -90,15 +93,17 @@ class LobbyScreen(Screen[None]):
         for text in self._pending:
             log.write(text)
         self._pending.clear()
-        if self.state is not None:
-            self.show(self.state)
+        self._draw()
 
     # ----- what the lobby says --------------------------------------------------------------
 
-    def show(self, state: LobbyState) -> None:
-        """Draw ``state`` (keeps the highlighted table where it was, by code)."""
-        self.state = state
-        if not self.is_mounted or not self.query("#tables"):
+    def watch_state(self) -> None:
+        self._draw()
+
+    def _draw(self) -> None:
+        """Draw the lobby's state (keeps the highlighted table where it was, by code)."""
+        state = self.state
+        if state is None or not self.is_mounted or not self.query("#tables"):
             return  # drawn from self.state when mounted
         head = Text()
         head.append("unotui lobby", Style(bold=True))

@@ -1,62 +1,65 @@
 """The table: your hand, the piles, the other players, the log, and every game key.
 
-The screen draws the one :class:`SeatView` the app hands it (``show``) and turns keys into
-messages up to the app (:mod:`unotui.ui.messages`): an intent, the next round, a rematch,
-a hint request, a theme or hand-order change.  It never imports the app and never talks
-to the controller.  It opens the dialogs a decision needs (colour, target), the revealed
-hand after a challenge, and the round and match summaries.
+State down, messages up.  The app sets the screen's reactive ``view`` (the one
+:class:`SeatView` it keeps) and the palette, hand order, chart rows and turn timer; the
+widgets are bound to those (``data_bind``) or to what the screen derives from them, so a
+new view redraws what changed and nothing is kept in step by hand.  Keys go up to the app
+as messages (:mod:`unotui.ui.messages`): an intent, the next round, a rematch, a hint
+request, a theme or hand-order change.  It never imports the app and never talks to the
+controller.  The dialogs a view calls for (colour, target, a revealed hand, the round and
+match summaries) are opened by its :class:`~unotui.ui.screens.decisions.Decisions`.
 
-Which keys apply now is read from ``view.legal`` alone (the engine's answer), never
-re-derived from the rules; the key bar shows those.  A key that does not apply still runs
-and says why on the message line, so no key press is silently ignored.
+Which keys apply now, and what each means, is read from ``view.legal`` alone
+(:mod:`unotui.ui.screens.table_keys`); the key bar shows those.  A key that does not
+apply still runs and says why on the message line, so no key press is silently ignored.
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import ClassVar, TypeVar
 
 from rich.style import Style
 from rich.text import Text
-from textual.app import ComposeResult
+from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.events import Resize
+from textual.reactive import var
 from textual.screen import Screen
-from textual.timer import Timer
 from textual.widgets import Static
 
 from ...client.config import HAND_ORDERS
 from ...client.fairness import ShuffleWatch
-from ...client.text import card_name, clean, display_name, refusal
+from ...client.text import clean, refusal
 from ...engine import (
-    ACCEPT,
-    CALL_UNO,
-    CHALLENGE,
-    DRAW,
-    ENDED_PHASES,
-    KEEP,
     Action,
     Card,
-    Catch,
-    ChooseColour,
-    ChooseTarget,
-    Colour,
     Discard,
     Phase,
     Play,
     SeatView,
     play,
 )
-from ..messages import CycleSort, CycleTheme, HintRequest, Intent, MainMenu, NextRound, Rematch, SendChat
+from ..messages import CycleSort, CycleTheme, HintRequest, Intent, SendChat
 from ..render import hand_order
 from ..turn_clock import TurnClock
-from ..widgets import GameLog, HandView, KeyBar, PileView, PlayersView, StatusLine, names_of, prompt
+from ..widgets import (
+    GameLog,
+    HandShown,
+    HandView,
+    KeyBar,
+    PileShown,
+    PileView,
+    PlayersView,
+    StatusLine,
+    names_of,
+)
+from .decisions import Decisions
+from .table_keys import WATCHING_NOTE, applies, describe_action, meaning
 
-__all__ = ["MIN_HEIGHT", "MIN_WIDTH", "TableScreen", "describe_action"]
-
-_T = TypeVar("_T")
+__all__ = ["MIN_HEIGHT", "MIN_WIDTH", "TableScreen"]
 
 #: the narrowest terminal the table is drawn in (the left column and the log side by side)
 MIN_WIDTH = 66
@@ -66,26 +69,6 @@ MIN_HEIGHT = 13
 TALL, WIDE = 34, 110
 
 
-def describe_action(action: Action, view: SeatView) -> str:
-    """An action in words, for hints."""
-    if isinstance(action, Play):
-        text = f"play {card_name(action.card)} ({action.card.text})"
-        # Enter would play the card without the call, and someone could catch you: say the key.
-        return text + " and call UNO: press u" if action.uno else text
-    if isinstance(action, Discard):
-        return f"discard {card_name(action.card)} ({action.card.text})"
-    if isinstance(action, ChooseColour):
-        return f"name {action.colour.name.lower()}"
-    if isinstance(action, ChooseTarget | Catch):
-        return f"{'catch' if isinstance(action, Catch) else 'choose'} {display_name(view.names[action.seat])}"
-    return str(action)
-
-
-_DIALOG_PHASES = ENDED_PHASES | {Phase.COLOUR, Phase.TARGET}  # the phases a dialog answers
-_CONTEXT_ACTIONS = ("keep", "catch", "challenge", "accept", "jump", "draw", "uno")
-#: what a spectator's keys do: look things up, talk, leave (every other key says so)
-_WATCHING = frozenset({"help", "chat", "theme"})
-WATCHING_NOTE = "You are watching this table: spectators do not play (Ctrl+Q leaves)."
 
 _A = TypeVar("_A", bound=Callable[..., None])
 
@@ -108,13 +91,18 @@ _BAR_RANK = {"sort": 5, "hint": 4, "move": 3, "help": 2}
 class TableScreen(Screen[None]):
     """The game table (see the module docstring).
 
-    Args:
-        view: the latest view (the app's; ``show`` hands down each newer one).
-        palette: the card palette (``render.PALETTES``); the app sets it on theme changes.
-        order: how the hand is shown (one of ``HAND_ORDERS``); set by the app.
+    State comes down as reactive attributes the app sets (``view``, ``palette``,
+    ``hand_order``, ``history``, ``deadline``); the widgets are bound to them or to what
+    the screen derives from them (``hand``, ``pile``, ``keys``).  Everything the person
+    does goes up as a message.
 
-    Attributes:
-        history: the totals after each round, for the match chart (set by the app).
+    Args:
+        view: the latest view (the app's; it sets each newer one on ``view``).
+        palette: the card palette (``render.PALETTES``).
+        order: how the hand is shown (one of ``HAND_ORDERS``).
+        history: the totals after each round, for the match chart.
+        summary_pause: seconds the round's last card stays on show before its summary.
+        can_chat: whether there is anyone to chat with (a hosted table).
     """
 
     CSS_PATH = "table.tcss"
@@ -138,108 +126,141 @@ class TableScreen(Screen[None]):
         Binding("slash", "chat", "Chat", key_display="/"),
     ]
 
-    def __init__(self, view: SeatView | None = None, palette: str = "default", order: str = "colour") -> None:
+    #: the latest view from the controller (set by the app; a new object each time)
+    view: var[SeatView | None] = var(None, always_update=True, init=False)
+    palette: var[str] = var("default", init=False)
+    hand_order: var[str] = var(HAND_ORDERS[0], init=False)
+    history: var[Sequence[Sequence[int]]] = var((), init=False)
+    #: the host's turn timer: (seat, seconds to decide) when it starts (seat < 0: none)
+    deadline: var[tuple[int, float | None]] = var((-1, None), always_update=True, init=False)
+    #: a position in the hand as shown (``order``)
+    cursor: var[int] = var(0, init=False)
+    # derived, bound to the widgets
+    hand: var[HandShown | None] = var(None, init=False)
+    pile: var[PileShown | None] = var(None, init=False)
+    keys: var[tuple[tuple[str, str, int], ...]] = var((), init=False)
+
+    def __init__(
+        self,
+        view: SeatView | None = None,
+        palette: str = "default",
+        order: str = "colour",
+        *,
+        history: Sequence[Sequence[int]] = (),
+        summary_pause: float = 0.0,
+        can_chat: bool = False,
+    ) -> None:
         super().__init__()
-        self.view = view
-        self.palette = palette
-        self.order_name = order if order in HAND_ORDERS else HAND_ORDERS[0]
-        self.history: Sequence[Sequence[int]] = ()
-        #: seconds the round's last card stays on show before its summary (set by the app)
-        self.summary_pause = 0.0
-        #: whether there is anyone to chat with (a hosted table; set by the app)
-        self.can_chat = False
-        self.cursor = 0  # a position in the hand as shown (``order``)
-        self.order: list[int] = []  # indices into view.hand, in the order shown
-        self._dialog = False
-        self._seen_log = 0
+        self.set_reactive(TableScreen.view, view)  # drawn once mounted
+        self.set_reactive(TableScreen.palette, palette)
+        self.set_reactive(TableScreen.hand_order, self.validate_hand_order(order))
+        self.set_reactive(TableScreen.history, history)
+        self.summary_pause = summary_pause
+        self.can_chat = can_chat
+        self.order: tuple[int, ...] = ()  # indices into view.hand, in the order shown
         self.shuffles = ShuffleWatch()  # the commitments this seat saw; round verdicts
-        self._reveals: list[tuple[str, tuple[Card, ...], bool | None, Colour | None]] = []
-        self._shown_round = 0
-        self._last_phase: Phase | None = None  # while it is the viewer's turn
-        self._keys: tuple[bool, ...] = ()
-        self._answered = -1  # version of the view whose decision was just sent
+        self.decisions = Decisions(self)
         self._hint_for = -1  # version of the view the message line's hint is about
-        self._pause_for: tuple[int, str] = (0, "")  # the round end the pause was started for
-        self._pause: Timer | None = None  # the last card on show before the summary
         self.turn_clock = TurnClock()  # a hosted table's turn timer, beside the pile
-        self._clock_shown = ""
 
     def compose(self) -> ComposeResult:
-        yield StatusLine(id="status")
+        yield StatusLine(id="status").data_bind(TableScreen.view)
         with Horizontal(id="middle"):
             with Vertical(id="left"):
-                yield PlayersView(id="players")
-                yield PileView(id="pile")
-            yield GameLog(id="log")
+                yield PlayersView(id="players").data_bind(TableScreen.view, TableScreen.palette)
+                yield PileView(id="pile").data_bind(shown=TableScreen.pile)
+            yield GameLog(id="log").data_bind(TableScreen.view)
         yield Static(id="message")
-        yield HandView(id="hand")
-        yield KeyBar(id="keys")
+        yield HandView(id="hand").data_bind(shown=TableScreen.hand)
+        yield KeyBar(id="keys").data_bind(TableScreen.keys)
         yield Static(id="too-small")
 
     def on_mount(self) -> None:
         self.query_one(GameLog).border_title = "Log"
         self.set_interval(1.0, self.tick_clock)
         self._fit(self.size.width, self.size.height)
-        if self.view is not None:
-            view, self.view = self.view, None
-            self.show(view)
+        view = self.view
+        if view is not None:  # as if it had just come (drawn on the first resize)
+            self.set_reactive(TableScreen.view, None)
+            self.view = view
 
-    # ----- drawing ------------------------------------------------------------------------
+    # ----- state down ---------------------------------------------------------------------
 
-    def show(self, view: SeatView) -> None:
-        """Draw ``view`` (the latest from the controller, handed down by the app)."""
-        old = self.view
-        selected = old.hand[self.order[self.cursor]] if old is not None and self.order else None
+    def validate_hand_order(self, order: str) -> str:
+        return order if order in HAND_ORDERS else HAND_ORDERS[0]
+
+    def watch_view(self, old: SeatView | None, view: SeatView | None) -> None:
+        """A newer view: keep the same card selected (or go to the card just drawn),
+        redraw what derives from it, and open what it calls for."""
+        if view is None:
+            return
         self.shuffles.observe(view)
-        self.view = view
         if self._hint_for >= 0 and view.version != self._hint_for and self.is_mounted:
             self.say("")  # the hint was for a moment that has passed
-        self.order = hand_order(view.hand, self.order_name)
+        selected = self._selected_card(old)
+        self.order = tuple(hand_order(view.hand, self.hand_order))
+        cursor = self.cursor
         if selected is not None and selected in view.hand:  # keep the same card selected
             shown = [view.hand[i] for i in self.order]
-            if shown[min(self.cursor, len(shown) - 1)] is not selected:
-                self.cursor = shown.index(selected)
-        just_drew = view.phase == Phase.DRAWN and self._last_phase != Phase.DRAWN
-        if just_drew and view.my_turn and view.drawn is not None:
+            if shown[min(cursor, len(shown) - 1)] is not selected:
+                cursor = shown.index(selected)
+        drew_before = old is not None and old.my_turn and old.phase == Phase.DRAWN
+        if view.phase == Phase.DRAWN and not drew_before and view.my_turn and view.drawn is not None:
             idx = [i for i, c in enumerate(view.hand) if c is view.drawn]
             if idx:
-                self.cursor = self.order.index(idx[-1])
-        self._last_phase = view.phase if view.my_turn else None
-        self.cursor = max(0, min(self.cursor, len(view.hand) - 1))
+                cursor = self.order.index(idx[-1])
+        self.set_reactive(TableScreen.cursor, max(0, min(cursor, len(view.hand) - 1)))
         if not self.is_mounted:
+            return  # (the first view, from on_mount: drawn on the first resize)
+        self._derive()
+        self.decisions.saw(view)
+
+    def watch_palette(self) -> None:
+        self._derive()
+
+    def watch_hand_order(self) -> None:
+        """Show the hand in the new order, keeping the same card selected."""
+        view = self.view
+        selected = self._selected_card(view)
+        if view is None or selected is None:
             return
-        self._redraw()
-        keys = tuple(self.applies(a) for a in _CONTEXT_ACTIONS)
-        if keys != self._keys:
-            self._keys = keys
-            self._show_keys()
-        base = view.log_start  # log indices are absolute (a remote view keeps the newest part)
-        if base + len(view.log) < self._seen_log:
-            self._seen_log = 0  # a new game
-        for i in range(max(0, self._seen_log - base), len(view.log)):
-            e = view.log[i]
-            if e.kind == "reveal" and e.target == view.seat and e.cards:
-                from .dialogs import colour_when_played
+        self.order = tuple(hand_order(view.hand, self.hand_order))
+        shown = [view.hand[i] for i in self.order]
+        if shown[self.cursor] is not selected:
+            self.set_reactive(TableScreen.cursor, shown.index(selected))
+        self._derive()
 
-                guilty = None
-                if i and view.log[i - 1].kind == "challenge":
-                    guilty = bool(view.log[i - 1].value)
-                self._reveals.append((view.names[e.seat], e.cards, guilty, colour_when_played(view.log, i)))
-        self._seen_log = base + len(view.log)
-        self._maybe_dialog()
+    def watch_cursor(self) -> None:
+        self._derive()
 
-    def set_palette(self, palette: str) -> None:
-        """Draw with ``palette`` from now on (the app's theme changed)."""
-        self.palette = palette
-        self._redraw()
+    def watch_deadline(self, deadline: tuple[int, float | None]) -> None:
+        self.turn_clock.set(*deadline)
+        self._derive()
 
-    def set_order(self, order: str) -> None:
-        """Show the hand in ``order`` from now on, keeping the same card selected."""
-        self.order_name = order if order in HAND_ORDERS else HAND_ORDERS[0]
-        if self.view is not None:
-            self.show(self.view)
+    def tick_clock(self) -> None:
+        """Redraw the turn timer if its second changed (every second while the table is up)."""
+        self._derive()
 
-    def _show_keys(self) -> None:
+    def _selected_card(self, view: SeatView | None) -> Card | None:
+        """The card under the cursor in ``view`` (the one shown before a new one)."""
+        if view is None or not self.order or not view.hand:
+            return None
+        return view.hand[self.order[self.cursor]]
+
+    def _derive(self) -> None:
+        """What the hand, pile and key bar show, from the view, the palette, the cursor,
+        the turn timer and the terminal's size; each redraws only if it changed."""
+        view = self.view
+        if view is None or not self.is_mounted:
+            return
+        tall = self.has_class("-tall")
+        self.hand = HandShown(view, self.order, self.cursor, self.palette, tall)
+        middle = self.size.height - (9 if tall else 7)
+        lines = view.players + 2 + sum(1 for s in view.face_up if s != view.seat)
+        self.pile = PileShown(view, self.palette, lines + 5 > middle, self.turn_clock.text(view))
+        self.keys = self._key_bar()
+
+    def _key_bar(self) -> tuple[tuple[str, str, int], ...]:
         """The key bar: every binding that is shown and applies now, ranked for room."""
         shown = []
         for binding in self.BINDINGS:
@@ -250,7 +271,7 @@ class TableScreen(Screen[None]):
                 continue
             key = KeyBar.key_name(binding.key, binding.key_display)
             shown.append((key, binding.description, _BAR_RANK.get(action, 0)))
-        self.query_one(KeyBar).show(shown)
+        return tuple(shown)
 
     def _fit(self, width: int, height: int) -> None:
         """Choose the layout for a ``width`` x ``height`` terminal.
@@ -273,48 +294,20 @@ class TableScreen(Screen[None]):
                 )
             )
 
-    def _redraw(self) -> None:
-        view = self.view
-        if view is None or not self.is_mounted:
-            return
-        self.query_one(StatusLine).show(view)
-        self.query_one(PlayersView).show(view, self.palette)
-        self._redraw_pile()
-        self._redraw_hand()
-        self.query_one(GameLog).show(view)
-
-    def _redraw_pile(self) -> None:
-        view = self.view
-        if view is None or not self.is_mounted:
-            return
-        middle = self.size.height - (9 if self.has_class("-tall") else 7)
-        lines = view.players + 2 + sum(1 for s in view.face_up if s != view.seat)
-        self._clock_shown = self.turn_clock.text(view)
-        self.query_one(PileView).show(view, self.palette, lines + 5 > middle, self._clock_shown)
-
-    def set_deadline(self, seat: int, seconds: float | None) -> None:
-        """The host's turn timer: ``seat`` must decide within ``seconds`` (``seat`` < 0: none)."""
-        self.turn_clock.set(seat, seconds)
-        self._redraw_pile()
-
-    def tick_clock(self) -> None:
-        """Redraw the turn timer if its second changed (every second while the table is up)."""
-        if self.turn_clock.text(self.view) != self._clock_shown:
-            self._redraw_pile()
-
-    def _redraw_hand(self) -> None:
-        if self.view is not None and self.is_mounted:
-            hand = self.query_one(HandView)
-            hand.show(self.view, self.order, self.cursor, self.palette, self.has_class("-tall"))
-
     def on_screen_resume(self) -> None:
         # Back from help (or a dialog): a decision or summary may have come up meanwhile.
-        self._maybe_dialog()
+        self.decisions.next()
 
     def on_resize(self, event: Resize) -> None:
         self._fit(event.size.width, event.size.height)
-        self._redraw()
-        self._show_keys()
+        self._derive()
+        self.query_one(StatusLine).draw()  # at the new width
+        self.query_one(PlayersView).draw()
+        self.query_one(PileView).draw()
+        self.query_one(HandView).draw()
+        self.query_one(KeyBar).draw()
+
+    # ----- events down: lines on the message line and in the log ----------------------------
 
     def say(self, text: str, warn: bool = False) -> None:
         """Show ``text`` on the message line (literal text)."""
@@ -329,20 +322,6 @@ class TableScreen(Screen[None]):
         if self.is_mounted:
             self.query_one(GameLog).note(Text(clean(text, 400), style or Style(italic=True)))
 
-    def action_chat(self) -> None:
-        """Open the chat line (games with other people only)."""
-        if not self.can_chat:
-            self.say("Chat is for games with other people (unotui host / join).")
-            return
-        from .chat import ChatScreen
-
-        def done(text: str | None) -> None:
-            self._dialog_closed()
-            if text:
-                self.post_message(SendChat(text))
-
-        self._push(ChatScreen(), done)
-
     def refused(self, code: str, message: str) -> None:
         """An intent was refused: say why; nothing else changes."""
         view = self.view
@@ -350,8 +329,7 @@ class TableScreen(Screen[None]):
         if code == "not_your_turn" and view is not None and 0 <= view.actor < view.players:
             wait = names_of(view)[view.actor]
         self.say(refusal(code, message, wait), warn=True)
-        self._answered = -1
-        self._maybe_dialog()
+        self.decisions.refused()
 
     def show_hint(self, hint: Action | None) -> None:
         """The app's answer to a :class:`HintRequest`: say it and select its card."""
@@ -363,126 +341,26 @@ class TableScreen(Screen[None]):
         self._hint_for = view.version  # a hint is about this moment: gone with it
         if isinstance(hint, Play | Discard) and hint.card in view.hand:
             self.cursor = self.order.index(view.hand.index(hint.card))
-            self._redraw_hand()
 
-    # ----- dialogs ------------------------------------------------------------------------
-
-    def _dialog_closed(self) -> None:
-        self._dialog = False
-        self._maybe_dialog()
-
-    def _push(self, screen: Screen[_T], done: Callable[[_T | None], None]) -> None:
-        self._dialog = True
-        self.app.push_screen(screen, done)
-
-    def _maybe_dialog(self) -> None:
-        view = self.view
-        if self._dialog or view is None or self.app.screen is not self:
+    def action_chat(self) -> None:
+        """Open the chat line (games with other people only)."""
+        if not self.can_chat:
+            self.say("Chat is for games with other people (unotui host / join).")
             return
-        if not (self._reveals or view.phase in _DIALOG_PHASES):
-            return
-        # Imported here: the first frame of the table does not wait for them.
-        from .dialogs import ColourPicker, RevealScreen, TargetPicker, colour_reason
-        from .results import MatchOverScreen, RoundOverScreen
+        from .chat import ChatScreen
 
-        if self._reveals:
-            name, cards, guilty, colour = self._reveals.pop(0)
-            reveal = RevealScreen(name, cards, guilty, self.palette, colour)
-            self._push(reveal, lambda _: self._dialog_closed())
-            return
-        if view.phase in ENDED_PHASES and self._summary_held(view):
-            return
-        if view.phase == Phase.MATCH_OVER and self._shown_round != -1:
-            self._shown_round = -1
-            verdict = self.shuffles.observe(view)
-            self._push(MatchOverScreen(view, list(self.history), self.palette, verdict), self._match_done)
-        elif view.phase == Phase.ROUND_OVER and self._shown_round != view.round_no:
-            self._shown_round = view.round_no
-            verdict = self.shuffles.observe(view)
-            self._push(RoundOverScreen(view, self.palette, list(self.history), verdict), self._round_done)
-        elif not view.my_turn or view.version == self._answered:
-            return  # not ours, or answered and waiting for the next view
-        elif view.phase == Phase.COLOUR:
-            self._push(ColourPicker(view.hand, self.palette, colour_reason(view)), self._colour_done)
-        elif view.phase == Phase.TARGET:
-            seats = [a.seat for a in view.legal if isinstance(a, ChooseTarget)]
-            self._push(TargetPicker(view.names, view.counts, seats), self._target_done)
+        def done(text: str | None) -> None:
+            self.decisions.closed()
+            if text:
+                self.post_message(SendChat(text))
 
-    def _decided(self, action: Action | None) -> None:
-        """A dialog's decision: send it, or (cancelled) ask again."""
-        if action is None:
-            self._dialog_closed()
-            return
-        self._dialog = False
-        self._answered = self.view.version if self.view is not None else -1
-        self.send(action)
+        self.decisions.push(ChatScreen(), done)
 
-    def _summary_held(self, view: SeatView) -> bool:
-        """Whether the round's last card is still on show before its summary opens.
-
-        The pause (``GameOptions.summary_pause``) starts once per round end; Enter ends
-        it early.
-        """
-        key = (view.round_no, view.phase)
-        if self._pause_for != key:
-            self._pause_for = key
-            pause = self.summary_pause
-            if pause > 0:
-                self._pause = self.set_timer(pause, self._pause_over)
-        return self._pause is not None
-
-    def _pause_over(self) -> None:
-        if self._pause is not None:
-            self._pause.stop()
-            self._pause = None
-        self._maybe_dialog()
-
-    def _colour_done(self, colour: Colour | None) -> None:
-        self._decided(None if colour is None else ChooseColour(colour))
-
-    def _target_done(self, seat: int | None) -> None:
-        self._decided(None if seat is None else ChooseTarget(seat))
-
-    def _round_done(self, _: None) -> None:
-        self.post_message(NextRound())
-        self._dialog_closed()
-
-    def _match_done(self, choice: str | None) -> None:
-        self._dialog = False
-        if choice == "rematch":
-            self.post_message(Rematch())
-        elif choice == "quit":
-            self.app.exit(0)
-        else:
-            self.post_message(MainMenu())
-
-    # ----- which keys apply ---------------------------------------------------------------
+    # ----- keys -----------------------------------------------------------------------------
 
     def applies(self, action: str) -> bool:
         """Does the key for ``action`` do something now?  Read from ``view.legal`` only."""
-        view = self.view
-        if view is None:
-            return False
-        if view.seat is None:
-            return action in _WATCHING and (action != "chat" or self.can_chat)
-        legal = view.legal
-        if action == "keep":
-            return KEEP in legal
-        if action == "catch":
-            return any(isinstance(a, Catch) for a in legal)
-        if action == "challenge":
-            return CHALLENGE in legal
-        if action == "accept":
-            return ACCEPT in legal
-        if action == "jump":
-            return not view.my_turn and any(isinstance(a, Play) for a in legal)
-        if action == "draw":
-            return DRAW in legal
-        if action == "uno":
-            return CALL_UNO in legal or any(isinstance(a, Play) and a.uno for a in legal)
-        if action == "chat":
-            return self.can_chat
-        return True
+        return applies(action, self.view, self.can_chat)
 
     def watching(self) -> bool:
         """Whether the viewer is a spectator (then a game key says so, and does nothing)."""
@@ -490,18 +368,6 @@ class TableScreen(Screen[None]):
             return False
         self.say(WATCHING_NOTE, warn=True)
         return True
-
-    def _cannot(self, what: str, why: str = "") -> None:
-        """Say why a key does nothing now (and what to do instead)."""
-        view = self.view
-        if not why and view is not None:
-            if view.my_turn or view.phase in ENDED_PHASES:
-                why = prompt(view)
-            else:
-                why = f"it is {names_of(view)[view.actor]}'s turn."
-        self.say(f"You cannot {what} now: {why}" if why else f"You cannot {what} now.", warn=True)
-
-    # ----- intents ------------------------------------------------------------------------
 
     def send(self, action: Action) -> None:
         """Send ``action`` up to the app, for the controller."""
@@ -514,108 +380,70 @@ class TableScreen(Screen[None]):
             return None
         return play(view.hand[self.order[self.cursor]])
 
+    def _press(self, key: str) -> None:
+        """A game key: send what it means now, or say why it does nothing."""
+        if self.view is None:
+            return
+        what = meaning(key, self.view, self._selected())
+        if isinstance(what, str):
+            self.say(what, warn=True)
+        else:
+            self.send(what)
+
     @_players_only
     def action_move(self, step: int) -> None:
         """Move the cursor along the hand."""
         if self.view and self.view.hand:
             self.cursor = (self.cursor + step) % len(self.view.hand)
-            self._redraw_hand()
 
     @_players_only
     def action_move_to(self, index: int) -> None:
         """Jump to the first or last card."""
         if self.view and self.view.hand:
             self.cursor = index % len(self.view.hand)
-            self._redraw_hand()
 
     def action_play(self) -> None:
         """Play (or discard, or jump in with) the selected card."""
-        if self._pause is not None:  # the round is over: Enter shows its summary now
-            self._pause_over()
+        if self.decisions.pausing:  # the round is over: Enter shows its summary now
+            self.decisions.end_pause()
             return
-        if self.watching():
-            return
-        view = self.view
-        chosen = self._selected()
-        if view is None or chosen is None:
-            self._cannot("play", "you have no cards.")
-            return
-        if view.phase == Phase.DISCARD and view.my_turn:
-            self.send(Discard(chosen.card))
-        elif chosen not in view.legal and play(chosen.card, True) in view.legal:
-            self.send(play(chosen.card, True))
-        else:
-            self.send(chosen)  # if it is refused, the refusal says why
+        if not self.watching():
+            self._press("play")
 
     @_players_only
     def action_uno(self) -> None:
         """Call UNO; with two cards, play the selected one and call UNO with it."""
-        view = self.view
-        chosen = self._selected()
-        if view is None:
-            return
-        if CALL_UNO in view.legal:
-            self.send(CALL_UNO)
-        elif chosen is not None and any(isinstance(a, Play) and a.uno for a in view.legal):
-            self.send(play(chosen.card, True))  # if that card cannot be played, the refusal says why
-        else:
-            self._cannot("call UNO", "u plays your second-to-last card and calls.")
+        self._press("uno")
 
     @_players_only
     def action_draw(self) -> None:
         """Draw a card (or take the pending penalty)."""
-        if self.applies("draw"):
-            self.send(DRAW)
-        else:
-            self._cannot("draw")
+        self._press("draw")
 
     @_players_only
     def action_keep(self) -> None:
         """Keep the card just drawn."""
-        if self.applies("keep"):
-            self.send(KEEP)
-        else:
-            self._cannot("keep a card", "k keeps a card you just drew.")
+        self._press("keep")
 
     @_players_only
     def action_catch(self) -> None:
         """Catch whoever forgot to call UNO."""
-        catches = [a for a in self.view.legal if isinstance(a, Catch)] if self.view else []
-        if catches:
-            self.send(catches[0])
-        else:
-            self.say("Nobody to catch: c is for a player who forgot to call UNO.", warn=True)
+        self._press("catch")
 
     @_players_only
     def action_challenge(self) -> None:
         """Challenge the Wild Draw Four played on you."""
-        view = self.view
-        if self.applies("challenge"):
-            self.send(CHALLENGE)
-        elif view is not None and view.my_turn and view.phase == Phase.CHALLENGE:
-            self._cannot("challenge", "challenges are off at this table. " + prompt(view))
-        else:
-            self._cannot("challenge", "x is for a Wild Draw Four played on you.")
+        self._press("challenge")
 
     @_players_only
     def action_accept(self) -> None:
         """Accept the Wild Draw Four and draw."""
-        if self.applies("accept"):
-            self.send(ACCEPT)
-        else:
-            self._cannot("accept", "a is for a Wild Draw Four played on you.")
+        self._press("accept")
 
     @_players_only
     def action_jump(self) -> None:
         """Jump in with the card identical to the top of the pile."""
-        view = self.view
-        jumps = [a for a in view.legal if isinstance(a, Play)] if view is not None else []
-        if view is not None and jumps and not view.my_turn:
-            self.send(jumps[0])
-        elif view is not None and not view.rules.jump_in:
-            self._cannot("jump in", "jump-in is off at this table.")
-        else:
-            self._cannot("jump in", "j plays a card identical to the top, out of turn.")
+        self._press("jump")
 
     @_players_only
     def action_sort(self) -> None:
@@ -633,6 +461,15 @@ class TableScreen(Screen[None]):
 
         if self.view is not None:
             self.app.push_screen(HelpScreen(self.view.rules))
+
+    def commands(self) -> Iterable[SystemCommand]:
+        """The table's entries in the command palette (the app adds leaving ones)."""
+        yield SystemCommand("Draw a card", "Draw from the pile (d)", self.action_draw)
+        yield SystemCommand("Call UNO", "Call UNO, or play and call with two cards (u)", self.action_uno)
+        yield SystemCommand("Catch", "Catch a player who did not call UNO (c)", self.action_catch)
+        yield SystemCommand("Hint", "What would a computer player do? (n)", self.action_hint)
+        yield SystemCommand("Rules and keys", "Help: the rules in force and the keys (?)", self.action_help)
+        yield SystemCommand("Next theme", "Default, colourblind, monochrome (t)", self.action_theme)
 
     def action_theme(self) -> None:
         """Switch to the next colour theme (the app saves it and hands the palette down)."""

@@ -16,7 +16,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
-from textual.message import Message
+from textual.reactive import var
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
@@ -24,6 +24,7 @@ from ...client.room import RoomInfo
 from ...client.text import display_name
 from ...engine import Rules
 from ...table import SeatKind, TableStatus
+from ..messages import LeaveTable, StartMatch
 
 __all__ = ["WaitingScreen", "room_text"]
 
@@ -115,17 +116,15 @@ class WaitingScreen(Screen[None]):
         Binding("question_mark", "help", "Rules"),
     ]
 
-    class StartMatch(Message):
-        """The host's player wants the match to begin now."""
-
-    class Leave(Message):
-        """The player wants to leave the table (back to the menu)."""
+    #: the room as the host last sent it (set by the app); the keys follow whose it is
+    room: var[RoomInfo | None] = var(None, always_update=True, bindings=True, init=False)
+    #: the table is gone: nothing to wait for, nothing to start
+    closed: var[bool] = var(False, bindings=True, init=False)
 
     def __init__(self, room: RoomInfo | None = None, hints: tuple[str, ...] = ()) -> None:
         super().__init__()
-        self.room = room
+        self.set_reactive(WaitingScreen.room, room)
         self.hints = hints
-        self.closed = False  # the table is gone: nothing to wait for, nothing to start
 
     def compose(self) -> ComposeResult:
         with Vertical(id="waiting"):
@@ -136,13 +135,11 @@ class WaitingScreen(Screen[None]):
     def on_mount(self) -> None:
         self.refresh_room()
 
-    def show(self, room: RoomInfo) -> None:
-        """The host sent a new state of the room."""
-        owner = self.room is not None and self.room.owner
-        self.room = room
+    def watch_room(self) -> None:
         self.refresh_room()
-        if room.owner != owner:
-            self.refresh_bindings()
+
+    def watch_closed(self) -> None:
+        self.refresh_room()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """``start`` only for the seat that may start the match (see ``BINDINGS``)."""
@@ -152,7 +149,10 @@ class WaitingScreen(Screen[None]):
 
     def refresh_room(self) -> None:
         """Redraw from the last room state."""
-        body = self.query_one("#room", Static)
+        found = self.query("#room")
+        if not found:
+            return  # not composed yet: on_mount draws it
+        body = found.only_one(Static)
         if self.room is None:
             body.update(Text("Connecting to the table..."))
         else:
@@ -162,8 +162,6 @@ class WaitingScreen(Screen[None]):
         """The table is gone (``why``: the sentence to show): the room says so, and the
         lines about waiting, starting and joining go."""
         self.closed = True
-        self.refresh_room()
-        self.refresh_bindings()
         self.say(why)
 
     def say(self, text: str) -> None:
@@ -183,7 +181,7 @@ class WaitingScreen(Screen[None]):
         if self.room.status != TableStatus.WAITING:
             self.say("The match has already started.")
             return
-        self.post_message(self.StartMatch())
+        self.post_message(StartMatch())
 
     def action_help(self) -> None:
         """Every rule of the table."""
@@ -194,4 +192,4 @@ class WaitingScreen(Screen[None]):
 
     def action_leave(self) -> None:
         """Leave the table."""
-        self.post_message(self.Leave())
+        self.post_message(LeaveTable())
