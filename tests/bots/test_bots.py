@@ -319,7 +319,8 @@ def test_random_bot_plays_when_it_can() -> None:
 
 def test_search_refines_only_searchable_endgames_and_stays_legal() -> None:
     from unotui.bots.hard import HardPolicy
-    from unotui.bots.search import refine, searchable
+    from unotui.bots.playout import searchable
+    from unotui.bots.search import refine
 
     assert searchable(seat_view(Game(2, Rules.preset("classic"), secret=rng_secret(1)), 0))
     stacking = Game(2, Rules.preset("classic").with_settings({"stacking": "official"}), secret=rng_secret(1))

@@ -108,7 +108,9 @@ class BaseBot:
         forget_uno: chance of forgetting to call UNO with the second-to-last card
             (default: the level's :attr:`FORGET_UNO`).
         uses_log: whether the bot reads ``view.log``; a host may pass a view with an
-            empty log to bots that do not (building views is the simulator's hot path).
+            empty log to bots that do not.  Redacting the round's log is most of what a
+            view costs: the simulator plays random against random at 844-904 games/s
+            with this honoured and 279-396 with every bot given the log (issue 17).
     """
 
     name = "base"
@@ -168,7 +170,8 @@ class BaseBot:
     def housekeeping(self, view: SeatView) -> Action | None:
         """Actions that come before any strategy: call UNO, catch, deal, forced moves.
 
-        Written for speed: it runs before every decision of every level in simulation.
+        Every level asks this first, so no level can miss its own UNO call, a deal or a
+        move that is the only one.
         """
         legal = view.legal
         if len(legal) == 1:

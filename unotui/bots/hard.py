@@ -43,6 +43,7 @@ from ..engine import (
 from .base import BaseBot, plays_of, with_uno
 from .knowledge import Knowledge
 from .policy import choose_discard, choose_target, colour_counts
+from .search import refine
 
 __all__ = ["HardBot", "HardPolicy", "suggest"]
 
@@ -274,8 +275,6 @@ class HardBot(BaseBot):
         know = Knowledge(view)
         action = self.policy.decide(view, know)
         if self.search and view.phase in (Phase.PLAY, Phase.DRAWN) and self.rollouts > 0:
-            from .search import refine
-
             stop = None if self.deadline is None else start + self.deadline
             action = refine(view, know, self.policy, action, self.rng, self.rollouts, stop)
         return action
