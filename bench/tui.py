@@ -157,9 +157,9 @@ async def rerender(players: int = 10, moves: int = 200) -> float:
             return views[0]
 
         async def start(self) -> None:
-            from unotui.client.controller import ViewChanged
+            from unotui.protocol.session import ViewUpdated
 
-            self._emit(ViewChanged(views[0]))
+            self._emit(ViewUpdated(views[0]))
 
         def send(self, action: Action) -> None:
             pass

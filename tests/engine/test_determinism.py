@@ -103,7 +103,8 @@ def test_solo_play_from_the_command_line_deals_from_secrets(monkeypatch: pytest.
 
 def test_hosted_tables_deal_from_secrets(monkeypatch: pytest.MonkeyPatch) -> None:
     """A LAN or lobby table: Room.start, as the host calls it."""
-    from unotui.net.room import Room, RoomConfig
+    from unotui.net.config import RoomConfig
+    from unotui.net.room import Room
 
     made = _spy_on_secrets(monkeypatch)
 

@@ -25,8 +25,8 @@ from tests.net.lan_support import FAST, Player, hosted, until
 from tests.seeds import rng_secret
 from tests.ui.tui_support import full_text, words
 from unotui.engine import Game, Rules, seat_view
+from unotui.net.config import RoomConfig
 from unotui.net.remote import JoinError, RemoteGame
-from unotui.net.room import RoomConfig
 from unotui.protocol import messages as m
 from unotui.protocol.codec import encode
 from unotui.protocol.framing import FrameDecoder

@@ -210,7 +210,7 @@ def test_a_retried_intent_is_applied_once_and_gets_the_same_answer() -> None:
     ok = ref.receive(1, Catch(0), 5, 11.0)
     assert accepted(ok) == [(5, 1, "catch 0")]
     retry = ref.receive(1, Catch(0), 5, 11.3)
-    assert retry == Outcome() and ref.game.version == version + 1  # not applied twice
+    assert retry == Outcome(replayed=((1, 5),)) and ref.game.version == version + 1  # answered, not twice
     refused = ref.receive(2, P("G1"), 0, 11.4)  # not its turn
     assert refused.refusals[0].code == "not_your_turn"
     assert ref.receive(2, P("G1"), 0, 11.5).refusals == refused.refusals

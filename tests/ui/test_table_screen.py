@@ -17,7 +17,7 @@ from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
 
-from unotui.client import LocalGame
+from unotui.client.local import LocalGame
 from unotui.engine import KEEP, Card, Event, Rules, Stacking
 from unotui.ui.app import UnoApp
 from unotui.ui.settings import Config, GameOptions, load_config

@@ -13,8 +13,9 @@ from rich.console import Console
 from textual.app import App
 from textual.pilot import Pilot
 
+from tests.clock import idle
 from unotui.bots import RandomBot
-from unotui.client import LocalGame
+from unotui.client.local import LocalGame
 from unotui.engine import (
     ACCEPT,
     CALL_UNO,
@@ -129,7 +130,7 @@ async def settle(pilot: Pilot[Any]) -> None:
         await pilot._wait_for_screen()
         controller = app.controller
         if isinstance(controller, LocalGame):
-            await controller.settled()
+            await idle(controller.clock)
             await pilot._wait_for_screen()
             if (
                 app.view is not None

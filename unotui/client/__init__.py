@@ -1,36 +1,6 @@
 """Between the front end and a game: the controller interface and its local implementation.
 
 Nothing here imports Textual, so a network client, the tests and the benchmark can use
-it without a screen.  See ``docs/ui.md``.
+it without a screen.  See ``docs/ui.md``.  The package re-exports nothing: each name is
+imported from its module (so that importing one, say the bot names, loads no event loop).
 """
-
-from .controller import (
-    Answered,
-    Chat,
-    Closed,
-    Controller,
-    Deadline,
-    Listener,
-    Presence,
-    Refused,
-    Update,
-    ViewChanged,
-)
-from .local import MIN_CATCH_GRACE, LocalGame
-from .players import suggest
-
-__all__ = [
-    "MIN_CATCH_GRACE",
-    "Answered",
-    "Chat",
-    "Closed",
-    "Controller",
-    "Deadline",
-    "Listener",
-    "LocalGame",
-    "Presence",
-    "Refused",
-    "Update",
-    "ViewChanged",
-    "suggest",
-]

@@ -1,40 +1,94 @@
-"""A game played in this process: the engine, the computer players, and the table's referee.
+"""A game played in this process: the same table core as a hosted table, with no sockets.
 
-:class:`LocalGame` implements :class:`~unotui.client.controller.Controller`.  It is a thin
-asyncio shell around a :class:`~unotui.table.Referee`, which owns every timing rule (bot
-pacing, the UNO catch grace, round readiness, who wins a race for an out-of-turn action):
-one task waits until the referee's next deadline (or a wake-up when the person acts),
-calls ``tick`` with the loop's clock, and turns the outcome into updates.  All changes to
-the game happen on the event loop, one at a time.
+:class:`LocalGame` implements :class:`~unotui.client.controller.Controller`.  It seats
+the person at a :class:`~unotui.net.core.TableCore` (the one a LAN host, the lobby and
+the tests drive) whose computer players are seeded here, and is the thin asyncio edge
+around it: one task waits until the core's next deadline (or a wake-up when the person
+acts), calls ``tick`` with the :class:`Clock`'s time, and delivers what the core sent
+the person's seat.  The seat's outbox keeps views as views (no bytes are needed in one
+process).  All changes to the game happen on the event loop, one at a time.
 
 Computer players decide on a frozen :class:`~unotui.engine.SeatView` in a worker thread
 (``asyncio.to_thread``): the hard level takes about 10 ms a decision, which the loop could
 afford, but a decision off the loop also lets the person act while a bot thinks (jump in,
 catch).  The referee then drops the bot's answer, made for a state that no longer exists.
 
-Pacing, so that a person can follow:
-
-* ``delay``: seconds a computer player waits before acting (0 in tests).
-* ``catch_grace``: seconds after someone goes down to one card without calling UNO before
-  anyone may catch them, the person included (never less than
-  :data:`MIN_CATCH_GRACE` in play; 0 in tests).  The player who forgot may call UNO
-  meanwhile.
+Pacing, so that a person can follow: ``delay`` (seconds a computer player waits before
+acting; 0 in tests) and ``catch_grace`` (seconds after someone goes down to one card
+without calling UNO before anyone may catch them, the person included; never less than
+:data:`~unotui.table.MIN_CATCH_GRACE` in play).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import time
 from collections.abc import Sequence
 from random import Random
+from typing import Protocol
 
 from ..bots import Bot, make_bot
 from ..engine import DEAL, Action, Card, Game, Phase, Rules, SeatView, seat_view
-from ..table import AUTO_KEEP, MIN_CATCH_GRACE, Outcome, Pacing, Referee
-from .controller import Answered, Closed, Controller, Refused, ViewChanged
+from ..net.config import RoomConfig
+from ..net.core import TableCore
+from ..net.seats import SeatBook, SeatEntry
+from ..protocol import messages as m
+from ..protocol.session import ViewUpdated
+from ..protocol.shared import SharedDeltas
+from ..table import AUTO_KEEP, SeatKind
+from .controller import Controller
 
-__all__ = ["MIN_CATCH_GRACE", "LocalGame"]
+__all__ = ["Clock", "LocalGame", "LoopClock"]
+
+
+class Clock(Protocol):
+    """The time a local game runs on: the event loop's (:class:`LoopClock`), or a test's."""
+
+    def time(self) -> float:
+        """Now, in seconds (any origin)."""
+
+    async def wait(self, wake: asyncio.Event, until: float | None) -> None:
+        """Return once ``wake`` is set or the time reaches ``until`` (``None``: no limit)."""
+
+
+class LoopClock:
+    """The event loop's clock (``loop.time()``): what a real solo game runs on."""
+
+    def time(self) -> float:
+        return asyncio.get_running_loop().time()
+
+    async def wait(self, wake: asyncio.Event, until: float | None) -> None:
+        timeout = None if until is None else max(0.0, until - self.time())
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(wake.wait(), timeout)
+
+
+class _Seat:
+    """The person's outbox at the core: what the seat is sent, in order, views as views."""
+
+    closed = False
+    log_from = 0
+
+    def __init__(self) -> None:
+        self.sent: list[m.Message | SeatView] = []
+
+    def accept(self, *, seat: int | None, token: str | None, table: str, table_name: str, seats: int,
+               rules: Rules) -> None:
+        pass  # nobody to welcome: the person is in this process
+
+    def reject(self, code: str, message: str) -> None:  # pragma: no cover - nobody knocks
+        self.close(code, message)
+
+    def send(self, message: m.Message) -> None:
+        self.sent.append(message)
+
+    def send_view(self, view: SeatView, shared: SharedDeltas | None = None) -> bool:
+        self.sent.append(view)
+        return True
+
+    def close(self, code: str, message: str) -> None:
+        self.closed = True
+        self.sent.append(m.Closed(code, message))
 
 
 class LocalGame(Controller):
@@ -53,6 +107,7 @@ class LocalGame(Controller):
             playable or not (default :data:`~unotui.table.AUTO_KEEP`).
         turn_timer: seconds the person has for each decision (default: no timer).
         dealer / deck: passed to the engine (tests arrange situations with them).
+        clock: the time the game runs on (default: the event loop's).
     """
 
     #: the person's seat (a local game always has one)
@@ -73,11 +128,13 @@ class LocalGame(Controller):
         turn_timer: float | None = None,
         dealer: int | None = None,
         deck: Sequence[Card] | None = None,
+        clock: Clock | None = None,
     ) -> None:
         super().__init__()
         self.seat = seat
         self.delay = max(0.0, delay)
         self.catch_grace = max(0.0, catch_grace)
+        self.clock: Clock = clock or LoopClock()
         base = Random(seed) if seed is not None else Random()
         # The deal never depends on the seed-less Random: without a seed the match secret
         # comes from the secrets module (the engine's default), as in every real game.
@@ -89,24 +146,26 @@ class LocalGame(Controller):
             for s in range(self.game.n)
             if s != seat
         }
-        pacing = Pacing(
-            bot_delay=self.delay,
-            catch_grace=self.catch_grace,
-            auto_keep=AUTO_KEEP if auto_keep is None else max(0.0, auto_keep),
-            turn_timer=turn_timer,
+        config = RoomConfig(
+            seats=self.game.n, rules=rules, level=level, bot_delay=self.delay, catch_grace=self.catch_grace,
+            auto_keep=AUTO_KEEP if auto_keep is None else max(0.0, auto_keep), turn_timer=turn_timer,
         )
-        self.referee = Referee(
-            self.game,
-            bots=self.bots,
-            humans=(seat,),
-            pacing=pacing,
-            rng=Random(base.getrandbits(64)),
-            inline_bots=False,
+        book = SeatBook(self.game.n, [
+            SeatEntry(name, SeatKind.HUMAN, connected=True) if s == seat
+            else SeatEntry(name, SeatKind.BOT, level=level)
+            for s, name in enumerate(self.game.names)
+        ])
+        self.core: TableCore[_Seat] = TableCore.playing(
+            "", config, book, self.game, bots=self.bots, rng=Random(base.getrandbits(64)), inline_bots=False
         )
-        self.bot_errors: list[str] = self.referee.bot_errors
-        self._view = seat_view(self.game, seat)
+        self.core.recording = False  # nothing is journaled in solo play
+        referee = self.core.referee
+        assert referee is not None
+        self.referee = referee
+        self.bot_errors: list[str] = referee.bot_errors
+        self._outbox = _Seat()
+        self._view = seat_view(self.game, seat, self.game.round_log_start)
         self._wake = asyncio.Event()
-        self._idle = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._closed = False
 
@@ -117,17 +176,18 @@ class LocalGame(Controller):
         return self._view
 
     async def start(self) -> None:
-        self._view = seat_view(self.game, self.seat)
-        self._emit(ViewChanged(self._view))
-        self._poke()
         if self._task is None:
+            self.core.join(self._outbox, self._outbox, self.seat, self.clock.time())
+            self._deliver()
+            self._poke()
             self._task = asyncio.create_task(self._drive(), name="unotui-bots")
 
     def send(self, action: Action) -> int:
         seq = self._next_seq()
         if self._closed:
             return seq
-        self._deliver(self.referee.receive(self.seat, action, seq, _now()), action, seq)
+        self.core.receive(self._outbox, m.Intent(seq, action), self.clock.time())
+        self._deliver()
         self._poke()
         return seq
 
@@ -135,10 +195,11 @@ class LocalGame(Controller):
         game = self.game
         if game.phase != Phase.ROUND_OVER:
             return
-        if game.dealer == self.seat:
+        if game.dealer == self.seat:  # the dealer deals: that is its "ready"
             self.send(DEAL)
         else:
-            self._deliver(self.referee.ready(self.seat, _now()))
+            self.core.receive(self._outbox, m.Ready(), self.clock.time())
+            self._deliver()
             self._poke()
 
     async def hint(self) -> Action | None:
@@ -155,34 +216,20 @@ class LocalGame(Controller):
                 await self._task
             self._task = None
 
-    # ----- for tests ------------------------------------------------------------------------
+    # ----- the core's clock ---------------------------------------------------------------------
 
-    async def settled(self) -> None:
-        """Wait until no computer player (nor the referee) has anything left to do *now*;
-        later deadlines (a catch after the grace, a bot's pause) may still be pending."""
-        while True:
-            await self._idle.wait()
-            await asyncio.sleep(0)
-            if self._idle.is_set() and not self._wake.is_set():
-                return
-
-    # ----- the referee's clock ------------------------------------------------------------------
-
-    def _deliver(self, outcome: Outcome, action: Action | None = None, seq: int = -1) -> None:
-        """Turn the referee's answer into updates for the one listener: refusals (echoing
-        the intent's number), the new view, then the answer to the intent."""
-        for refusal in outcome.refusals:
-            if refusal.seat == self.seat:
-                text = str(action) if action is not None else ""
-                self._emit(Refused(text, refusal.code, refusal.message, refusal.seq))
-        if outcome.changed:
-            self._view = seat_view(self.game, self.seat)
-            self._emit(ViewChanged(self._view))
-        if seq >= 0 and any(a.seq == seq and a.seat == self.seat for a in outcome.accepted):
-            self._emit(Answered(seq))
+    def _deliver(self) -> None:
+        """Hand the listener what the core sent the person's seat, in order: the very
+        messages a remote seat is sent (views as views)."""
+        sent, self._outbox.sent = self._outbox.sent, []
+        for item in sent:
+            if isinstance(item, SeatView):
+                self._view = item
+                self._emit(ViewUpdated(item))
+            elif isinstance(item, m.Accepted | m.Refused | m.Closed | m.Presence | m.Deadline | m.ChatLine):
+                self._emit(item)
 
     def _poke(self) -> None:
-        self._idle.clear()
         self._wake.set()
 
     async def _drive(self) -> None:
@@ -192,14 +239,15 @@ class LocalGame(Controller):
             raise
         except Exception as exc:  # never leave the person waiting on a dead game
             self.bot_errors.append(f"driver: {exc!r}")
-            self._emit(Closed(f"the game stopped: {exc}"))
+            self._emit(m.Closed("closed", f"the game stopped: {exc}"))
 
     async def _run(self) -> None:
-        referee = self.referee
+        core, referee, clock = self.core, self.referee, self.clock
         while not self._closed:
             self._wake.clear()
-            self._deliver(referee.tick(_now()))
-            decision = referee.due_decision(_now())
+            core.tick(clock.time())
+            self._deliver()
+            decision = referee.due_decision(clock.time())
             if decision is not None:
                 try:
                     action: Action | None = await asyncio.to_thread(decision.bot.choose, decision.view)
@@ -207,19 +255,11 @@ class LocalGame(Controller):
                     self.bot_errors.append(f"{decision.seat}: {exc!r}")
                     action = None
                 if not self._closed:
-                    self._deliver(referee.decided(decision, action, _now()))
+                    core.decided(decision, action, clock.time())
+                    self._deliver()
                 continue
-            due = referee.next_deadline()
-            wait = None if due is None else due - _now()
-            if wait is not None and wait <= 0:
+            due = core.next_deadline()
+            if due is not None and due <= clock.time():
                 await asyncio.sleep(0)
                 continue
-            self._idle.set()
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), wait)
-            self._idle.clear()
-
-
-def _now() -> float:
-    """The referee's clock: the event loop's own (``loop.time()`` is ``time.monotonic()``)."""
-    return time.monotonic()
+            await clock.wait(self._wake, due)

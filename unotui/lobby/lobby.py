@@ -23,10 +23,11 @@ from dataclasses import dataclass, replace
 
 from ..engine import Rules, RulesError
 from ..engine.shuffle import match_name
+from ..net.config import RoomConfig
 from ..net.journal import Journal
 from ..net.link import Link
 from ..net.recovery import restore_rooms
-from ..net.room import Room, RoomConfig
+from ..net.room import Room
 from ..net.seats import unique_name
 from ..protocol import messages as m
 from ..protocol.session import HelloReceived, HostSession
@@ -360,9 +361,7 @@ class Lobby:
         # between recording and closing the journal resumes this match, and records it
         # again, without counting it twice.
         self.store.record_result(room.code, ranked, f"{room.code}:{match_name(game.shuffler.secret)}")
-        if room.journal is not None:  # recorded: a restart must not resume (and count) it again
-            room.journal.close_table(room.code)
-            room.journal = None
+        room.forget()  # recorded: a restart must not resume (and count) it again
         names = ", ".join(f"{p.rank}. {p.name}" for p in ranked)
         self.store.log_event("result", f"{room.code}: {names}")
         self._on_event(f"[{room.code}] result: {names}")

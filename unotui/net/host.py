@@ -189,14 +189,8 @@ class Host:
             link.flush()
         elif room is None:
             return
-        elif isinstance(event, m.Intent):
-            room.intent(link, event.seq, event.action)
-        elif isinstance(event, m.Ready):
-            room.ready(link)
-        elif isinstance(event, m.Chat):
-            room.chat(link, event.text)
-        elif isinstance(event, m.Start):
-            room.request_start(link)
+        elif isinstance(event, m.Intent | m.Ready | m.Chat | m.Start):
+            room.receive(link, event)
 
     def _hello(self, link: Link, event: HelloReceived) -> None:
         """Route a hello to the lobby or its table, past the limits that need it read."""

@@ -25,16 +25,7 @@ import logging
 from typing import Any
 
 from .. import __version__
-from ..client.controller import (
-    Answered,
-    Chat,
-    Closed,
-    Controller,
-    Deadline,
-    Presence,
-    Refused,
-    ViewChanged,
-)
+from ..client.controller import Controller
 from ..engine import DEAL, Action, Phase, Rules, SeatView
 from ..protocol import messages as m
 from ..protocol.session import PROTOCOL_VERSION, ConnectionClosed, Fault, PeerSession, ViewUpdated
@@ -118,7 +109,6 @@ class RemoteGame(Controller):
         self._welcomed: asyncio.Future[None] | None = None
         self._closing = False
         self._reconnect: asyncio.Task[None] | None = None
-        self._actions: dict[int, str] = {}
 
     # ----- Controller ---------------------------------------------------------------------------
 
@@ -172,7 +162,6 @@ class RemoteGame(Controller):
 
     def send(self, action: Action) -> int:
         seq = self._next_seq()
-        self._actions[seq] = str(action)
         self._out(m.Intent(seq, action))
         return seq
 
@@ -224,17 +213,17 @@ class RemoteGame(Controller):
         link = self._link
         if link is None or link.session.closed:
             if isinstance(msg, m.Intent):  # reconnecting: say so rather than lose it silently
-                self._later(Refused(str(msg.action), "offline", "Not connected to the host.", msg.seq))
+                self._later(m.Refused(msg.seq, "offline", "Not connected to the host."))
             return
         try:
             self._session(link).send(msg)
         except Exception as exc:  # e.g. a spectator's intent: answer it like the host would
             if isinstance(msg, m.Intent):
-                self._later(Refused(str(msg.action), getattr(exc, "code", "error"), str(exc), msg.seq))
+                self._later(m.Refused(msg.seq, getattr(exc, "code", "error"), str(exc)))
             return
         link.flush()
 
-    def _later(self, update: Refused) -> None:
+    def _later(self, update: m.Refused) -> None:
         """Answer from the next loop turn, never from inside :meth:`send` (no re-entry)."""
         asyncio.get_running_loop().call_soon(self._emit, update)
 
@@ -292,19 +281,9 @@ class RemoteGame(Controller):
             if self.memory is not None and event.view.phase is Phase.MATCH_OVER:
                 self.memory.forget(self.place)  # nothing left to come back to
                 self.memory = None
-            self._emit(ViewChanged(event.view))
-        elif isinstance(event, m.Accepted):
-            self._actions.pop(event.seq, None)
-            self._emit(Answered(event.seq))
-        elif isinstance(event, m.Refused):
-            seq = -1 if event.seq is None else event.seq
-            self._emit(Refused(self._actions.pop(seq, ""), event.code, event.message, seq))
-        elif isinstance(event, m.Presence):
-            self._emit(Presence(event.seat, event.name, event.state))
-        elif isinstance(event, m.Deadline):
-            self._emit(Deadline(event.kind, -1 if event.seat is None else event.seat, event.ms / 1000))
-        elif isinstance(event, m.ChatLine):
-            self._emit(Chat(event.seat, event.name, event.text))
+            self._emit(event)  # the view the session rebuilt, as it is
+        elif isinstance(event, m.Accepted | m.Refused | m.Presence | m.Deadline | m.ChatLine):
+            self._emit(event)  # what the host said, as it said it (checked and cleaned by the session)
         elif isinstance(event, m.TableState):
             self.room = self._room(event)
             self._emit(RoomChanged(self.room))
@@ -336,22 +315,22 @@ class RemoteGame(Controller):
         if event.fault is Fault.REMOTE and event.code in ("eof", "timeout") and self.token:
             return  # the connection died: _lost() tries to resume the seat
         self._closing = True
-        self._emit(Closed(message, event.code))
+        self._emit(m.Closed(event.code, message))
 
     def _lost(self, link: Link) -> None:
         if link is not self._link:
             return
         self._link = None
         for seq in sorted(self._pending):  # they may or may not have been applied: the
-            action = self._actions.pop(seq, "")  # next snapshot tells; nothing stays in flight
-            self._emit(Refused(action, "offline", "The connection dropped before the host answered.", seq))
+            # next snapshot tells; nothing stays in flight
+            self._emit(m.Refused(seq, "offline", "The connection dropped before the host answered."))
         if self._welcomed is not None and not self._welcomed.done():
             self._welcomed.set_exception(JoinError("the host closed the connection", "closed"))
             return
         if self._closing:
             return
         if not self.token:  # a spectator (no seat to hold): just tell the player
-            self._emit(Closed("Lost the connection to the host.", "connection_lost"))
+            self._emit(m.Closed("connection_lost", "Lost the connection to the host."))
             return
         self._reconnect = asyncio.get_running_loop().create_task(self._resume())
 
@@ -360,17 +339,17 @@ class RemoteGame(Controller):
         give_up = loop.time() + self.reconnect_for
         pause = 0.25
         if self.seat is not None:
-            self._emit(Presence(self.seat, self.name, PresenceState.RECONNECTING))
+            self._emit(m.Presence(self.seat, PresenceState.RECONNECTING, self.name))
         while not self._closing and loop.time() < give_up:
             try:
                 await self._connect(resume=True)
                 return
             except JoinError as exc:
                 if exc.code in ("bad_token", "bad_password", "version", "in_progress"):
-                    self._emit(Closed(f"Could not resume the seat: {exc}", exc.code))
+                    self._emit(m.Closed(exc.code, f"Could not resume the seat: {exc}"))
                     return
             await asyncio.sleep(pause)
             pause = min(pause * 2, 3.0)
         if not self._closing:
-            self._emit(Closed("Lost the connection to the host.", "connection_lost"))
+            self._emit(m.Closed("connection_lost", "Lost the connection to the host."))
 

@@ -24,8 +24,10 @@ from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
 
-from ..client.controller import Closed, Controller, Refused, Update, ViewChanged
+from ..client.controller import Controller, Update
 from ..engine import Action, Phase, SeatView
+from ..protocol import messages as m
+from ..protocol.session import ViewUpdated
 from .lan import hosted, joined, show_closed, show_update, waiting_room
 from .messages import (
     CycleSort,
@@ -331,17 +333,17 @@ class UnoApp(App[int]):
         if mode is None:
             return
         table = mode.table
-        if isinstance(update, ViewChanged):
+        if isinstance(update, ViewUpdated):
             mode.saw(update.view)
             if table is None:
                 await self._open_table(mode)
             else:
                 table.history = mode.history
                 table.view = update.view
-        elif isinstance(update, Refused):
+        elif isinstance(update, m.Refused):
             if table is not None:
-                table.refused(update.action, update.code, update.message)
-        elif isinstance(update, Closed):
+                table.refused(update.code, update.message)
+        elif isinstance(update, m.Closed):
             show_closed(update, table, self.waiting_screen())
         else:
             show_update(update, mode.view, table, self.waiting_screen())
@@ -398,7 +400,7 @@ class UnoApp(App[int]):
 
     def on_host_game(self, _: HostGame) -> None:
         """The menu's Host entry: a table here, with the settings' seats, rules and bots."""
-        from ..net.room import RoomConfig
+        from ..net.config import RoomConfig
 
         config = self.config
         room = RoomConfig(

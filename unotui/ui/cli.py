@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from ..client.controller import Controller
-    from ..net.room import RoomConfig
+    from ..net.config import RoomConfig
     from .settings import Config, GameOptions
 
 __all__ = ["add_arguments", "build_options", "run", "run_hosted", "run_joined"]
@@ -48,9 +48,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def build_options(args: argparse.Namespace) -> tuple[Config, GameOptions]:
     """(Config, GameOptions) from the arguments and the settings file; raises RulesError."""
     from ..bots import LEVELS
-    from ..client.local import MIN_CATCH_GRACE
     from ..engine import Rules, RulesError
     from ..protocol.text import clean_name
+    from ..table import MIN_CATCH_GRACE
     from .settings import GameOptions, load_config
 
     config = load_config()

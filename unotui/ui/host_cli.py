@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from ..net.room import RoomConfig
+    from ..net.config import RoomConfig
 
 from .join_cli import add_password, password_of
 
@@ -57,7 +57,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def build_config(args: argparse.Namespace) -> tuple[RoomConfig, str]:
     """(RoomConfig, the host player's name) from the arguments; raises RulesError."""
     from ..engine import Rules, RulesError
-    from ..net.room import RoomConfig
+    from ..net.config import RoomConfig
     from ..protocol.text import clean_name
     from .settings import load_config
 

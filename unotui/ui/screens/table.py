@@ -323,7 +323,7 @@ class TableScreen(Screen[None]):
         if self.is_mounted:
             self.query_one(GameLog).note(Text(clean(text, 400, collapse=False), style or Style(italic=True)))
 
-    def refused(self, action: str, code: str, message: str) -> None:
+    def refused(self, code: str, message: str) -> None:
         """An intent was refused: say why; nothing else changes."""
         view = self.view
         wait = None
