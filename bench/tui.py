@@ -139,8 +139,8 @@ def _views(players: int, moves: int, seed: int) -> list[SeatView]:
 
 async def rerender(players: int = 10, moves: int = 200) -> float:
     """Median milliseconds to re-render the table after a move."""
-    from unotui.client.controller import Controller
     from unotui.engine import ENDED_PHASES
+    from unotui.net.controller import Controller
     from unotui.ui.app import UnoApp
     from unotui.ui.screens.table import TableScreen
     from unotui.ui.settings import Config, GameOptions

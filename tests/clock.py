@@ -1,4 +1,4 @@
-"""Clocks for driving a :class:`~unotui.client.local.LocalGame` in tests.
+"""Clocks for driving a :class:`~unotui.net.local.LocalGame` in tests.
 
 :class:`FakeClock` moves only when the test says so (``advance``): a grace period or a
 bot's pause is a number, not a wait.  :class:`WatchedClock` is the event loop's clock and
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 
-from unotui.client.local import LoopClock
+from unotui.net.local import LoopClock
 
 __all__ = ["FakeClock", "WatchedClock", "idle"]
 

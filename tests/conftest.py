@@ -32,11 +32,11 @@ def _watched_clock(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every local game a test starts on the loop's clock runs on a watched one, which
     tells ``tests.clock.idle`` when the game has done all that is due (no test hook in
     the game itself)."""
-    import unotui.client.local
+    import unotui.net.local
 
     from .clock import WatchedClock
 
-    monkeypatch.setattr(unotui.client.local, "LoopClock", WatchedClock)
+    monkeypatch.setattr(unotui.net.local, "LoopClock", WatchedClock)
 
 
 @pytest.fixture

@@ -13,8 +13,8 @@ import pytest
 
 import unotui.engine.shuffle as seam
 from tests.seeds import rng_secret
-from unotui.client.local import LocalGame
 from unotui.engine import Game, Rules
+from unotui.net.local import LocalGame
 
 PLAYOUT = """
 import random, json

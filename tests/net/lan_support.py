@@ -8,9 +8,9 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from random import Random
 
-from unotui.client.controller import Update
 from unotui.engine import DEAL, Catch, Phase
 from unotui.net.config import RoomConfig
+from unotui.net.controller import Update
 from unotui.net.host import Host, HostLimits
 from unotui.net.remote import RemoteGame
 from unotui.net.room import Room

@@ -516,6 +516,6 @@ def test_the_turn_timer_still_runs_while_a_seat_is_away() -> None:
 def test_the_referee_imports_no_event_loop_no_ui_and_no_wire_format() -> None:
     code = "import json, sys; import unotui.table; print(json.dumps(sorted(sys.modules)))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
-    bad = {"asyncio", "textual", "rich", "msgpack", "asyncssh", "unotui.client", "unotui.ui"}
+    bad = {"asyncio", "textual", "rich", "msgpack", "asyncssh", "unotui.net", "unotui.ui"}
     loaded = set(json.loads(out))
     assert not {m for m in loaded if any(m == b or m.startswith(b + ".") for b in bad)}

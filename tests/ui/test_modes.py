@@ -12,9 +12,9 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import OptionList
 
-from unotui.client.local import LocalGame
 from unotui.engine import Rules
 from unotui.net.config import RoomConfig
+from unotui.net.local import LocalGame
 from unotui.ui.app import UnoApp
 from unotui.ui.screens.menu import MenuScreen
 from unotui.ui.screens.table import TableScreen

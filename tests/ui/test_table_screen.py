@@ -17,8 +17,8 @@ from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
 
-from unotui.client.local import LocalGame
 from unotui.engine import KEEP, Card, Event, Rules, Stacking
+from unotui.net.local import LocalGame
 from unotui.ui.app import UnoApp
 from unotui.ui.settings import Config, GameOptions, load_config
 from unotui.ui.widgets import HandView, KeyBar, PlayersView, prompt

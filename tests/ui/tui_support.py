@@ -15,7 +15,6 @@ from textual.pilot import Pilot
 
 from tests.clock import idle
 from unotui.bots import RandomBot
-from unotui.client.local import LocalGame
 from unotui.engine import (
     ACCEPT,
     CALL_UNO,
@@ -29,6 +28,7 @@ from unotui.engine import (
     SeatView,
 )
 from unotui.engine import deal_order as deal_order  # re-exported for the UI tests
+from unotui.net.local import LocalGame
 from unotui.ui.app import UnoApp
 from unotui.ui.screens.dialogs import ColourPicker, RevealScreen, TargetPicker
 from unotui.ui.screens.help import HelpScreen

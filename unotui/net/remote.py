@@ -25,13 +25,13 @@ import logging
 from typing import Any
 
 from .. import __version__
-from ..client.controller import Controller
 from ..engine import DEAL, Action, Phase, Rules, SeatView
 from ..protocol import messages as m
 from ..protocol.session import PROTOCOL_VERSION, ConnectionClosed, Fault, PeerSession, ViewUpdated
 from ..protocol.text import clean
 from ..table import PresenceState
 from .addresses import DEFAULT_PORT, unreachable
+from .controller import Controller
 from .link import Link
 from .room_info import RoomChanged, RoomInfo, SeatInfo
 from .seat_memory import SeatMemory
@@ -178,14 +178,6 @@ class RemoteGame(Controller):
     def start_match(self) -> None:
         """Ask the host to start now (only the host's own seat may)."""
         self._out(m.Start())
-
-    async def hint(self) -> Action | None:
-        from ..client.players import suggest
-
-        view = self._view
-        if view is None or view.seat is None:
-            return None
-        return await asyncio.to_thread(suggest, view)
 
     async def close(self) -> None:
         self._closing = True

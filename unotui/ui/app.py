@@ -24,8 +24,8 @@ from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
 
-from ..client.controller import Controller, Update
 from ..engine import Action, Phase, SeatView
+from ..net.controller import Controller, Update
 from ..protocol import messages as m
 from ..protocol.session import ViewUpdated
 from .lan import hosted, joined, show_closed, show_update, waiting_room

@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from ..client.controller import Controller
     from ..net.config import RoomConfig
+    from ..net.controller import Controller
     from .settings import Config, GameOptions
 
 __all__ = ["add_arguments", "build_options", "run", "run_hosted", "run_joined"]

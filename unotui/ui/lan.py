@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from rich.style import Style
 
-from ..client.controller import Controller, Update
+from ..net.controller import Controller, Update
 from ..net.room_info import RoomChanged
 from ..protocol import messages as m
 from ..table import DeadlineKind, PresenceState

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 
 from textual.message import Message
 
-from ..client.controller import Update
 from ..engine import ENDED_PHASES, Action, Rules
+from ..net.controller import Update
 from ..protocol.session import ViewUpdated
 from .settings import Config
 

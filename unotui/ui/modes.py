@@ -17,8 +17,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from ..client.controller import Controller
-from ..client.local import LocalGame
+from ..net.controller import Controller
+from ..net.local import LocalGame
 from .settings import GameOptions
 
 if TYPE_CHECKING:

@@ -1,4 +1,6 @@
-"""The controller layer without a screen: LocalGame, config file, text, CLI checks."""
+"""Solo play's controller without a screen (LocalGame: refusals, the catch grace, bots
+between rounds, hints, broken bots), and the checks the command line and the settings
+file make before a local game starts."""
 
 from __future__ import annotations
 
@@ -13,12 +15,11 @@ import pytest
 from tests.clock import FakeClock, idle
 from tests.seeds import rng_secret
 from tests.ui.tui_support import ScriptedBot, deal_order
-from unotui.bots import make_bot
+from unotui.bots import make_bot, suggest
 from unotui.cli import main
-from unotui.client.controller import Update
-from unotui.client.local import LocalGame
-from unotui.client.players import suggest
 from unotui.engine import DRAW, KEEP, Action, Card, Event, Game, Play, Rules, play
+from unotui.net.controller import Update
+from unotui.net.local import LocalGame
 from unotui.protocol import messages as m
 from unotui.protocol.session import ViewUpdated
 from unotui.protocol.text import clean, clean_name
@@ -35,7 +36,7 @@ def answers_and_views(updates: list[object]) -> Callable[[Update], None]:
 
 def test_nothing_below_the_ui_loads_textual() -> None:
     code = (
-        "import sys, unotui.client, unotui.client.local, unotui.ui.cli, unotui.cli; "
+        "import sys, unotui.net.controller, unotui.net.local, unotui.ui.cli, unotui.cli; "
         "unotui.cli.build_parser(); "
         "assert 'textual' not in sys.modules and 'rich' not in sys.modules, sorted(sys.modules)"
     )

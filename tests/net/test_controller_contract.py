@@ -16,11 +16,11 @@ from random import Random
 
 import pytest
 
-from unotui.client.controller import Controller, Update
-from unotui.client.local import LocalGame
 from unotui.engine import Catch, Phase, Rules
 from unotui.net.config import RoomConfig
+from unotui.net.controller import Controller, Update
 from unotui.net.hosted import HostedGame
+from unotui.net.local import LocalGame
 from unotui.protocol import messages as m
 from unotui.protocol.session import Rates, ViewUpdated
 

@@ -1,6 +1,6 @@
 """A game played in this process: the same table core as a hosted table, with no sockets.
 
-:class:`LocalGame` implements :class:`~unotui.client.controller.Controller`.  It seats
+:class:`LocalGame` implements :class:`~unotui.net.controller.Controller`.  It seats
 the person at a :class:`~unotui.net.core.TableCore` (the one a LAN host, the lobby and
 the tests drive) whose computer players are seeded here, and is the thin asyncio edge
 around it: one task waits until the core's next deadline (or a wake-up when the person
@@ -29,14 +29,14 @@ from typing import Protocol
 
 from ..bots import Bot, make_bot
 from ..engine import DEAL, Action, Card, Game, Phase, Rules, SeatView, seat_view
-from ..net.config import RoomConfig
-from ..net.core import TableCore
-from ..net.seats import SeatBook, SeatEntry
 from ..protocol import messages as m
 from ..protocol.session import ViewUpdated
 from ..protocol.shared import SharedDeltas
 from ..table import AUTO_KEEP, SeatKind
+from .config import RoomConfig
 from .controller import Controller
+from .core import TableCore
+from .seats import SeatBook, SeatEntry
 
 __all__ = ["Clock", "LocalGame", "LoopClock"]
 
@@ -201,11 +201,6 @@ class LocalGame(Controller):
             self.core.receive(self._outbox, m.Ready(), self.clock.time())
             self._deliver()
             self._poke()
-
-    async def hint(self) -> Action | None:
-        from .players import suggest
-
-        return await asyncio.to_thread(suggest, self._view)
 
     async def close(self) -> None:
         self._closed = True

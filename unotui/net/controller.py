@@ -11,7 +11,8 @@ the latest :class:`~unotui.engine.SeatView` it was sent and sends *intents*:
   While an intent is :attr:`~Controller.in_flight` a second key press is not an error:
   the front end simply waits for the answer.
 * :meth:`Controller.next_round` when the viewer has read the round summary.
-* :meth:`Controller.hint` to ask a computer player what it would do.
+* :meth:`Controller.hint` to ask a computer player what it would do (the one place hints
+  are given, the same for every controller).
 * :meth:`Controller.chat` a line to the other people at the table (remote games only).
 
 Updates arrive asynchronously (other players act on their own schedule) and are
@@ -21,20 +22,22 @@ one family for the local and the remote game alike: who joined, dropped or came 
 (``presence``), when a timed decision runs out (``deadline``), what people said
 (``chat``) and that the game is gone (``closed``, with a reason the table shows).
 
-:class:`~unotui.client.local.LocalGame` implements this with an in-process table;
+:class:`~unotui.net.local.LocalGame` implements this with an in-process table;
 :class:`~unotui.net.remote.RemoteGame` over the wire protocol.  A spectator's
 controller has ``seat`` ``None`` and sends no intents.
 """
 
 from __future__ import annotations
 
+import asyncio
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 
+from ..bots import suggest
 from ..engine import Action, SeatView
-from ..net.room_info import RoomChanged
 from ..protocol import messages as m
 from ..protocol.session import ViewUpdated
+from .room_info import RoomChanged
 
 __all__ = ["Controller", "Listener", "Update"]
 
@@ -110,9 +113,21 @@ class Controller(ABC):
     def next_round(self) -> None:
         """The viewer is ready for the next round (the dealer deals)."""
 
-    @abstractmethod
     async def hint(self) -> Action | None:
-        """What a computer player would do in the viewer's place now."""
+        """What a computer player would do in the viewer's place now: the hard policy's
+        :func:`~unotui.bots.suggest`, in a worker thread so the table stays live.  ``None``
+        when there is nothing to suggest (no view yet, a spectator, nothing legal).  A hint
+        must never break the game, so a policy that fails gives the first legal action."""
+        try:
+            view = self.view
+        except LookupError:
+            return None
+        if view.seat is None or not view.legal:
+            return None
+        try:
+            return await asyncio.to_thread(suggest, view)
+        except Exception:
+            return view.legal[0]
 
     def chat(self, text: str) -> None:  # noqa: B027 - optional: solo play has no chat
         """Say ``text`` to the table (ignored where :attr:`can_chat` is false)."""
