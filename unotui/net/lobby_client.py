@@ -23,7 +23,7 @@ from ..protocol import messages as m
 from ..protocol.session import PROTOCOL_VERSION, ConnectionClosed, PeerSession
 from ..protocol.text import clean
 from .addresses import unreachable
-from .link import Link
+from .link import Link, session_of
 from .remote import JoinError
 
 __all__ = ["LobbyClient", "LobbyClosed"]
@@ -101,9 +101,7 @@ class LobbyClient:
         link, self._link = self._link, None
         if link is not None:
             with contextlib.suppress(Exception):
-                session = link.session
-                assert isinstance(session, PeerSession)
-                session.send(m.Bye())
+                session_of(link, PeerSession).send(m.Bye())
             link.flush()
             link.close()
 
@@ -114,9 +112,7 @@ class LobbyClient:
         if link is None or link.session.closed:
             self._emit(m.Refused(None, "offline", "Not connected to the lobby."))
             return
-        session = link.session
-        assert isinstance(session, PeerSession)
-        session.send(message)
+        session_of(link, PeerSession).send(message)
         link.flush()
 
     def _emit(self, update: LobbyUpdate) -> None:

@@ -33,7 +33,7 @@ from ..protocol.session import PROTOCOL_VERSION, ConnectionClosed, Fault, PeerSe
 from ..protocol.text import clean
 from ..table import PresenceState
 from .addresses import DEFAULT_PORT, unreachable
-from .link import Link
+from .link import Link, session_of
 from .seat_memory import SeatMemory
 
 __all__ = ["JoinError", "RemoteGame"]
@@ -197,17 +197,12 @@ class RemoteGame(Controller):
         link, self._link = self._link, None
         if link is not None:
             with contextlib.suppress(Exception):
-                self._session(link).send(m.Bye())
+                session_of(link, PeerSession).send(m.Bye())
             link.flush()
             link.close()
 
     # ----- the connection -----------------------------------------------------------------------
 
-    @staticmethod
-    def _session(link: Link) -> PeerSession:
-        session = link.session
-        assert isinstance(session, PeerSession)
-        return session
 
     def _out(self, msg: m.Message) -> None:
         link = self._link
@@ -216,7 +211,7 @@ class RemoteGame(Controller):
                 self._later(m.Refused(msg.seq, "offline", "Not connected to the host."))
             return
         try:
-            self._session(link).send(msg)
+            session_of(link, PeerSession).send(msg)
         except Exception as exc:  # e.g. a spectator's intent: answer it like the host would
             if isinstance(msg, m.Intent):
                 self._later(m.Refused(msg.seq, getattr(exc, "code", "error"), str(exc)))
