@@ -8,7 +8,9 @@ import pytest
 
 from unotui.engine import Phase, Rules
 from unotui.net.config import RoomConfig
+from unotui.net.link import session_of
 from unotui.net.remote import JoinError, RemoteGame
+from unotui.protocol.session import PeerSession
 
 from .lan_support import FAST, Player, has_view, hosted, join_two, until
 
@@ -146,7 +148,7 @@ async def test_a_retried_intent_is_applied_once_and_answered_again() -> None:
         version, log = game.version, len(game.log)
         link = mover.game._link
         assert link is not None
-        mover.game._session(link).send(m.Intent(seq, action))  # the same intent again, same seq
+        session_of(link, PeerSession).send(m.Intent(seq, action))  # the same intent again, same seq
         link.flush()
         await until(lambda: sum(isinstance(u, m.Accepted) and u.seq == seq for u in mover.updates) == 2)
         assert game.version == version and len(game.log) == log

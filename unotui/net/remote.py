@@ -22,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Callable
 from typing import Any
 
 from .. import __version__
@@ -32,7 +33,7 @@ from ..protocol.text import clean
 from ..table import PresenceState
 from .addresses import DEFAULT_PORT, unreachable
 from .controller import Controller
-from .link import Link
+from .link import Link, session_of
 from .room_info import RoomChanged, RoomInfo, SeatInfo
 from .seat_memory import SeatMemory
 
@@ -47,6 +48,39 @@ class JoinError(Exception):
     def __init__(self, message: str, code: str = "error") -> None:
         super().__init__(message)
         self.code = code
+
+
+async def dial(
+    host: str,
+    port: int,
+    session: PeerSession,
+    make: Callable[[PeerSession], Link],
+    welcomed: asyncio.Future[None],
+    timeout: float,
+) -> Link:
+    """Connect to a unotui host, and wait until ``welcomed`` is set (by the caller's event
+    handler, on the host's welcome): the one way a seat and the lobby client dial a host.
+
+    ``make`` builds the connection's :class:`Link` for ``session`` (and keeps it, so that
+    events arriving with the connection are already routed).
+
+    Raises:
+        JoinError: ``unreachable`` (refused, no route, timed out) or ``no_welcome`` (it
+            answered, but not as a unotui host, within ``timeout``).
+    """
+    loop = asyncio.get_running_loop()
+    try:
+        _transport, link = await asyncio.wait_for(
+            loop.create_connection(lambda: make(session), host, port), timeout
+        )
+    except (OSError, TimeoutError) as exc:
+        raise JoinError(f"cannot reach {host}:{port}: {unreachable(exc)}", "unreachable") from None
+    try:
+        await asyncio.wait_for(asyncio.shield(welcomed), timeout)
+    except TimeoutError:
+        link.abort("no welcome")
+        raise JoinError(f"{host}:{port} did not answer as a unotui host", "no_welcome") from None
+    return link
 
 
 class RemoteGame(Controller):
@@ -189,17 +223,12 @@ class RemoteGame(Controller):
         link, self._link = self._link, None
         if link is not None:
             with contextlib.suppress(Exception):
-                self._session(link).send(m.Bye())
+                session_of(link, PeerSession).send(m.Bye())
             link.flush()
             link.close()
 
     # ----- the connection -----------------------------------------------------------------------
 
-    @staticmethod
-    def _session(link: Link) -> PeerSession:
-        session = link.session
-        assert isinstance(session, PeerSession)
-        return session
 
     def _out(self, msg: m.Message) -> None:
         link = self._link
@@ -208,7 +237,7 @@ class RemoteGame(Controller):
                 self._later(m.Refused(msg.seq, "offline", "Not connected to the host."))
             return
         try:
-            self._session(link).send(msg)
+            session_of(link, PeerSession).send(msg)
         except Exception as exc:  # e.g. a spectator's intent: answer it like the host would
             if isinstance(msg, m.Intent):
                 self._later(m.Refused(msg.seq, getattr(exc, "code", "error"), str(exc)))
@@ -232,27 +261,13 @@ class RemoteGame(Controller):
             table=self.table,
             identity=self.identity,
         )
-        session = PeerSession(hello, loop.time())
         self._welcomed = loop.create_future()
+        await dial(self.host, self.port, PeerSession(hello, loop.time()), self._made, self._welcomed,
+                   self.connect_timeout)
 
-        def made() -> Link:
-            self._link = Link(session, self._events, self._lost)
-            return self._link
-
-        try:
-            _transport, link = await asyncio.wait_for(
-                loop.create_connection(made, self.host, self.port), self.connect_timeout
-            )
-        except (OSError, TimeoutError) as exc:
-            why = unreachable(exc)
-            raise JoinError(f"cannot reach {self.host}:{self.port}: {why}", "unreachable") from None
-        try:
-            await asyncio.wait_for(asyncio.shield(self._welcomed), self.connect_timeout)
-        except TimeoutError:
-            link.abort("no welcome")
-            raise JoinError(
-                f"{self.host}:{self.port} did not answer as a unotui host", "no_welcome"
-            ) from None
+    def _made(self, session: PeerSession) -> Link:
+        self._link = Link(session, self._events, self._lost)
+        return self._link
 
     def _events(self, link: Link, events: list[Any]) -> None:
         if link is not self._link:

@@ -34,7 +34,7 @@ from .effects import (
     TableOpened,
 )
 from .journal import SavedSeat
-from .link import Link
+from .link import Link, session_of
 from .seats import SeatBook
 
 __all__ = ["Room", "TableJournal"]
@@ -52,11 +52,6 @@ class TableJournal(Protocol):
     def append(self, code: str, actions: tuple[tuple[int, int, str], ...]) -> None: ...
     def close_table(self, code: str) -> None: ...
 
-
-def _session(link: Link) -> HostSession:
-    session = link.session
-    assert isinstance(session, HostSession)
-    return session
 
 
 class Room:
@@ -128,7 +123,7 @@ class Room:
 
     def admit(self, link: Link, event: HelloReceived, identity: str | None = None) -> None:
         """A connection said hello to this table (see :meth:`TableCore.admit`)."""
-        self._effect(self.core.admit(link, _session(link), event, identity, self.loop.time()))
+        self._effect(self.core.admit(link, session_of(link, HostSession), event, identity, self.loop.time()))
 
     def gone(self, link: Link) -> None:
         """A connection closed (any reason)."""
