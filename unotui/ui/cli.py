@@ -16,11 +16,38 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from ..engine import Rules
     from ..net.config import RoomConfig
     from ..net.controller import Controller
     from .settings import Config, GameOptions
 
 __all__ = ["add_arguments", "build_options", "run", "run_hosted", "run_joined"]
+
+
+def add_rules_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--rules PRESET`` and ``--set KEY=VALUE``: the table's rules, for every command
+    that sets a table up (``play``, ``host``); read back with :func:`rules_from_args`."""
+    parser.add_argument(
+        "--rules", metavar="PRESET", help="classic, classic-2008, classic-2001, giant, modern"
+    )
+    parser.add_argument(
+        "--set", action="append", default=[], metavar="KEY=VALUE", help="a house rule (repeatable)"
+    )
+
+
+def rules_from_args(args: argparse.Namespace, base: Rules) -> Rules:
+    """The rules :func:`add_rules_arguments`' options say, on top of ``base`` (the settings
+    file's) when no preset is named.  Raises RulesError with the option's own words."""
+    from ..engine import Rules, RulesError
+
+    rules = Rules.preset(args.rules) if args.rules else base
+    settings: dict[str, object] = {}
+    for item in args.set:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise RulesError(f"--set takes KEY=VALUE, not {item!r}")
+        settings[key.strip()] = value.strip()
+    return rules.with_settings(settings) if settings else rules
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -30,12 +57,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--bots", metavar="LEVEL", help="computer players: random, greedy, easy, medium, hard"
     )
-    parser.add_argument(
-        "--rules", metavar="PRESET", help="classic, classic-2008, classic-2001, giant, modern"
-    )
-    parser.add_argument(
-        "--set", action="append", default=[], metavar="KEY=VALUE", help="a house rule (repeatable)"
-    )
+    add_rules_arguments(parser)
     parser.add_argument("--target", type=int, metavar="N", help="points that win the match")
     parser.add_argument("--name", help="your name at the table")
     parser.add_argument("--seed", type=int, metavar="S", help="repeatable deal and computer players")
@@ -48,25 +70,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def build_options(args: argparse.Namespace) -> tuple[Config, GameOptions]:
     """(Config, GameOptions) from the arguments and the settings file; raises RulesError."""
     from ..bots import LEVELS
-    from ..engine import Rules, RulesError
+    from ..engine import RulesError
     from ..protocol.text import clean_name
     from ..table import MIN_CATCH_GRACE
     from .settings import GameOptions, load_config
 
     config = load_config()
-    rules = config.rules
-    if args.rules:
-        rules = Rules.preset(args.rules)
-    settings: dict[str, object] = {}
-    for item in args.set:
-        key, sep, value = item.partition("=")
-        if not sep or not key.strip():
-            raise RulesError(f"--set takes KEY=VALUE, not {item!r}")
-        settings[key.strip()] = value.strip()
+    rules = rules_from_args(args, config.rules)
     if args.target is not None:
-        settings["target_score"] = args.target
-    if settings:
-        rules = rules.with_settings(settings)
+        rules = rules.with_settings({"target_score": args.target})
     players = args.players if args.players is not None else config.players
     rules.validate(players)
     if args.theme:
