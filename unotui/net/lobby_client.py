@@ -12,7 +12,6 @@ ends.  Sitting at a table is a separate connection (a
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -23,7 +22,7 @@ from ..protocol import messages as m
 from ..protocol.session import PROTOCOL_VERSION, ConnectionClosed, PeerSession
 from ..protocol.text import clean
 from .link import Link, session_of
-from .remote import JoinError, dial
+from .remote import JoinError, dial, hang_up
 
 __all__ = ["LobbyClient", "LobbyClosed"]
 
@@ -91,10 +90,7 @@ class LobbyClient:
         self._listener = None
         link, self._link = self._link, None
         if link is not None:
-            with contextlib.suppress(Exception):
-                session_of(link, PeerSession).send(m.Bye())
-            link.flush()
-            link.close()
+            hang_up(link)
 
     # ----- the connection ---------------------------------------------------------------------
 

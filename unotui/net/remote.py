@@ -83,6 +83,15 @@ async def dial(
     return link
 
 
+def hang_up(link: Link) -> None:
+    """Say goodbye (``bye``, so the host frees the seat at once) and close: the one way a
+    seat and the lobby client leave a host.  A session that can no longer send just closes."""
+    with contextlib.suppress(Exception):
+        session_of(link, PeerSession).send(m.Bye())
+    link.flush()
+    link.close()
+
+
 class RemoteGame(Controller):
     """A seat (or a spectator's chair) at a table hosted elsewhere.
 
@@ -222,10 +231,7 @@ class RemoteGame(Controller):
                 await self._reconnect
         link, self._link = self._link, None
         if link is not None:
-            with contextlib.suppress(Exception):
-                session_of(link, PeerSession).send(m.Bye())
-            link.flush()
-            link.close()
+            hang_up(link)
 
     # ----- the connection -----------------------------------------------------------------------
 
