@@ -57,10 +57,10 @@ sys.path.insert(0, str(ROOT))
 from bench import lobby_door  # noqa: E402
 from tests.hostile.arena import RawPeer, Recorder  # noqa: E402
 from tests.net.lan_support import Player, has_view, hello_frame, until  # noqa: E402
-from unotui.client.controller import ViewChanged  # noqa: E402
 from unotui.engine import Action, Phase, Rules  # noqa: E402
 from unotui.net.remote import JoinError, RemoteGame  # noqa: E402
 from unotui.protocol import messages as m  # noqa: E402
+from unotui.protocol.session import ViewUpdated  # noqa: E402
 from unotui.table import TableStatus  # noqa: E402
 
 #: the legitimate players' pace: under the protocol's 10 messages a second
@@ -73,28 +73,30 @@ PLAYERS: dict[str, list[Recorder]] = {}
 
 
 async def _serve(games: int, quick: bool, target: int) -> None:
+    from tests.hostile.arena import ActionRows
     from tests.hostile.audit import Auditor, TappedSession
+    from unotui.net.config import RoomConfig
     from unotui.net.host import Host, HostLimits
-    from unotui.net.room import Room, RoomConfig
+    from unotui.net.room import Room
     from unotui.protocol.session import Timing
 
     timing = Timing(hello=1.0, frame=1.0, heartbeat=1.0) if quick else Timing()
     rules = Rules.preset("classic").with_(target_score=target)
     fast = dict(bot_delay=0.0, catch_grace=0.0, auto_keep=0.0)
-    accepted: dict[str, list[list[Any]]] = {}
+    accepted: dict[str, list[Any]] = {}
     rooms: dict[str, Room] = {}
 
-    def journal(code: str):  # type: ignore[no-untyped-def]
+    def journal(code: str) -> ActionRows:
         accepted[code] = []
-        return lambda acts: accepted[code].extend([seq, seat, str(a)] for seq, seat, a in acts)
+        return ActionRows(accepted[code])
 
     for k in range(games):
         config = RoomConfig(name=f"game {k}", seats=3, bots=1, autostart=True, rules=rules, level="random",
                             **fast)
-        rooms[f"g{k}"] = Room(f"g{k}", config, on_accepted=journal(f"g{k}"), on_event=lambda _t: None)
+        rooms[f"g{k}"] = Room(f"g{k}", config, journal=journal(f"g{k}"), on_event=lambda _t: None)
     for k in range(64):
         config = RoomConfig(name=f"target {k}", seats=3, bots=1, autostart=True, rules=rules, **fast)
-        rooms[f"t{k}"] = Room(f"t{k}", config, on_accepted=journal(f"t{k}"), on_event=lambda _t: None)
+        rooms[f"t{k}"] = Room(f"t{k}", config, journal=journal(f"t{k}"), on_event=lambda _t: None)
     auditor = Auditor(rooms)
     # The honest players and watchers all come from 127.0.0.1 (each attacker from its own
     # address): their address gets room for all of them.
@@ -334,7 +336,7 @@ async def kill_restart(faults: Faults, rounds: int) -> list[float]:
 
 
 def _views(player: Player) -> int:
-    return sum(1 for u in player.updates if isinstance(u, ViewChanged))
+    return sum(1 for u in player.updates if isinstance(u, ViewUpdated))
 
 
 def _free_port() -> int:

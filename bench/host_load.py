@@ -43,6 +43,7 @@ import struct
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -64,31 +65,37 @@ RETRY_S = 0.01
 # ----- the host process ------------------------------------------------------------------------
 
 
-def floor_room() -> type[Any]:
+def floor_room() -> Callable[..., Any]:
     """A :class:`Room` whose updates cost next to nothing (``--floor``, see the docstring;
-    ``bench/host_path.py --floor`` uses it too)."""
+    ``bench/host_path.py --floor`` uses it too): its table core sends a small hand-packed
+    delta instead of views."""
+    from unotui.net.core import TableCore
     from unotui.net.room import Room
     from unotui.protocol.framing import pack_body
     from unotui.protocol.values import action_out
 
-    class FloorRoom(Room):
+    class FloorCore(TableCore[Any]):
         def _send_views(self) -> None:
             game = self.game
             if game is None:
                 return
             public = {"actor": game.actor, "phase": game.phase.value, "dealer": game.dealer}
-            for link, seat in self.members.items():
+            for member, seat in self.members.items():
                 legal = [action_out(a) for a in game.legal_actions(seat)] if seat is not None else []
                 body = pack_body({"t": "delta", "log_at": 0, "log": [], "set": {**public, "legal": legal}})
-                link.session._out += _LEN.pack(len(body)) + body  # type: ignore[attr-defined]
+                self.outbox[member]._out += _LEN.pack(len(body)) + body  # type: ignore[attr-defined]
             self._dirty.update(self.members)
 
-    return FloorRoom
+    def floor(code: str, config: Any, **kwargs: Any) -> Room:
+        return Room(code, config, core=FloorCore(code, config), **kwargs)
+
+    return floor
 
 
 async def _serve_host(tables: int, seats: int, floor: bool = False) -> None:
+    from unotui.net.config import RoomConfig
     from unotui.net.host import Host, HostLimits
-    from unotui.net.room import Room, RoomConfig
+    from unotui.net.room import Room
     from unotui.protocol.session import HostSession, Rates
 
     room_class = floor_room() if floor else Room

@@ -30,8 +30,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from unotui.engine import DEAL, ENDED_PHASES, Catch, Rules  # noqa: E402
+from unotui.net.config import RoomConfig  # noqa: E402
 from unotui.net.host import Host, HostLimits  # noqa: E402
-from unotui.net.room import Room, RoomConfig  # noqa: E402
+from unotui.net.room import Room  # noqa: E402
 from unotui.protocol import messages as m  # noqa: E402
 from unotui.protocol.codec import encode  # noqa: E402
 from unotui.protocol.framing import frame  # noqa: E402

@@ -139,12 +139,11 @@ def _views(players: int, moves: int, seed: int) -> list[SeatView]:
 
 async def rerender(players: int = 10, moves: int = 200) -> float:
     """Median milliseconds to re-render the table after a move."""
-    from unotui.client.config import Config
-    from unotui.client.controller import Controller
-    from unotui.client.options import GameOptions
     from unotui.engine import ENDED_PHASES
+    from unotui.net.controller import Controller
     from unotui.ui.app import UnoApp
     from unotui.ui.screens.table import TableScreen
+    from unotui.ui.settings import Config, GameOptions
 
     views = _views(players, moves, 7)
 
@@ -158,9 +157,9 @@ async def rerender(players: int = 10, moves: int = 200) -> float:
             return views[0]
 
         async def start(self) -> None:
-            from unotui.client.controller import ViewChanged
+            from unotui.protocol.session import ViewUpdated
 
-            self._emit(ViewChanged(views[0]))
+            self._emit(ViewUpdated(views[0]))
 
         def send(self, action: Action) -> None:
             pass

@@ -27,6 +27,18 @@ def _config_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.Mo
     monkeypatch.setenv("UNOTUI_CONFIG_DIR", str(tmp_path_factory.mktemp("config")))
 
 
+@pytest.fixture(autouse=True)
+def _watched_clock(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every local game a test starts on the loop's clock runs on a watched one, which
+    tells ``tests.clock.idle`` when the game has done all that is due (no test hook in
+    the game itself)."""
+    import unotui.net.local
+
+    from .clock import WatchedClock
+
+    monkeypatch.setattr(unotui.net.local, "LoopClock", WatchedClock)
+
+
 @pytest.fixture
 def terminals() -> Iterator[list[Any]]:
     """tmux terminals a test opens (``tests.ssh.ssh_support.Terminal``), closed after it."""

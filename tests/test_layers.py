@@ -73,7 +73,7 @@ def test_the_contracts_cover_the_layers_below_the_ui() -> None:
     """The run-time check is only as wide as the contracts: these must stay in them."""
     sources = {s for c in _contracts() for s in c["source_modules"]}
     assert {"unotui.engine", "unotui.bots", "unotui.table", "unotui.transcript", "unotui.protocol",
-            "unotui.net", "unotui.lobby.sqlite_store", "unotui.client", "unotui.ssh"} <= sources
+            "unotui.net", "unotui.lobby.sqlite_store", "unotui.ssh"} <= sources
 
 
 def test_engine_imports_only_the_standard_library() -> None:

@@ -13,8 +13,8 @@ import pytest
 
 import unotui.engine.shuffle as seam
 from tests.seeds import rng_secret
-from unotui.client.local import LocalGame
 from unotui.engine import Game, Rules
+from unotui.net.local import LocalGame
 
 PLAYOUT = """
 import random, json
@@ -103,7 +103,8 @@ def test_solo_play_from_the_command_line_deals_from_secrets(monkeypatch: pytest.
 
 def test_hosted_tables_deal_from_secrets(monkeypatch: pytest.MonkeyPatch) -> None:
     """A LAN or lobby table: Room.start, as the host calls it."""
-    from unotui.net.room import Room, RoomConfig
+    from unotui.net.config import RoomConfig
+    from unotui.net.room import Room
 
     made = _spy_on_secrets(monkeypatch)
 

@@ -25,11 +25,12 @@ from random import Random
 import msgpack
 
 from tests.net.lan_support import FAST, FAST_RATES, Player, has_view, hello_frame, raw, until
-from unotui.client.controller import Answered
 from unotui.engine import Action, Rules
+from unotui.net.config import RoomConfig
 from unotui.net.host import Host, HostLimits
+from unotui.net.journal import SavedSeat
 from unotui.net.remote import RemoteGame
-from unotui.net.room import Room, RoomConfig
+from unotui.net.room import Room
 from unotui.protocol import messages as m
 from unotui.protocol.codec import decode_host, encode
 from unotui.protocol.framing import FrameDecoder, frame
@@ -82,7 +83,7 @@ class Recorder(Player):
 
     def answered(self) -> list[int]:
         """The numbers of the intents the host said it applied."""
-        return [u.seq for u in self.updates if isinstance(u, Answered)]
+        return [u.seq for u in self.updates if isinstance(u, m.Accepted)]
 
 
 @dataclass
@@ -154,23 +155,40 @@ def _legit_config() -> RoomConfig:
     return RoomConfig(name="Legit", seats=3, bots=1, autostart=True, rules=rules, level="random", **FAST)
 
 
+class ActionRows:
+    """A table's journal that keeps only the applied actions, ``(seq, seat, action text)``
+    in order, in ``rows`` (what the audits compare with what the players were told)."""
+
+    def __init__(self, rows: list[tuple[int, int, str]]) -> None:
+        self.rows = rows
+
+    def append(self, code: str, actions: tuple[tuple[int, int, str], ...]) -> None:
+        self.rows.extend(actions)
+
+    def open_table(self, code: str, config: dict[str, object], created: float) -> None:
+        pass
+
+    def seats(self, code: str, seats: tuple[SavedSeat, ...]) -> None:
+        pass
+
+    def started(self, code: str, secret: bytes) -> None:
+        pass
+
+    def close_table(self, code: str) -> None:
+        pass
+
+
 @contextlib.asynccontextmanager
 async def arena(
     target: RoomConfig | None = None, *, limits: HostLimits | None = None, timing: Timing = TIMING
 ) -> AsyncIterator[Arena]:
     """A host on 127.0.0.1 with the tables ``legit`` and ``target`` (see the module docstring)."""
     accepted: dict[str, list[tuple[int, int, str]]] = {"legit": [], "target": []}
-
-    def journal(code: str):  # type: ignore[no-untyped-def]
-        def record(actions):  # type: ignore[no-untyped-def]
-            accepted[code].extend((seq, seat, str(action)) for seq, seat, action in actions)
-
-        return record
-
     rooms = {
-        "legit": Room("legit", _legit_config(), on_accepted=journal("legit"), on_event=lambda _t: None),
+        "legit": Room("legit", _legit_config(), journal=ActionRows(accepted["legit"]),
+                      on_event=lambda _t: None),
         "target": Room("target", target or RoomConfig(name="Target", seats=3, **FAST),
-                       on_accepted=journal("target"), on_event=lambda _t: None),
+                       journal=ActionRows(accepted["target"]), on_event=lambda _t: None),
     }
     holder: list[Arena] = []
 

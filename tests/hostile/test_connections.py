@@ -12,8 +12,8 @@ import socket
 import pytest
 
 from tests.net.lan_support import FAST, hello_frame, until
+from unotui.net.config import RoomConfig
 from unotui.net.host import HostLimits
-from unotui.net.room import RoomConfig
 from unotui.protocol import messages as m
 
 from .arena import TIMING, RawPeer, arena, size
@@ -152,7 +152,7 @@ async def test_a_spectator_that_never_reads_is_dropped_and_the_match_goes_on() -
         talker = next(link for link, seat in room.members.items() if seat is not None)
         while link in room.members:  # until the host drops it (the module's timeout is the net)
             for _ in range(50):  # what the spectator is sent, besides the match
-                room.chat(talker, "x" * 280)
+                room.receive(talker, m.Chat("x" * 280))
             room.flush()
             await asyncio.sleep(0.001)
         assert link.closed_by_us == "slow_reader"

@@ -8,9 +8,9 @@ import pytest
 
 from tests.net.lan_support import FAST, hello_frame, until
 from unotui.lobby.serve import inner_limits
+from unotui.net.config import RoomConfig
 from unotui.net.guard import Backoff, BackoffLimits
 from unotui.net.host import HostLimits
-from unotui.net.room import RoomConfig
 from unotui.protocol import messages as m
 
 from .arena import RawPeer, arena

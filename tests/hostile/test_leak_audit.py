@@ -25,9 +25,10 @@ import pytest
 from tests.net.lan_support import FAST, FAST_RATES, Player, has_view, until
 from tests.seeds import rng_secret
 from unotui.engine import Action, CustomRule, Effect, Rules
+from unotui.net.config import RoomConfig
 from unotui.net.host import Host, HostLimits
 from unotui.net.remote import RemoteGame
-from unotui.net.room import Room, RoomConfig
+from unotui.net.room import Room
 
 from .arena import Recorder
 from .audit import Auditor, TappedSession
@@ -155,9 +156,7 @@ def test_the_audit_catches_a_leak() -> None:
         game.apply(game.actor, rng.choice([a for a in game.legal_actions(game.actor)
                                            if str(a) != "challenge"]))
     drawer = next(e.seat for e in game.log if e.kind == "draw" and e.seat != 0)
-    room = Room.__new__(Room)
-    room.game = game
-    room.book = type("Book", (), {"seats": []})()  # type: ignore[assignment]
+    room = type("Room", (), {"game": game, "book": type("Book", (), {"seats": []})()})()
     auditor = Auditor({"t": room})
     session = TappedSession.__new__(TappedSession)
     session.table, session.seat, session.named = "t", 0, set()

@@ -24,11 +24,9 @@ from tests.lobby.test_lobby_net import lobby_host, visit
 from tests.net.lan_support import FAST, Player, hosted, until
 from tests.seeds import rng_secret
 from tests.ui.tui_support import full_text, words
-from unotui.client.config import Config
-from unotui.client.options import GameOptions
 from unotui.engine import Game, Rules, seat_view
+from unotui.net.config import RoomConfig
 from unotui.net.remote import JoinError, RemoteGame
-from unotui.net.room import RoomConfig
 from unotui.protocol import messages as m
 from unotui.protocol.codec import encode
 from unotui.protocol.framing import FrameDecoder
@@ -37,6 +35,7 @@ from unotui.ui.app import UnoApp
 from unotui.ui.lobby_app import LobbyApp
 from unotui.ui.screens.table import TableScreen
 from unotui.ui.screens.waiting import WaitingScreen
+from unotui.ui.settings import Config, GameOptions
 
 pytestmark = [pytest.mark.timeout(60), pytest.mark.usefixtures("fast_keys")]
 

@@ -9,7 +9,7 @@ import pytest
 
 from tests.net.lan_support import FAST, until
 from unotui.engine import Action, Game, Rules
-from unotui.net.room import RoomConfig
+from unotui.net.config import RoomConfig
 from unotui.protocol import messages as m
 from unotui.protocol.codec import encode
 from unotui.protocol.framing import frame
@@ -190,7 +190,7 @@ async def test_a_member_whose_session_closed_is_skipped_not_a_crash() -> None:
         link = next(link for link, seat in room.members.items() if seat == bob.welcome.seat)  # type: ignore[union-attr]
         link.session.close("timeout", "as if it had timed out")  # not yet gone from the room
         other = next(k for k in room.members if k is not link)
-        room.chat(other, "still here")  # raised LocalProtocolError
+        room.receive(other, m.Chat("still here"))  # raised LocalProtocolError
         room.flush()
         assert await bob.error() == "timeout"
         await until(lambda: link not in room.members)

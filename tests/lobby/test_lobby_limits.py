@@ -103,7 +103,7 @@ async def test_a_waiting_table_with_only_its_creator_is_reaped(tmp_path: Path) -
         await game.start()
         await until(lambda: code not in lobby.tables, timeout=5)
         await until(lambda: player.closed)
-        assert "Nobody joined this table" in player.closed[0].reason
+        assert "Nobody joined this table" in player.closed[0].message
         await game.close()
         await ann.client.close()
 
@@ -146,12 +146,12 @@ async def test_a_table_that_cannot_start_tells_the_joiner_and_closes(tmp_path: P
         await until(lambda: ann.created())
         code = ann.created()[0]
         room = lobby.tables[code].room
-        room.config = replace(room.config, rules=replace(CLASSIC, teams=True))
+        room.core.config = replace(room.config, rules=replace(CLASSIC, teams=True))
         game = RemoteGame("127.0.0.1", port, name="Bob", table=code, reconnect_for=0)
         player = Player(game, Random(1), auto=False)
         await game.start()
         await until(lambda: player.closed)
-        assert player.closed[0].code == "server_error" and "failed and was closed" in player.closed[0].reason
+        assert player.closed[0].code == "server_error" and "failed and was closed" in player.closed[0].message
         await until(lambda: code not in lobby.tables)
         await game.close()
         await ann.client.close()
@@ -204,9 +204,8 @@ async def test_a_trap_table_resumed_from_an_old_journal_closes_with_a_word(tmp_p
     teams table: quick match sends Bob there, its start fails, Bob hears ``server_error``
     (not a silent drop), the table is closed and forgotten by the journal (no restart
     brings the trap back), and quick match then opens a table that works."""
+    from unotui.net.config import RoomConfig, config_to_dict
     from unotui.net.journal import Journal
-    from unotui.net.recovery import config_to_dict
-    from unotui.net.room import RoomConfig
 
     trap = RoomConfig(name="Trap", seats=2, bots=1, rules=replace(CLASSIC, teams=True), autostart=True,
                       first_is_owner=True, turn_timer=30.0)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
@@ -84,9 +83,11 @@ async def test_create_lists_the_table_for_others_and_a_private_one_is_not_listed
         row = bob.last().tables[0]
         assert (row.name, row.seats, row.bots, row.status) == ("Kitchen", 4, 2, "waiting")
         assert row.turn_timer_ms == 30_000  # public tables always have a turn timer
+        states = len([u for u in ann.heard if isinstance(u, m.LobbyState)])
         bob.client.create("Secret", 2, 0, Rules(), "easy", None, True)
         await until(lambda: bob.created())
-        await asyncio.sleep(0.3)
+        # the list as it is after bob's table (the lobby refreshes everyone once for a change)
+        await until(lambda: len([u for u in ann.heard if isinstance(u, m.LobbyState)]) > states)
         assert [t.code for t in ann.last().tables] == [code]
         await ann.client.close()
         await bob.client.close()
@@ -205,7 +206,7 @@ async def test_a_restarted_lobby_resumes_its_tables_and_a_key_finds_its_seat(tmp
     await game.start()
     await until(lambda: has_view(player) and len(game.view.log) > 20)
     player.auto = False
-    await asyncio.sleep(0.3)
+    await until(lambda: not game.in_flight)  # in-flight intents land
     before = rooms[code].game
     assert before is not None
     history = list(before.history)

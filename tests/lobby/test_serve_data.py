@@ -16,9 +16,8 @@ from pathlib import Path
 import pytest
 
 from tests.net.test_journal import _free_port
+from unotui.net.config import RoomConfig, config_to_dict
 from unotui.net.journal import Journal, SavedSeat
-from unotui.net.recovery import config_to_dict
-from unotui.net.room import RoomConfig
 
 pytestmark = pytest.mark.timeout(120)
 REPO = Path(__file__).resolve().parents[2]

@@ -8,15 +8,16 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from random import Random
 
-from unotui.client.controller import Answered, Closed, Refused, Update, ViewChanged
 from unotui.engine import DEAL, Catch, Phase
+from unotui.net.config import RoomConfig
+from unotui.net.controller import Update
 from unotui.net.host import Host, HostLimits
 from unotui.net.remote import RemoteGame
-from unotui.net.room import Room, RoomConfig
+from unotui.net.room import Room
 from unotui.protocol import messages as m
 from unotui.protocol.codec import decode_host, encode
 from unotui.protocol.framing import FrameDecoder, frame
-from unotui.protocol.session import HostSession, Rates
+from unotui.protocol.session import HostSession, Rates, ViewUpdated
 
 FAST_RATES = Rates(per_s=10_000, burst=10_000, chat_per_s=100, chat_burst=100)
 
@@ -29,19 +30,19 @@ class Player:
     rng: Random
     auto: bool = True
     updates: list[Update] = field(default_factory=list)
-    refused: list[Refused] = field(default_factory=list)
-    closed: list[Closed] = field(default_factory=list)
+    refused: list[m.Refused] = field(default_factory=list)
+    closed: list[m.Closed] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.game.listen(self.on_update)
 
     def on_update(self, update: Update) -> None:
         self.updates.append(update)
-        if isinstance(update, Refused):
+        if isinstance(update, m.Refused):
             self.refused.append(update)
-        elif isinstance(update, Closed):
+        elif isinstance(update, m.Closed):
             self.closed.append(update)
-        if self.auto and isinstance(update, ViewChanged | Answered | Refused):
+        if self.auto and isinstance(update, ViewUpdated | m.Accepted | m.Refused):
             self.act()
 
     def act(self) -> None:

@@ -16,11 +16,12 @@ from pathlib import Path
 import pytest
 
 from unotui.lobby.sqlite_store import SqliteStore
+from unotui.net.config import RoomConfig, config_to_dict
 from unotui.net.host import Host
 from unotui.net.journal import Journal, SavedSeat
-from unotui.net.recovery import config_to_dict, restore_rooms
+from unotui.net.recovery import restore_rooms
 from unotui.net.remote import JoinError, RemoteGame
-from unotui.net.room import Room, RoomConfig
+from unotui.net.room import Room
 from unotui.net.seat_memory import SeatMemory
 from unotui.protocol.session import HostSession
 from unotui.ssh.server import HOST_KEY_FILE, load_host_key

@@ -16,11 +16,12 @@ from random import Random
 import pytest
 
 from unotui.engine import Action, seat_view
+from unotui.net.config import RoomConfig
 from unotui.net.host import Host
 from unotui.net.journal import Journal
 from unotui.net.recovery import restore_rooms
 from unotui.net.remote import RemoteGame
-from unotui.net.room import Room, RoomConfig
+from unotui.net.room import Room
 from unotui.protocol.session import HostSession
 
 from .lan_support import FAST, FAST_RATES, Player, has_view, until
@@ -42,7 +43,8 @@ async def test_a_table_rebuilt_from_its_journal_is_the_same_table(tmp_path: Path
     await until(lambda: room.game is not None and len(room.game.history) >= 60, timeout=30)
     for p in players:
         p.auto = False
-    await asyncio.sleep(0.3)  # in-flight intents land
+    # in-flight intents land, and the table has nothing due (its bot waits for a person)
+    await until(lambda: not any(p.game.in_flight for p in players) and room.core.next_deadline() is None)
     game = room.game
     assert game is not None
     again = restore_rooms(Journal(tmp_path / "journal.sqlite3"), on_event=lambda _t: None)[""]
@@ -56,9 +58,11 @@ async def test_a_table_rebuilt_from_its_journal_is_the_same_table(tmp_path: Path
     # an intent applied before the "crash", sent again: answered, not applied twice
     rows = Journal(tmp_path / "journal.sqlite3").tables()[0].actions
     seq, seat, text = next(row for row in rows if row[0] >= 0)
-    assert again.referee is not None
-    outcome = again.referee.receive(seat, Action.parse(text), seq, again.loop.time())
+    referee = again.core.referee
+    assert referee is not None
+    outcome = referee.receive(seat, Action.parse(text), seq, again.loop.time())
     assert not outcome.accepted and not outcome.refusals and copy.history == game.history
+    assert outcome.replayed == ((seat, seq),)  # the outcome itself says it is answered
     for p in players:
         await p.game.close()
     await host.close()
@@ -109,7 +113,7 @@ async def test_kill_9_then_restart_loses_no_acknowledged_action_and_seats_come_b
         seats = [p.game.seat for p in players]
         for p in players:
             p.auto = False
-        await asyncio.sleep(0.5)  # intents in flight land (or not: then nobody saw them)
+        await until(lambda: not any(p.game.in_flight for p in players))  # intents in flight land
         seen = [list(p.game.view.log) for p in players]  # what each saw, acknowledged or not
         heard = [len(p.updates) for p in players]
         os.kill(host.pid, signal.SIGKILL)  # no goodbye, no flush: the journal is all there is
@@ -140,7 +144,7 @@ def test_an_old_journals_auto_keep_becomes_todays_default() -> None:
     journal's ``auto_keep`` (0.8 s) was the pause for an unplayable card only: resumed as
     it was, it would keep a playable card 0.8 s after its draw.  An old row (its mark: a
     clear ``password`` field, no ``password_hash``) gets today's pause; a new row keeps its own."""
-    from unotui.net.recovery import config_from_dict, config_to_dict
+    from unotui.net.config import config_from_dict, config_to_dict
     from unotui.table import AUTO_KEEP
 
     new = config_to_dict(RoomConfig(seats=2, auto_keep=0.5))

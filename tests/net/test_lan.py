@@ -7,8 +7,10 @@ from random import Random
 import pytest
 
 from unotui.engine import Phase, Rules
+from unotui.net.config import RoomConfig
+from unotui.net.link import session_of
 from unotui.net.remote import JoinError, RemoteGame
-from unotui.net.room import RoomConfig
+from unotui.protocol.session import PeerSession
 
 from .lan_support import FAST, Player, has_view, hosted, join_two, until
 
@@ -127,11 +129,10 @@ async def test_the_hosts_own_seat_starts_the_match_and_its_leaving_closes_it_for
     await hosted_game.close()
     await until(lambda: guest.closed)
     assert guest.closed[-1].code == "host_left"
-    assert "host ended" in guest.closed[-1].reason
+    assert "host ended" in guest.closed[-1].message
 
 
 async def test_a_retried_intent_is_applied_once_and_answered_again() -> None:
-    from unotui.client.controller import Answered
     from unotui.protocol import messages as m
 
     config = RoomConfig(seats=2, autostart=True, rules=Rules.preset("classic"), **FAST)
@@ -143,13 +144,13 @@ async def test_a_retried_intent_is_applied_once_and_answered_again() -> None:
         mover = a if game.actor == 0 else b
         action = game.legal_actions(game.actor)[0]
         seq = mover.game.send(action)
-        await until(lambda: any(isinstance(u, Answered) and u.seq == seq for u in mover.updates))
+        await until(lambda: any(isinstance(u, m.Accepted) and u.seq == seq for u in mover.updates))
         version, log = game.version, len(game.log)
         link = mover.game._link
         assert link is not None
-        mover.game._session(link).send(m.Intent(seq, action))  # the same intent again, same seq
+        session_of(link, PeerSession).send(m.Intent(seq, action))  # the same intent again, same seq
         link.flush()
-        await until(lambda: sum(isinstance(u, Answered) and u.seq == seq for u in mover.updates) == 2)
+        await until(lambda: sum(isinstance(u, m.Accepted) and u.seq == seq for u in mover.updates) == 2)
         assert game.version == version and len(game.log) == log
         for p in (a, b):
             await p.game.close()
@@ -177,10 +178,10 @@ async def test_a_spectator_watches_without_a_hand_and_cannot_act() -> None:
         seq = watcher.game.send(DRAW)
         await until(lambda: any(r.seq == seq for r in watcher.refused))
         assert watcher.refused[-1].code == "spectator"
-        from unotui.client.controller import ViewChanged
+        from unotui.protocol.session import ViewUpdated
 
         def saw_round_end() -> bool:
-            return any(isinstance(u, ViewChanged) and u.view.round_winner >= 0 for u in watcher.updates)
+            return any(isinstance(u, ViewUpdated) and u.view.round_winner >= 0 for u in watcher.updates)
 
         await until(saw_round_end, 20)
         for p in (a, b, watcher):
@@ -188,7 +189,7 @@ async def test_a_spectator_watches_without_a_hand_and_cannot_act() -> None:
 
 
 async def test_the_others_hear_once_that_a_seat_went_away_and_once_that_it_is_back() -> None:
-    from unotui.client.controller import Presence
+    from unotui.protocol import messages as m
 
     rules = Rules.preset("classic").with_(target_score=1000)
     async with hosted(RoomConfig(seats=2, autostart=True, rules=rules, **FAST)) as (_host, room, port):
@@ -196,9 +197,9 @@ async def test_the_others_hear_once_that_a_seat_went_away_and_once_that_it_is_ba
         link = b.game._link
         assert link is not None
         link.abort("gone")  # b's connection dies; b's program resumes by itself
-        await until(lambda: any(isinstance(u, Presence) and u.state == "back" for u in a.updates))
+        await until(lambda: any(isinstance(u, m.Presence) and u.state == "back" for u in a.updates))
         await until(lambda: room.book.seats[b.game.seat or 0].connected)
-        heard = [u.state for u in a.updates if isinstance(u, Presence) and u.seat == b.game.seat]
+        heard = [u.state for u in a.updates if isinstance(u, m.Presence) and u.seat == b.game.seat]
         assert heard[-2:] == ["away", "back"] and heard.count("away") == heard.count("back") == 1
         await a.game.close()
         await b.game.close()

@@ -15,9 +15,10 @@ from random import Random
 import pytest
 
 from unotui.engine import Rules
+from unotui.net.config import RoomConfig
 from unotui.net.host import Host, HostLimits
 from unotui.net.remote import RemoteGame
-from unotui.net.room import Room, RoomConfig
+from unotui.net.room import Room
 from unotui.protocol import messages as m
 from unotui.protocol.codec import encode
 from unotui.protocol.framing import frame
@@ -152,7 +153,7 @@ async def test_a_peer_that_never_reads_is_dropped_and_its_seat_held() -> None:
         for _ in range(50_000):
             if link not in room.members:
                 break
-            room.chat(next(iter(room.members)), "x" * 200)
+            room.receive(next(iter(room.members)), m.Chat("x" * 200))
             room.flush()
             await asyncio.sleep(0)
         await until(lambda: link not in room.members)

@@ -17,8 +17,8 @@ import pytest
 
 from tests.net.lan_support import FAST, Player, has_view, hosted, until
 from unotui.engine import Rules
+from unotui.net.config import RoomConfig
 from unotui.net.remote import JoinError, RemoteGame
-from unotui.net.room import RoomConfig
 from unotui.net.seat_memory import KEEP_S, MOST, SeatMemory
 
 pytestmark = pytest.mark.timeout(60)

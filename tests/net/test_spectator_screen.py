@@ -11,8 +11,8 @@ from tests.hostile.test_screens import joined_app, wait_for
 from tests.net.lan_support import FAST, Player, has_view, hosted, until
 from tests.ui.tui_support import full_text
 from unotui.engine import Rules
+from unotui.net.config import RoomConfig
 from unotui.net.remote import RemoteGame
-from unotui.net.room import RoomConfig
 from unotui.ui.screens.table import TableScreen
 from unotui.ui.screens.table_keys import WATCHING_NOTE
 

@@ -12,7 +12,7 @@ from tests.hostile.test_screens import joined_app, wait_for
 from tests.net.lan_support import FAST, hosted
 from tests.ui.tui_support import full_text
 from unotui.engine import DRAW, Game, Rules, seat_view
-from unotui.net.room import RoomConfig
+from unotui.net.config import RoomConfig
 from unotui.ui.screens.table import TableScreen
 
 pytestmark = [pytest.mark.timeout(60), pytest.mark.usefixtures("fast_keys")]

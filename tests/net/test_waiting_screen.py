@@ -9,7 +9,7 @@ from tests.hostile.test_screens import joined_app, wait_for
 from tests.net.lan_support import FAST, hosted
 from tests.ui.tui_support import full_text, words
 from unotui.engine import Rules
-from unotui.net.room import RoomConfig
+from unotui.net.config import RoomConfig
 from unotui.ui.screens.waiting import WaitingScreen
 
 pytestmark = [pytest.mark.timeout(60), pytest.mark.usefixtures("fast_keys")]

@@ -229,3 +229,17 @@ def test_the_views_cross_field_rule_is_the_specs(data: st.DataObject) -> None:
         assert not ok and exc.code == "bad_message"
     else:
         assert ok
+
+
+def test_the_lasting_pair_cache_is_bounded_and_keeps_bytes_exact() -> None:
+    """The per-process cache of packed ``name: value`` pairs never grows past its bound,
+    and a cached pair is the bytes packing it afresh gives."""
+    from unotui.protocol import shared
+    from unotui.protocol.framing import pack_body
+    from unotui.protocol.sync import WRITE_SET
+
+    deltas = shared.SharedDeltas()
+    for version in range(shared._LASTING_MAX + 50):
+        fresh = shared._NAMES["version"] + pack_body(WRITE_SET["version"](version))
+        assert deltas._pair("version", version) == fresh
+        assert len(shared._LASTING) <= shared._LASTING_MAX

@@ -32,6 +32,14 @@ def test_clean_removes_what_a_terminal_would_obey(raw: str, want: str) -> None:
     assert clean(clean(raw)) == clean(raw)
 
 
+def test_one_clean_for_the_wire_and_the_screens() -> None:
+    """The screens clean with the same function: a limit, and their own lines' spacing kept."""
+    assert clean("a\u0378b") == "ab"  # unassigned: a newer terminal could draw anything
+    assert clean("  lots   of\tspace ", 9) == "lots of s"
+    assert clean("Host left.  (Ctrl+Q: quit)\x1b", collapse=False) == "Host left.  (Ctrl+Q: quit)"
+    assert clean(" a\nb\u2028c ", 4, collapse=False) == " a b"
+
+
 def test_names_are_one_to_sixteen_cells() -> None:
     assert clean_name(" Ann ") == "Ann"
     assert clean_name("W" * 16) == "W" * 16

@@ -210,7 +210,7 @@ def test_a_retried_intent_is_applied_once_and_gets_the_same_answer() -> None:
     ok = ref.receive(1, Catch(0), 5, 11.0)
     assert accepted(ok) == [(5, 1, "catch 0")]
     retry = ref.receive(1, Catch(0), 5, 11.3)
-    assert retry == Outcome() and ref.game.version == version + 1  # not applied twice
+    assert retry == Outcome(replayed=((1, 5),)) and ref.game.version == version + 1  # answered, not twice
     refused = ref.receive(2, P("G1"), 0, 11.4)  # not its turn
     assert refused.refusals[0].code == "not_your_turn"
     assert ref.receive(2, P("G1"), 0, 11.5).refusals == refused.refusals
@@ -516,6 +516,6 @@ def test_the_turn_timer_still_runs_while_a_seat_is_away() -> None:
 def test_the_referee_imports_no_event_loop_no_ui_and_no_wire_format() -> None:
     code = "import json, sys; import unotui.table; print(json.dumps(sorted(sys.modules)))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
-    bad = {"asyncio", "textual", "rich", "msgpack", "asyncssh", "unotui.client", "unotui.ui"}
+    bad = {"asyncio", "textual", "rich", "msgpack", "asyncssh", "unotui.net", "unotui.ui"}
     loaded = set(json.loads(out))
     assert not {m for m in loaded if any(m == b or m.startswith(b + ".") for b in bad)}

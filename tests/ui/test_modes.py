@@ -12,15 +12,14 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import OptionList
 
-from unotui.client import LocalGame
-from unotui.client.config import Config
-from unotui.client.options import GameOptions
 from unotui.engine import Rules
-from unotui.net.room import RoomConfig
+from unotui.net.config import RoomConfig
+from unotui.net.local import LocalGame
 from unotui.ui.app import UnoApp
 from unotui.ui.screens.menu import MenuScreen
 from unotui.ui.screens.table import TableScreen
 from unotui.ui.screens.waiting import WaitingScreen
+from unotui.ui.settings import Config, GameOptions
 
 from .tui_support import settle
 

@@ -13,7 +13,6 @@ import re
 
 import pytest
 
-from unotui.client.text import card_name, describe, describe_card, refusal
 from unotui.engine import (
     ALL_CARDS,
     DRAW,
@@ -29,6 +28,7 @@ from unotui.engine import (
 )
 from unotui.ui.screens.table_keys import describe_action
 from unotui.ui.widgets import prompt
+from unotui.ui.words import card_name, describe, describe_card, refusal
 
 NAMES = ("Zoe", "Ada", "Blaise")
 RED_0 = Card.parse("R0")

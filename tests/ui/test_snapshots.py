@@ -12,11 +12,10 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input
 
-from unotui.client import BOT_NAMES
-from unotui.client.config import Config
-from unotui.client.options import GameOptions
+from unotui.bots import BOT_NAMES
 from unotui.engine import Rules
 from unotui.ui.app import UnoApp
+from unotui.ui.settings import Config, GameOptions
 
 from .tui_support import ScriptedBot, deal_order, play_card, scripted_app, settle
 

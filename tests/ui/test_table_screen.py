@@ -17,13 +17,12 @@ from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
 
-from unotui.client import LocalGame
-from unotui.client.config import Config, load_config
-from unotui.client.options import GameOptions
-from unotui.client.text import describe
 from unotui.engine import KEEP, Card, Event, Rules, Stacking
+from unotui.net.local import LocalGame
 from unotui.ui.app import UnoApp
+from unotui.ui.settings import Config, GameOptions, load_config
 from unotui.ui.widgets import HandView, KeyBar, PlayersView, prompt
+from unotui.ui.words import describe
 
 from .tui_support import ScriptedBot, deal_order, play_card, screen_text, scripted_app, settle, table
 

@@ -28,7 +28,7 @@ pytestmark = pytest.mark.usefixtures("fast_keys")
 
 
 def log_text(app: object) -> str:
-    from unotui.client.text import describe
+    from unotui.ui.words import describe
 
     view = app.view  # type: ignore[attr-defined]
     return "\n".join(describe(e, view.names, view.seat) for e in view.log)
@@ -233,9 +233,8 @@ async def test_names_and_log_lines_render_as_literal_text() -> None:
 
 async def test_main_menu_enter_starts_a_solo_game_against_three(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     monkeypatch.setenv("UNOTUI_CONFIG_DIR", str(tmp_path))
-    from unotui.client.config import Config
-    from unotui.client.options import GameOptions
     from unotui.ui.app import UnoApp
+    from unotui.ui.settings import Config, GameOptions
 
     app = UnoApp(Config(), GameOptions(delay=0, catch_grace=0, seed=2), menu=True, save_settings=False)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -251,9 +250,8 @@ async def test_house_rules_screen_saves_name_and_rules(tmp_path, monkeypatch) ->
     monkeypatch.setenv("UNOTUI_CONFIG_DIR", str(tmp_path))
     from textual.widgets import Input
 
-    from unotui.client.config import Config, load_config
-    from unotui.client.options import GameOptions
     from unotui.ui.app import UnoApp
+    from unotui.ui.settings import Config, GameOptions, load_config
 
     app = UnoApp(Config(), GameOptions(delay=0), menu=True, save_settings=False)
     async with app.run_test(size=(100, 40)) as pilot:
@@ -395,7 +393,7 @@ async def test_ctrl_q_quits_from_a_dialog() -> None:
 
 async def test_theme_key_cycles_and_saves(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     monkeypatch.setenv("UNOTUI_CONFIG_DIR", str(tmp_path))
-    from unotui.client.config import load_config
+    from unotui.ui.settings import load_config
 
     app = seeded_app(players=3, seed=2)
     app.save_settings = True

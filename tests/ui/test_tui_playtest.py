@@ -134,9 +134,8 @@ async def test_house_rules_save_error_is_on_screen_and_focus_goes_to_the_field(
 ) -> None:
     from textual.widgets import Input
 
-    from unotui.client.config import Config
-    from unotui.client.options import GameOptions
     from unotui.ui.screens.house_rules import HouseRulesScreen
+    from unotui.ui.settings import Config, GameOptions
 
     app = UnoApp(Config(), GameOptions(delay=0), menu=True, save_settings=False)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -386,9 +385,8 @@ async def test_ctrl_q_during_a_match_asks_first() -> None:
 
 
 async def test_ctrl_q_quits_at_once_on_the_menu_and_after_the_match() -> None:
-    from unotui.client.config import Config
-    from unotui.client.options import GameOptions
     from unotui.ui.screens.results import MatchOverScreen
+    from unotui.ui.settings import Config, GameOptions
 
     app = UnoApp(Config(), GameOptions(delay=0), menu=True, save_settings=False)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -437,8 +435,7 @@ async def test_main_menu_from_the_palette_asks_before_abandoning() -> None:
     (2, "easy", "Play solo against one computer player (easy)"),
 ])
 async def test_menu_says_what_enter_will_start(players: int, level: str, words: str) -> None:
-    from unotui.client.config import Config
-    from unotui.client.options import GameOptions
+    from unotui.ui.settings import Config, GameOptions
 
     options = GameOptions(players=players, level=level, delay=0)
     app = UnoApp(Config(players=players, bots=level), options, menu=True, save_settings=False)
@@ -451,8 +448,7 @@ async def test_menu_says_what_enter_will_start(players: int, level: str, words: 
 async def test_menu_follows_the_settings_saved_on_the_house_rules_screen() -> None:
     from textual.widgets import Input
 
-    from unotui.client.config import Config
-    from unotui.client.options import GameOptions
+    from unotui.ui.settings import Config, GameOptions
 
     app = UnoApp(Config(), GameOptions(delay=0), menu=True, save_settings=False)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -464,9 +460,8 @@ async def test_menu_follows_the_settings_saved_on_the_house_rules_screen() -> No
 
 
 async def test_menu_host_opens_the_waiting_room_and_starts_with_computer_players() -> None:
-    from unotui.client.config import Config
-    from unotui.client.options import GameOptions
     from unotui.ui.screens.waiting import WaitingScreen
+    from unotui.ui.settings import Config, GameOptions
 
     app = UnoApp(Config(), GameOptions(delay=0), menu=True, save_settings=False)
     app.host_bind, app.host_port = "127.0.0.1", 0
@@ -493,9 +488,8 @@ async def test_menu_host_opens_the_waiting_room_and_starts_with_computer_players
 async def test_menu_join_says_why_when_the_address_is_wrong_or_nobody_answers() -> None:
     import socket
 
-    from unotui.client.config import Config
-    from unotui.client.options import GameOptions
     from unotui.ui.screens.menu import MenuScreen
+    from unotui.ui.settings import Config, GameOptions
 
     with socket.socket() as s:  # a port nobody listens on
         s.bind(("127.0.0.1", 0))
@@ -522,8 +516,7 @@ async def test_menu_join_says_why_when_the_address_is_wrong_or_nobody_answers() 
 
 @pytest.mark.parametrize("menu", [True, False])
 async def test_settings_file_problems_are_shown_inside_the_app(menu: bool) -> None:
-    from unotui.client.config import Config
-    from unotui.client.options import GameOptions
+    from unotui.ui.settings import Config, GameOptions
 
     problem = "/home/zoe/.config/unotui/config.toml [rules]: hand_size must be between 1 and 15"
     config = Config(problems=(problem,))
@@ -551,7 +544,7 @@ async def test_waiting_room_offers_start_only_to_the_seat_that_may_start(owner: 
     is offered it from then on."""
     from textual.app import App
 
-    from unotui.client.room import RoomInfo, SeatInfo
+    from unotui.net.room_info import RoomInfo, SeatInfo
     from unotui.ui.messages import StartMatch
     from unotui.ui.screens.waiting import WaitingScreen
 

@@ -13,10 +13,8 @@ from rich.console import Console
 from textual.app import App
 from textual.pilot import Pilot
 
+from tests.clock import idle
 from unotui.bots import RandomBot
-from unotui.client import LocalGame
-from unotui.client.config import Config
-from unotui.client.options import GameOptions
 from unotui.engine import (
     ACCEPT,
     CALL_UNO,
@@ -30,11 +28,13 @@ from unotui.engine import (
     SeatView,
 )
 from unotui.engine import deal_order as deal_order  # re-exported for the UI tests
+from unotui.net.local import LocalGame
 from unotui.ui.app import UnoApp
 from unotui.ui.screens.dialogs import ColourPicker, RevealScreen, TargetPicker
 from unotui.ui.screens.help import HelpScreen
 from unotui.ui.screens.results import MatchOverScreen, RoundOverScreen
 from unotui.ui.screens.table import TableScreen
+from unotui.ui.settings import Config, GameOptions
 
 
 class ScriptedBot:
@@ -130,7 +130,7 @@ async def settle(pilot: Pilot[Any]) -> None:
         await pilot._wait_for_screen()
         controller = app.controller
         if isinstance(controller, LocalGame):
-            await controller.settled()
+            await idle(controller.clock)
             await pilot._wait_for_screen()
             if (
                 app.view is not None

@@ -1,6 +1,7 @@
 """Computer players.  They import only the engine and see only a seat's view.
 
-``make_bot(level)`` builds one of :data:`LEVELS`; ``suggest(view)`` is the hint API.
+``make_bot(level)`` builds one of :data:`LEVELS` (named from :data:`BOT_NAMES` at a
+table); ``suggest(view)`` is the hint API.
 See ``docs/bots.md``.
 """
 
@@ -8,9 +9,11 @@ from .base import MIN_CATCH_DELAY, BaseBot, Bot, RandomBot, react
 from .factory import LEVELS, make_bot
 from .hard import HardBot, HardPolicy, suggest
 from .knowledge import Knowledge
+from .names import BOT_NAMES
 from .policy import EasyBot, GreedyBot, MediumBot
 
 __all__ = [
+    "BOT_NAMES",
     "LEVELS",
     "MIN_CATCH_DELAY",
     "BaseBot",

@@ -47,17 +47,16 @@ from .flow import ENDED_PHASES, Phase
 from .game import Game
 from .rules import EFFECTS, PRESETS, CustomRule, Effect, Rules, Scoring, Stacking
 from .shuffle import ShuffleSource
-from .verify import Verdict, verify_round
+from .verify import ShuffleWatch, Verdict, verify_round
 from .views import SeatView, seat_view, seat_views, spectator_view
 
 __all__ = [
     "ACCEPT", "ALL_CARDS", "CALL_UNO", "CHALLENGE", "COLOURS", "DEAL", "DRAW", "EFFECTS",
     "ENDED_PHASES", "KEEP", "PRESETS", "Accept", "Action", "BadChoiceError", "CallUno", "Card",
     "CardNotInHandError", "Catch", "Challenge", "ChooseColour", "ChooseTarget", "Colour",
-    "CustomRule", "Deal", "Discard", "Draw", "Effect", "Event", "EventKind", "Game",
-    "IllegalActionError", "Keep", "NoSuchSeatError", "NotYourTurnError", "ParseError", "Phase",
-    "Play", "Rank",
-    "Rules", "RulesError", "Scoring", "SeatView", "ShuffleSource", "Stacking", "UnoError",
+    "CustomRule", "Deal", "Discard", "Draw", "Effect", "Event", "EventKind", "Game", "IllegalActionError",
+    "Keep", "NoSuchSeatError", "NotYourTurnError", "ParseError", "Phase", "Play", "Rank",
+    "Rules", "RulesError", "Scoring", "SeatView", "ShuffleSource", "ShuffleWatch", "Stacking", "UnoError",
     "UnplayableCardError", "Verdict", "WrongPhaseError", "build_deck", "cards_str",
     "deal_order", "most_held_colour", "parse_cards",
     "play", "seat_view", "seat_views", "spectator_view", "verify_round",

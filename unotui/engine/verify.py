@@ -17,6 +17,11 @@ last view and
 A host that stacked the deck, or dealt from anything but the committed order, fails one
 of these.  The verdict is ``None`` when the view cannot tell (the round is not over, or
 the start of the round is no longer in the view's log).
+
+A seat runs the check through :class:`ShuffleWatch`, fed every view it receives: it
+remembers the commitment it saw *first* in each round (a host that swapped it at the end,
+to fit a key chosen afterwards, is caught there) and checks each round once its key is
+revealed.  The round summary shows the verdict (``unotui.ui.words.verdict_text``).
 """
 
 from __future__ import annotations
@@ -30,7 +35,7 @@ from .events import EventKind
 from .shuffle import Label, commitment, shuffled
 from .views import SeatView
 
-__all__ = ["Verdict", "verify_round"]
+__all__ = ["ShuffleWatch", "Verdict", "verify_round"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,3 +185,36 @@ def _replay(view: SeatView, key: bytes, order: list[Card], start: int) -> int:
 
 def _first(cards: tuple[Card, ...]) -> str:
     return str(cards[0]) if cards else "hidden"
+
+
+class ShuffleWatch:
+    """The commitments one seat saw and the verdict of each finished round."""
+
+    def __init__(self) -> None:
+        self._commits: dict[int, str] = {}
+        self._verdicts: dict[int, Verdict] = {}
+
+    def observe(self, view: SeatView) -> Verdict | None:
+        """Take in a view; the round's verdict once its key is revealed, else ``None``."""
+        r = view.round_no
+        if view.deck_commit and r not in self._commits:
+            if len(self._commits) > 64:  # a long match: forget the oldest rounds
+                for old in sorted(self._commits)[:32]:
+                    self._commits.pop(old)
+                    self._verdicts.pop(old, None)
+            self._commits[r] = view.deck_commit
+        if not view.revealed_key:
+            return None
+        known = self._verdicts.get(r)
+        if known is not None:
+            return known
+        if self._commits.get(r, view.deck_commit) != view.deck_commit:
+            verdict = Verdict(False, r, "the deck's commitment changed during the round")
+        else:
+            verdict = verify_round(view)
+        self._verdicts[r] = verdict
+        return verdict
+
+    def verdict(self, round_no: int) -> Verdict | None:
+        """The verdict of a finished round, if it was checked."""
+        return self._verdicts.get(round_no)

@@ -23,10 +23,11 @@ from dataclasses import dataclass, replace
 
 from ..engine import Rules, RulesError
 from ..engine.shuffle import match_name
+from ..net.config import RoomConfig
 from ..net.journal import Journal
-from ..net.link import Link
+from ..net.link import Link, session_of
 from ..net.recovery import restore_rooms
-from ..net.room import Room, RoomConfig
+from ..net.room import Room
 from ..net.seats import unique_name
 from ..protocol import messages as m
 from ..protocol.session import HelloReceived, HostSession
@@ -124,11 +125,6 @@ def rules_summary(rules: Rules) -> str:
     return ", ".join([rules.name, *extras])[:200]
 
 
-def _session(link: Link) -> HostSession:
-    session = link.session
-    assert isinstance(session, HostSession)
-    return session
-
 
 class Lobby:
     """The tables of one ``unotui serve``, and the people choosing among them.
@@ -189,7 +185,7 @@ class Lobby:
     def admit(self, link: Link, event: HelloReceived, identity: str | None) -> None:
         """A lobby hello: welcome it and send the lobby."""
         if identity is not None and (why := self.store.banned(identity)) is not None:
-            _session(link).reject("banned", f"You are banned from this lobby: {why}"[:512])
+            session_of(link, HostSession).reject("banned", f"You are banned from this lobby: {why}"[:512])
             link.flush()
             return
         name = unique_name(event.hello.name, {name_key(x.name) for x in self.members.values()})
@@ -201,8 +197,9 @@ class Lobby:
             self.store.remember_name(identity, name)
         self.members[link] = _Member(name, identity, key, self._origin(link, event.hello))
         self.store.set_presence(key, name, "lobby")
-        _session(link).accept(seat=None, token=None, table="", table_name="lobby", seats=QUICK_SEATS,
-                              rules=Rules.preset("classic"))
+        session = session_of(link, HostSession)
+        session.accept(seat=None, token=None, table="", table_name="lobby", seats=QUICK_SEATS,
+                       rules=Rules.preset("classic"))
         self._on_event(f"{name} entered the lobby" + ("" if identity else " (guest)"))
         self._changed()
         self._send_state(link)
@@ -259,7 +256,7 @@ class Lobby:
         if not code:
             return self._refuse(link, "too_many_tables", "The lobby is full of tables; join one instead.")
         self._on_event(f"{member.name} created table {code} ({name})")
-        _session(link).send(m.Created(code))
+        session_of(link, HostSession).send(m.Created(code))
         link.flush()
 
     def _quick_room(self) -> int:
@@ -285,7 +282,7 @@ class Lobby:
             code = self._open(config, quick=True)
             if not code:
                 return self._refuse(link, "too_many_tables", "The lobby is full of tables; try again soon.")
-        _session(link).send(m.Created(code))
+        session_of(link, HostSession).send(m.Created(code))
         link.flush()
 
     def chat(self, link: Link, text: str) -> None:
@@ -300,11 +297,11 @@ class Lobby:
             return self._refuse(link, "rate_limited", "Too many chat lines from your address; wait a moment.")
         line = m.ChatLine(None, member.name, text)
         for other in self.members:
-            _session(other).send(line)
+            session_of(other, HostSession).send(line)
             other.flush()
 
     def _refuse(self, link: Link, code: str, message: str) -> None:
-        _session(link).send(m.Refused(None, code, message))
+        session_of(link, HostSession).send(m.Refused(None, code, message))
         link.flush()
 
     # ----- tables -----------------------------------------------------------------------------
@@ -360,9 +357,7 @@ class Lobby:
         # between recording and closing the journal resumes this match, and records it
         # again, without counting it twice.
         self.store.record_result(room.code, ranked, f"{room.code}:{match_name(game.shuffler.secret)}")
-        if room.journal is not None:  # recorded: a restart must not resume (and count) it again
-            room.journal.close_table(room.code)
-            room.journal = None
+        room.forget()  # recorded: a restart must not resume (and count) it again
         names = ", ".join(f"{p.rank}. {p.name}" for p in ranked)
         self.store.log_event("result", f"{room.code}: {names}")
         self._on_event(f"[{room.code}] result: {names}")
@@ -385,14 +380,14 @@ class Lobby:
         closed = 0
         for link, member in list(self.members.items()):
             if member.identity == identity:
-                _session(link).close(code, reason)
+                session_of(link, HostSession).close(code, reason)
                 link.flush()
                 closed += 1
         for table in self.tables.values():
             room = table.room
             for link, seat in list(room.members.items()):
                 if seat is not None and room.book.seats[seat].identity == identity:
-                    _session(link).close(code, reason)
+                    session_of(link, HostSession).close(code, reason)
                     link.flush()
                     closed += 1
         if closed:
@@ -472,8 +467,9 @@ class Lobby:
                 if seat is not None and table.room.status != TableStatus.OVER:
                     seat_at = code
                     break
-        _session(link).send(m.LobbyState(member.name, self.store.motd()[:512], self.online(), tables,
-                                         self._leaders, seat_at))
+        motd = self.store.motd()[:512]
+        state = m.LobbyState(member.name, motd, self.online(), tables, self._leaders, seat_at)
+        session_of(link, HostSession).send(state)
 
     def _load_leaders(self) -> None:
         self._leaders = tuple(

@@ -1,9 +1,12 @@
-"""LAN play over TCP: the host (:class:`~unotui.net.host.Host`, one
-:class:`~unotui.net.room.Room` per table) and the remote seat
-(:class:`~unotui.net.remote.RemoteGame`).
+"""Tables and the seats at them: the table core (:class:`~unotui.net.core.TableCore`)
+and its adapters, the LAN host (:class:`~unotui.net.host.Host`, one
+:class:`~unotui.net.room.Room` per table) and solo play (:class:`~unotui.net.local.LocalGame`,
+a table core in this process), and the seat's side of a game, the
+:class:`~unotui.net.controller.Controller` interface that a local and a remote seat
+(:class:`~unotui.net.remote.RemoteGame`) implement alike.
 
-This package is the asyncio shell around three sans-I/O parts: the protocol sessions
-(:mod:`unotui.protocol`), the referee (:mod:`unotui.table`) and the engine's views.  It
-imports no Textual (an import-linter contract checks it); the screens reach a remote game
-only through the :class:`~unotui.client.controller.Controller` interface.
+The adapters are the asyncio shell around sans-I/O parts: the table core, the protocol
+sessions (:mod:`unotui.protocol`), the referee (:mod:`unotui.table`) and the engine's
+views.  Nothing here imports the UI, the lobby, the SSH door or Textual (an import-linter
+contract checks it); the screens reach any game only through the controller interface.
 """

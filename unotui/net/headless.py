@@ -20,10 +20,11 @@ from pathlib import Path
 
 from ..private import DataDirError, private_dir
 from .addresses import join_hints, listen_error
+from .config import RoomConfig
 from .host import Host
 from .journal import Journal
 from .recovery import restore_rooms
-from .room import Room, RoomConfig
+from .room import Room
 
 __all__ = ["serve_headless"]
 

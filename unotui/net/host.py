@@ -39,7 +39,7 @@ from ..protocol import messages as m
 from ..protocol.session import HelloReceived, HostSession
 from ..tokens import TokenBucket
 from .guard import GUESS_CODES, Backoff, BackoffLimits
-from .link import Link
+from .link import Link, session_of
 from .room import Room
 
 __all__ = ["Hall", "Host", "HostLimits"]
@@ -185,22 +185,17 @@ class Host:
             elif isinstance(event, m.Chat):
                 self.lobby.chat(link, event.text)
         elif isinstance(event, m.Create | m.Quick):
-            _session(link).send(m.Refused(None, "not_in_lobby", "Tables are created from a lobby."))
+            refusal = m.Refused(None, "not_in_lobby", "Tables are created from a lobby.")
+            session_of(link, HostSession).send(refusal)
             link.flush()
         elif room is None:
             return
-        elif isinstance(event, m.Intent):
-            room.intent(link, event.seq, event.action)
-        elif isinstance(event, m.Ready):
-            room.ready(link)
-        elif isinstance(event, m.Chat):
-            room.chat(link, event.text)
-        elif isinstance(event, m.Start):
-            room.request_start(link)
+        elif isinstance(event, m.Intent | m.Ready | m.Chat | m.Start):
+            room.receive(link, event)
 
     def _hello(self, link: Link, event: HelloReceived) -> None:
         """Route a hello to the lobby or its table, past the limits that need it read."""
-        session = _session(link)
+        session = session_of(link, HostSession)
         hello, lobby = event.hello, self.lobby
         identity = lobby.identity_of(hello) if lobby is not None else None
         to_lobby = lobby is not None and hello.lobby
@@ -283,11 +278,6 @@ _REFUSALS = {
 }
 
 
-def _session(link: Link) -> HostSession:
-    session = link.session
-    assert isinstance(session, HostSession)
-    return session
-
 
 def _resumes(room: Room, event: HelloReceived, identity: str | None) -> bool:
     """Whether the hello takes back a seat of ``room``: a valid token, or the key that holds
@@ -310,7 +300,7 @@ class _Door(Link):
         why = self._host._admit(self)
         if why:
             self._host.refused[why] += 1
-            _session(self).close(why, "The host is busy; try again in a moment.")
+            session_of(self, HostSession).close(why, "The host is busy; try again in a moment.")
             self.flush()
             return
         self._host.links.add(self)

@@ -13,9 +13,10 @@ from __future__ import annotations
 
 from ..protocol.session import HostSession, Rates
 from .addresses import join_hints, listen_error
+from .config import RoomConfig
 from .host import Host
 from .remote import JoinError, RemoteGame
-from .room import Room, RoomConfig
+from .room import Room
 
 __all__ = ["HostedGame"]
 

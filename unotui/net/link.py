@@ -22,9 +22,11 @@ import asyncio
 import contextlib
 import threading
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
-__all__ = ["Link", "Session"]
+__all__ = ["Link", "Session", "session_of"]
+
+_S = TypeVar("_S")
 
 #: bytes read from the socket at a time (a frame may span reads: the session reassembles)
 _READ_SIZE = 64 * 1024
@@ -175,3 +177,16 @@ class Link(asyncio.BufferedProtocol):
         self._timer = None
         if not self._gone:
             self._after(self.session.tick(self.loop.time()))
+
+
+def session_of(link: Link, kind: type[_S]) -> _S:
+    """``link``'s session, as the side that made it knows it to be (a host's links carry a
+    :class:`~unotui.protocol.HostSession`, a client's a :class:`~unotui.protocol.PeerSession`).
+
+    Raises:
+        TypeError: the link carries another kind of session (a bug, never the peer's doing).
+    """
+    session = link.session
+    if not isinstance(session, kind):
+        raise TypeError(f"a link of a {type(session).__name__}, not a {kind.__name__}")
+    return session

@@ -12,7 +12,6 @@ ends.  Sitting at a table is a separate connection (a
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -22,9 +21,8 @@ from ..engine import Rules
 from ..protocol import messages as m
 from ..protocol.session import PROTOCOL_VERSION, ConnectionClosed, PeerSession
 from ..protocol.text import clean
-from .addresses import unreachable
-from .link import Link
-from .remote import JoinError
+from .link import Link, session_of
+from .remote import JoinError, dial, hang_up
 
 __all__ = ["LobbyClient", "LobbyClosed"]
 
@@ -62,21 +60,13 @@ class LobbyClient:
         loop = asyncio.get_running_loop()
         hello = m.Hello(PROTOCOL_VERSION, PROTOCOL_VERSION, self.name, client=f"unotui/{__version__}",
                         lobby=True, identity=self.identity)
-        session = PeerSession(hello, loop.time())
         self._welcomed = loop.create_future()
+        await dial(self.host, self.port, PeerSession(hello, loop.time()), self._made, self._welcomed,
+                   self.connect_timeout)
 
-        def made() -> Link:
-            self._link = Link(session, self._events, self._lost)
-            return self._link
-
-        try:
-            await asyncio.wait_for(loop.create_connection(made, self.host, self.port), self.connect_timeout)
-            await asyncio.wait_for(asyncio.shield(self._welcomed), self.connect_timeout)
-        except (OSError, TimeoutError) as exc:
-            if self._link is not None:
-                self._link.abort("no welcome")
-            raise JoinError(f"cannot reach the lobby at {self.host}:{self.port}: {unreachable(exc)}",
-                            "unreachable") from None
+    def _made(self, session: PeerSession) -> Link:
+        self._link = Link(session, self._events, self._lost)
+        return self._link
 
     # ----- requests ---------------------------------------------------------------------------
 
@@ -100,12 +90,7 @@ class LobbyClient:
         self._listener = None
         link, self._link = self._link, None
         if link is not None:
-            with contextlib.suppress(Exception):
-                session = link.session
-                assert isinstance(session, PeerSession)
-                session.send(m.Bye())
-            link.flush()
-            link.close()
+            hang_up(link)
 
     # ----- the connection ---------------------------------------------------------------------
 
@@ -114,9 +99,7 @@ class LobbyClient:
         if link is None or link.session.closed:
             self._emit(m.Refused(None, "offline", "Not connected to the lobby."))
             return
-        session = link.session
-        assert isinstance(session, PeerSession)
-        session.send(message)
+        session_of(link, PeerSession).send(message)
         link.flush()
 
     def _emit(self, update: LobbyUpdate) -> None:

@@ -13,48 +13,20 @@ others come back.  One bad row never stops a host.
 
 from __future__ import annotations
 
+import asyncio
 import logging
-import secrets
 import time
 from collections.abc import Callable
 
-from ..bots import Bot
-from ..client.players import make_bot
-from ..engine import Action, Game, Phase
-from ..protocol.values import rules_in, rules_out
-from ..table import Pacing, Referee, SeatKind, TableStatus
+from .config import config_to_dict
+from .core import TableCore
 from .journal import Journal, JournalError, SavedTable
-from .room import Room, RoomConfig
-from .seats import SeatEntry
+from .link import Link
+from .room import Room
 
-__all__ = ["config_from_dict", "config_to_dict", "restore_room", "restore_rooms"]
+__all__ = ["restore_room", "restore_rooms"]
 
 log = logging.getLogger("unotui.host")
-
-_PLAIN = ("name", "seats", "bots", "password_hash", "level", "turn_timer", "hold", "bot_delay", "catch_grace",
-          "auto_keep", "autostart", "first_is_owner", "private")
-
-
-def config_to_dict(config: RoomConfig) -> dict[str, object]:
-    """A room's configuration as JSON-able values (the rules in their wire form; the
-    password only as its hash)."""
-    out: dict[str, object] = {key: getattr(config, key) for key in _PLAIN}
-    out["rules"] = rules_out(config.rules)
-    return out
-
-
-def config_from_dict(data: dict[str, object]) -> RoomConfig:
-    """The configuration :func:`config_to_dict` wrote.  A journal written before passwords
-    were hashed has ``password`` in clear: it is hashed here (and the caller rewrites the
-    row).  Such a journal's ``auto_keep`` was the pause before an *unplayable* drawn card
-    was kept (0.8 s); it is now the pause before any drawn card is kept, so a journal of
-    that age gets today's default rather than 0.8 s to play a card just drawn."""
-    values = {key: data[key] for key in _PLAIN if key in data}
-    if "password_hash" not in data:  # written before passwords were hashed (and auto-keep changed)
-        values.pop("auto_keep", None)
-    if data.get("password"):
-        values["password"] = data["password"]
-    return RoomConfig(rules=rules_in(data["rules"]), **values)  # type: ignore[arg-type]
 
 
 def restore_room(
@@ -63,42 +35,13 @@ def restore_room(
     *,
     on_event: Callable[[str], None] | None = None,
     on_change: Callable[[Room], None] | None = None,
+    now: float,
 ) -> Room:
-    """The room ``saved`` describes, its match replayed; raises ``UnoError`` or
-    ``ValueError`` if the journal does not replay (the caller drops that table)."""
-    config = config_from_dict(saved.config)
-    room = Room(saved.code, config, on_event=on_event, on_change=on_change, journal=journal, restoring=True)
-    now = room.loop.time()
-    if saved.seats:
-        room.book.seats = [
-            SeatEntry(s.name, s.kind, s.token, False, now if s.kind == SeatKind.HUMAN else None, s.owner,
-                      s.level, identity=s.identity)
-            for s in saved.seats
-        ]
-    if saved.secret is None:  # still a waiting room: people come back to it by token
-        for seat in room.book.humans():
-            entry = room.book.seats[seat]
-            if not entry.owner:
-                room.book.leave(seat)
-        return room
-    game = Game(room.book.names, config.rules, secret=saved.secret)
-    for _seq, seat, text in saved.actions:
-        game.apply(seat, Action.parse(text))
-    room.game = game
-    room.journaled = len(game.history)
-    rng = secrets.SystemRandom()
-    bots: dict[int, Bot] = {s: make_bot(config.level, rng) for s in room.book.bots()}
-    pacing = Pacing(bot_delay=config.bot_delay, catch_grace=config.catch_grace, auto_keep=config.auto_keep,
-                    turn_timer=config.turn_timer, hold=config.hold)
-    referee = Referee(game, bots=bots, humans=room.book.humans(), pacing=pacing, rng=rng)
-    for seat in room.book.humans():
-        referee.restore_answers(seat, [seq for seq, s, _text in saved.actions if s == seat and seq >= 0])
-    room.referee = referee
-    room.status = TableStatus.OVER if game.phase == Phase.MATCH_OVER else TableStatus.PLAYING
-    for seat in room.book.humans():
-        room._apply(referee.drop(seat, now))
-    room._apply(referee.tick(now))
-    return room
+    """The room ``saved`` describes, its match replayed (:meth:`TableCore.restore`);
+    raises ``UnoError`` or ``ValueError`` if the journal does not replay (the caller
+    drops that table)."""
+    core: TableCore[Link] = TableCore.restore(saved, now)
+    return Room(saved.code, core.config, on_event=on_event, on_change=on_change, journal=journal, core=core)
 
 
 def restore_rooms(
@@ -114,10 +57,11 @@ def restore_rooms(
         JournalError: the file itself cannot be read, or a table cannot be set aside.
     """
     rooms: dict[str, Room] = {}
+    now = asyncio.get_running_loop().time()
     for entry in journal.entries():
         try:
             saved = journal.load(entry)
-            room = restore_room(saved, journal, on_event=on_event, on_change=on_change)
+            room = restore_room(saved, journal, on_event=on_event, on_change=on_change, now=now)
             if "password" in saved.config:  # from before passwords were hashed: the hash replaces it
                 journal.set_config(saved.code, config_to_dict(room.config))
         # Whatever a damaged row makes the decoding or the replay raise (a JournalError, an

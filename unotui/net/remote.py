@@ -22,27 +22,19 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Callable
 from typing import Any
 
 from .. import __version__
-from ..client.controller import (
-    Answered,
-    Chat,
-    Closed,
-    Controller,
-    Deadline,
-    Presence,
-    Refused,
-    ViewChanged,
-)
-from ..client.room import RoomChanged, RoomInfo, SeatInfo
 from ..engine import DEAL, Action, Phase, Rules, SeatView
 from ..protocol import messages as m
 from ..protocol.session import PROTOCOL_VERSION, ConnectionClosed, Fault, PeerSession, ViewUpdated
 from ..protocol.text import clean
 from ..table import PresenceState
 from .addresses import DEFAULT_PORT, unreachable
-from .link import Link
+from .controller import Controller
+from .link import Link, session_of
+from .room_info import RoomChanged, RoomInfo, SeatInfo
 from .seat_memory import SeatMemory
 
 __all__ = ["JoinError", "RemoteGame"]
@@ -56,6 +48,48 @@ class JoinError(Exception):
     def __init__(self, message: str, code: str = "error") -> None:
         super().__init__(message)
         self.code = code
+
+
+async def dial(
+    host: str,
+    port: int,
+    session: PeerSession,
+    make: Callable[[PeerSession], Link],
+    welcomed: asyncio.Future[None],
+    timeout: float,
+) -> Link:
+    """Connect to a unotui host, and wait until ``welcomed`` is set (by the caller's event
+    handler, on the host's welcome): the one way a seat and the lobby client dial a host.
+
+    ``make`` builds the connection's :class:`Link` for ``session`` (and keeps it, so that
+    events arriving with the connection are already routed).
+
+    Raises:
+        JoinError: ``unreachable`` (refused, no route, timed out) or ``no_welcome`` (it
+            answered, but not as a unotui host, within ``timeout``).
+    """
+    loop = asyncio.get_running_loop()
+    try:
+        _transport, link = await asyncio.wait_for(
+            loop.create_connection(lambda: make(session), host, port), timeout
+        )
+    except (OSError, TimeoutError) as exc:
+        raise JoinError(f"cannot reach {host}:{port}: {unreachable(exc)}", "unreachable") from None
+    try:
+        await asyncio.wait_for(asyncio.shield(welcomed), timeout)
+    except TimeoutError:
+        link.abort("no welcome")
+        raise JoinError(f"{host}:{port} did not answer as a unotui host", "no_welcome") from None
+    return link
+
+
+def hang_up(link: Link) -> None:
+    """Say goodbye (``bye``, so the host frees the seat at once) and close: the one way a
+    seat and the lobby client leave a host.  A session that can no longer send just closes."""
+    with contextlib.suppress(Exception):
+        session_of(link, PeerSession).send(m.Bye())
+    link.flush()
+    link.close()
 
 
 class RemoteGame(Controller):
@@ -118,7 +152,6 @@ class RemoteGame(Controller):
         self._welcomed: asyncio.Future[None] | None = None
         self._closing = False
         self._reconnect: asyncio.Task[None] | None = None
-        self._actions: dict[int, str] = {}
 
     # ----- Controller ---------------------------------------------------------------------------
 
@@ -172,7 +205,6 @@ class RemoteGame(Controller):
 
     def send(self, action: Action) -> int:
         seq = self._next_seq()
-        self._actions[seq] = str(action)
         self._out(m.Intent(seq, action))
         return seq
 
@@ -190,14 +222,6 @@ class RemoteGame(Controller):
         """Ask the host to start now (only the host's own seat may)."""
         self._out(m.Start())
 
-    async def hint(self) -> Action | None:
-        from ..client.players import suggest
-
-        view = self._view
-        if view is None or view.seat is None:
-            return None
-        return await asyncio.to_thread(suggest, view)
-
     async def close(self) -> None:
         self._closing = True
         self._listener = None
@@ -207,34 +231,26 @@ class RemoteGame(Controller):
                 await self._reconnect
         link, self._link = self._link, None
         if link is not None:
-            with contextlib.suppress(Exception):
-                self._session(link).send(m.Bye())
-            link.flush()
-            link.close()
+            hang_up(link)
 
     # ----- the connection -----------------------------------------------------------------------
 
-    @staticmethod
-    def _session(link: Link) -> PeerSession:
-        session = link.session
-        assert isinstance(session, PeerSession)
-        return session
 
     def _out(self, msg: m.Message) -> None:
         link = self._link
         if link is None or link.session.closed:
             if isinstance(msg, m.Intent):  # reconnecting: say so rather than lose it silently
-                self._later(Refused(str(msg.action), "offline", "Not connected to the host.", msg.seq))
+                self._later(m.Refused(msg.seq, "offline", "Not connected to the host."))
             return
         try:
-            self._session(link).send(msg)
+            session_of(link, PeerSession).send(msg)
         except Exception as exc:  # e.g. a spectator's intent: answer it like the host would
             if isinstance(msg, m.Intent):
-                self._later(Refused(str(msg.action), getattr(exc, "code", "error"), str(exc), msg.seq))
+                self._later(m.Refused(msg.seq, getattr(exc, "code", "error"), str(exc)))
             return
         link.flush()
 
-    def _later(self, update: Refused) -> None:
+    def _later(self, update: m.Refused) -> None:
         """Answer from the next loop turn, never from inside :meth:`send` (no re-entry)."""
         asyncio.get_running_loop().call_soon(self._emit, update)
 
@@ -251,27 +267,13 @@ class RemoteGame(Controller):
             table=self.table,
             identity=self.identity,
         )
-        session = PeerSession(hello, loop.time())
         self._welcomed = loop.create_future()
+        await dial(self.host, self.port, PeerSession(hello, loop.time()), self._made, self._welcomed,
+                   self.connect_timeout)
 
-        def made() -> Link:
-            self._link = Link(session, self._events, self._lost)
-            return self._link
-
-        try:
-            _transport, link = await asyncio.wait_for(
-                loop.create_connection(made, self.host, self.port), self.connect_timeout
-            )
-        except (OSError, TimeoutError) as exc:
-            why = unreachable(exc)
-            raise JoinError(f"cannot reach {self.host}:{self.port}: {why}", "unreachable") from None
-        try:
-            await asyncio.wait_for(asyncio.shield(self._welcomed), self.connect_timeout)
-        except TimeoutError:
-            link.abort("no welcome")
-            raise JoinError(
-                f"{self.host}:{self.port} did not answer as a unotui host", "no_welcome"
-            ) from None
+    def _made(self, session: PeerSession) -> Link:
+        self._link = Link(session, self._events, self._lost)
+        return self._link
 
     def _events(self, link: Link, events: list[Any]) -> None:
         if link is not self._link:
@@ -292,19 +294,9 @@ class RemoteGame(Controller):
             if self.memory is not None and event.view.phase is Phase.MATCH_OVER:
                 self.memory.forget(self.place)  # nothing left to come back to
                 self.memory = None
-            self._emit(ViewChanged(event.view))
-        elif isinstance(event, m.Accepted):
-            self._actions.pop(event.seq, None)
-            self._emit(Answered(event.seq))
-        elif isinstance(event, m.Refused):
-            seq = -1 if event.seq is None else event.seq
-            self._emit(Refused(self._actions.pop(seq, ""), event.code, event.message, seq))
-        elif isinstance(event, m.Presence):
-            self._emit(Presence(event.seat, event.name, event.state))
-        elif isinstance(event, m.Deadline):
-            self._emit(Deadline(event.kind, -1 if event.seat is None else event.seat, event.ms / 1000))
-        elif isinstance(event, m.ChatLine):
-            self._emit(Chat(event.seat, event.name, event.text))
+            self._emit(event)  # the view the session rebuilt, as it is
+        elif isinstance(event, m.Accepted | m.Refused | m.Presence | m.Deadline | m.ChatLine):
+            self._emit(event)  # what the host said, as it said it (checked and cleaned by the session)
         elif isinstance(event, m.TableState):
             self.room = self._room(event)
             self._emit(RoomChanged(self.room))
@@ -336,22 +328,22 @@ class RemoteGame(Controller):
         if event.fault is Fault.REMOTE and event.code in ("eof", "timeout") and self.token:
             return  # the connection died: _lost() tries to resume the seat
         self._closing = True
-        self._emit(Closed(message, event.code))
+        self._emit(m.Closed(event.code, message))
 
     def _lost(self, link: Link) -> None:
         if link is not self._link:
             return
         self._link = None
         for seq in sorted(self._pending):  # they may or may not have been applied: the
-            action = self._actions.pop(seq, "")  # next snapshot tells; nothing stays in flight
-            self._emit(Refused(action, "offline", "The connection dropped before the host answered.", seq))
+            # next snapshot tells; nothing stays in flight
+            self._emit(m.Refused(seq, "offline", "The connection dropped before the host answered."))
         if self._welcomed is not None and not self._welcomed.done():
             self._welcomed.set_exception(JoinError("the host closed the connection", "closed"))
             return
         if self._closing:
             return
         if not self.token:  # a spectator (no seat to hold): just tell the player
-            self._emit(Closed("Lost the connection to the host.", "connection_lost"))
+            self._emit(m.Closed("connection_lost", "Lost the connection to the host."))
             return
         self._reconnect = asyncio.get_running_loop().create_task(self._resume())
 
@@ -360,17 +352,17 @@ class RemoteGame(Controller):
         give_up = loop.time() + self.reconnect_for
         pause = 0.25
         if self.seat is not None:
-            self._emit(Presence(self.seat, self.name, PresenceState.RECONNECTING))
+            self._emit(m.Presence(self.seat, PresenceState.RECONNECTING, self.name))
         while not self._closing and loop.time() < give_up:
             try:
                 await self._connect(resume=True)
                 return
             except JoinError as exc:
                 if exc.code in ("bad_token", "bad_password", "version", "in_progress"):
-                    self._emit(Closed(f"Could not resume the seat: {exc}", exc.code))
+                    self._emit(m.Closed(exc.code, f"Could not resume the seat: {exc}"))
                     return
             await asyncio.sleep(pause)
             pause = min(pause * 2, 3.0)
         if not self._closing:
-            self._emit(Closed("Lost the connection to the host.", "connection_lost"))
+            self._emit(m.Closed("connection_lost", "Lost the connection to the host."))
 

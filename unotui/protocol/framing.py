@@ -20,6 +20,7 @@ number, and tuples, floats and bytes never sneak through.
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 
 import msgpack
@@ -93,6 +94,12 @@ def _plain(value: object) -> None:
         _refuse(value)
 
 
+# One packer per thread, reused: ``msgpack.packb`` builds a new ``Packer`` per call, which
+# costs about as much as packing a small message.  (A packer empties itself when a pack
+# fails; it is not shared between threads, as ``default`` could switch threads mid-pack.)
+_PER_THREAD = threading.local()
+
+
 def pack_body(value: object) -> bytes:
     """The canonical msgpack bytes of ``value`` (plain data only; see the module doc).
 
@@ -102,7 +109,13 @@ def pack_body(value: object) -> bytes:
     """
     _plain(value)
     try:
-        return msgpack.packb(value, use_bin_type=True, strict_types=True, default=_refuse)  # type: ignore[no-any-return]
+        packer = _PER_THREAD.packer
+    except AttributeError:
+        packer = _PER_THREAD.packer = msgpack.Packer(
+            use_bin_type=True, strict_types=True, default=_refuse, autoreset=True
+        )
+    try:
+        return packer.pack(value)  # type: ignore[no-any-return]
     except LocalProtocolError:
         raise
     except Exception as exc:  # OverflowError for huge ints, ValueError for deep nesting

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..engine import SeatView
+from ..engine import Card, Colour, Phase, SeatView
 from ..engine.views import PUBLIC_FIELDS
 from .codec import SCHEMAS, encode
 from .framing import pack_body
@@ -67,7 +67,7 @@ class SharedDeltas:
         # ids of the new log events -> (the events, kept alive; the log's bytes)
         self._logs: dict[tuple[int, ...], tuple[object, bytes]] = {}
         # (field, id(value)) -> (the value, kept alive; its ``set`` pair's bytes)
-        self._pairs: dict[tuple[str, object], tuple[object, bytes]] = {}
+        self._pairs: dict[tuple[object, ...], tuple[object, bytes]] = {}
         self._canon: tuple[object, ...] | None = public  # the moment's public values
         # (id(diff), id(new events), log index) -> (what the key names, kept alive; the body)
         self._bodies: dict[tuple[int, int, int], tuple[object, bytes]] = {}
@@ -144,11 +144,28 @@ class SharedDeltas:
         return public
 
     def _pair(self, name: str, value: object) -> bytes:
-        """``name: value`` as a delta's ``set`` packs it, once per value object in this
-        moment (the cache keeps the value alive, so no other object takes its id)."""
-        pair = self._pairs.get((name, id(value)))
+        """``name: value`` as a delta's ``set`` packs it, once per value object.
+
+        Values whose bytes follow from the value alone and that recur from move to move
+        (exact ints and strings; the interned cards, colours and phases; None and bools)
+        are packed once per process, in :data:`_LASTING` (bounded); containers once per
+        moment, by identity (the cache keeps the value alive, so no other object takes
+        its id).  ``bench/host_path.py``: the lasting cache saves about a quarter of the
+        packing a moment's views cost."""
+        kind = type(value)
+        cache = self._pairs
+        key: tuple[object, ...]
+        if kind is int or kind is str:
+            cache, key = _LASTING, (name, value)
+        elif kind in _SINGLETONS:  # by identity (a 3-tuple: never equal to a value's key)
+            cache, key = _LASTING, (name, id(value), kind)
+        else:
+            key = (name, id(value))
+        pair = cache.get(key)
         if pair is None:
-            pair = self._pairs[name, id(value)] = (value, _NAMES[name] + pack_body(WRITE_SET[name](value)))
+            if len(_LASTING) >= _LASTING_MAX:
+                _LASTING.clear()
+            pair = cache[key] = (value, _NAMES[name] + pack_body(WRITE_SET[name](value)))
         return pair[1]
 
     def _public_parts(self, before: tuple[Any, ...], after: tuple[Any, ...]) -> tuple[tuple[bytes, ...], int]:
@@ -174,6 +191,11 @@ _DELTA_HEAD = _map_header(4) + pack_body("t") + pack_body(Delta.TYPE) + pack_bod
 _LOG_KEY, _SET_KEY = pack_body("log"), pack_body("set")
 _NAMES = {name: pack_body(name) for name in SETTABLE}
 _COUNTS = PUBLIC_FIELDS.index("counts")
+#: (field, value) -> (the value, kept alive; its pair's bytes), for the values of
+#: :data:`_SINGLETONS` and exact ints and strings: the same bytes in every moment
+_LASTING: dict[tuple[object, ...], tuple[object, bytes]] = {}
+_LASTING_MAX = 4096
+_SINGLETONS = frozenset({Card, Colour, Phase, type(None), bool})
 _NO_OWN = (b"", b"", b"")
 #: public field i -> the run it is packed in: how many of the seat's own fields precede it
 _RUN = tuple(sum(POSITION[own] < POSITION[name] for own in OWN_SENT) for name in PUBLIC_FIELDS)

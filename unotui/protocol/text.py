@@ -9,8 +9,11 @@ be hostile too).  Both use these functions, so they agree on what "clean" means.
 Cleaning is: Unicode NFC normalization; whitespace (tab, newline, the line and paragraph
 separators ``Zl``/``Zp``) becomes a plain space; every other character in the categories
 ``Cc`` (controls, ESC included), ``Cf`` (format: bidi overrides, zero-width joiners),
-``Co`` (private use) and ``Cs`` (lone surrogates) is removed.  Runs of spaces collapse to
-one and the ends are trimmed.
+``Co`` (private use), ``Cs`` (lone surrogates) and ``Cn`` (unassigned: a terminal may
+draw a code point of a newer Unicode as anything) is removed.  Runs of spaces collapse to
+one and the ends are trimmed.  The screens clean every line they show with the same
+function (:func:`clean` with ``collapse=False`` for their own sentences, whose spacing is
+deliberate), so there is one definition of what may reach a terminal.
 """
 
 from __future__ import annotations
@@ -34,15 +37,25 @@ NAME_MAX_CELLS = 16
 #: the longest chat line, in characters (after cleaning)
 CHAT_MAX = 280
 
-_DROP = frozenset({"Cc", "Cf", "Co", "Cs", "Zl", "Zp"})
+_DROP = frozenset({"Cc", "Cf", "Co", "Cs", "Zl", "Zp", "Cn"})
 
 
-def clean(text: str) -> str:
-    """``text`` normalized (NFC), without dangerous characters, spaces collapsed."""
-    nfc = unicodedata.normalize("NFC", text)
+def clean(text: str, limit: int | None = None, *, collapse: bool = True) -> str:
+    """``text`` normalized (NFC), without dangerous characters, at most ``limit`` long.
+
+    Args:
+        text: anything to be shown on a terminal (``str()`` of it).
+        limit: the most characters kept (after cleaning); ``None``: no limit.
+        collapse: runs of spaces become one and the ends are trimmed (the wire's rule for
+            peer text); ``False`` keeps each whitespace character as one space, for a
+            screen's own lines whose spacing is deliberate (``"...  (Ctrl+Q: quit)"``).
+    """
+    nfc = unicodedata.normalize("NFC", str(text))
     # Whitespace (tab, newline, line separators) becomes a space, so words stay apart.
-    kept = "".join(ch for ch in nfc if ch.isspace() or unicodedata.category(ch) not in _DROP)
-    return " ".join(kept.split())  # split() cuts at every kind of whitespace
+    kept = "".join(" " if ch.isspace() else ch for ch in nfc
+                   if ch.isspace() or unicodedata.category(ch) not in _DROP)
+    out = " ".join(kept.split()) if collapse else kept
+    return out if limit is None else out[:limit]
 
 
 def cells(text: str) -> int:

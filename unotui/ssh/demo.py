@@ -24,10 +24,9 @@ PRELOAD: tuple[str, ...] = ("unotui.ui.preload",)
 
 
 def _app(spec: SessionSpec, terminal: SessionTerminal | None = None) -> Any:
-    from ..client.config import Config
-    from ..client.options import GameOptions
     from ..protocol.text import clean_name
     from ..ui.app import UnoApp
+    from ..ui.settings import Config, GameOptions
 
     config = Config()
     options = GameOptions(name=clean_name(spec.user, "You"))

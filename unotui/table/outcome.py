@@ -154,6 +154,8 @@ class Deadlines(NamedTuple):
 class Outcome:
     """What one call to the referee means for the table.
 
+    Every answer to a person's intent is here (``accepted`` with its number, ``refusals``,
+    ``replayed``): a host never works out an answer by itself.
     A host journals ``accepted`` first, then acknowledges and broadcasts: ``refusals`` to
     their seat only; when ``changed``, every seat's (and spectator's) view is rebuilt;
     ``presence`` and a new ``deadlines`` (``None`` when they did not change) to everyone.
@@ -164,6 +166,9 @@ class Outcome:
         changed: whether the game changed (some action was applied).
         presence: presence changes, in order.
         deadlines: the public deadlines, when they changed.
+        replayed: ``(seat, seq)`` of retried intents that were applied before: each is
+            answered as accepted again and not applied again (with :attr:`accepted` and
+            :attr:`refusals`, every intent of the call is answered here).
     """
 
     accepted: tuple[Accepted, ...] = ()
@@ -171,7 +176,10 @@ class Outcome:
     changed: bool = False
     presence: tuple[PresenceChange, ...] = ()
     deadlines: Deadlines | None = None
+    replayed: tuple[tuple[int, int], ...] = ()
 
     def __bool__(self) -> bool:
         """True if there is anything to send."""
-        return bool(self.accepted or self.refusals or self.presence or self.deadlines is not None)
+        return bool(
+            self.accepted or self.refusals or self.replayed or self.presence or self.deadlines is not None
+        )

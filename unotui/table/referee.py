@@ -173,7 +173,10 @@ class Referee:
         if replay is not None:
             if replay.refusal is not None:
                 self._ref.append(replay.refusal)
-            return self._finish(now)
+                return self._finish(now)
+            out = self._finish(now)  # applied before: the outcome says so again
+            again = ((seat, seq),)
+            return Outcome(out.accepted, out.refusals, out.changed, out.presence, out.deadlines, again)
         if not h.connected:
             away = Refusal(seat, seq, AWAY, f"seat {seat} is away: resume first")
             self._ref.append(away)

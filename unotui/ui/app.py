@@ -24,10 +24,10 @@ from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
 
-from ..client.config import HAND_ORDERS, THEMES, Config, load_config, save_config
-from ..client.controller import Closed, Controller, Refused, Update, ViewChanged
-from ..client.options import GameOptions
 from ..engine import Action, Phase, SeatView
+from ..net.controller import Controller, Update
+from ..protocol import messages as m
+from ..protocol.session import ViewUpdated
 from .lan import hosted, joined, show_closed, show_update, waiting_room
 from .messages import (
     CycleSort,
@@ -49,6 +49,7 @@ from .messages import (
 from .modes import AtTable, ControllerFactory, local_game
 from .screens.table import TableScreen
 from .screens.waiting import WaitingScreen
+from .settings import HAND_ORDERS, THEMES, Config, GameOptions, load_config, save_config
 from .theme import MONO, TEXTUAL_THEMES
 
 if TYPE_CHECKING:
@@ -332,17 +333,17 @@ class UnoApp(App[int]):
         if mode is None:
             return
         table = mode.table
-        if isinstance(update, ViewChanged):
+        if isinstance(update, ViewUpdated):
             mode.saw(update.view)
             if table is None:
                 await self._open_table(mode)
             else:
                 table.history = mode.history
                 table.view = update.view
-        elif isinstance(update, Refused):
+        elif isinstance(update, m.Refused):
             if table is not None:
-                table.refused(update.action, update.code, update.message)
-        elif isinstance(update, Closed):
+                table.refused(update.code, update.message)
+        elif isinstance(update, m.Closed):
             show_closed(update, table, self.waiting_screen())
         else:
             show_update(update, mode.view, table, self.waiting_screen())
@@ -399,7 +400,7 @@ class UnoApp(App[int]):
 
     def on_host_game(self, _: HostGame) -> None:
         """The menu's Host entry: a table here, with the settings' seats, rules and bots."""
-        from ..net.room import RoomConfig
+        from ..net.config import RoomConfig
 
         config = self.config
         room = RoomConfig(

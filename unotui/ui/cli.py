@@ -16,12 +16,38 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from ..client.config import Config
-    from ..client.controller import Controller
-    from ..client.options import GameOptions
-    from ..net.room import RoomConfig
+    from ..engine import Rules
+    from ..net.config import RoomConfig
+    from ..net.controller import Controller
+    from .settings import Config, GameOptions
 
 __all__ = ["add_arguments", "build_options", "run", "run_hosted", "run_joined"]
+
+
+def add_rules_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--rules PRESET`` and ``--set KEY=VALUE``: the table's rules, for every command
+    that sets a table up (``play``, ``host``); read back with :func:`rules_from_args`."""
+    parser.add_argument(
+        "--rules", metavar="PRESET", help="classic, classic-2008, classic-2001, giant, modern"
+    )
+    parser.add_argument(
+        "--set", action="append", default=[], metavar="KEY=VALUE", help="a house rule (repeatable)"
+    )
+
+
+def rules_from_args(args: argparse.Namespace, base: Rules) -> Rules:
+    """The rules :func:`add_rules_arguments`' options say, on top of ``base`` (the settings
+    file's) when no preset is named.  Raises RulesError with the option's own words."""
+    from ..engine import Rules, RulesError
+
+    rules = Rules.preset(args.rules) if args.rules else base
+    settings: dict[str, object] = {}
+    for item in args.set:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise RulesError(f"--set takes KEY=VALUE, not {item!r}")
+        settings[key.strip()] = value.strip()
+    return rules.with_settings(settings) if settings else rules
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -31,12 +57,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--bots", metavar="LEVEL", help="computer players: random, greedy, easy, medium, hard"
     )
-    parser.add_argument(
-        "--rules", metavar="PRESET", help="classic, classic-2008, classic-2001, giant, modern"
-    )
-    parser.add_argument(
-        "--set", action="append", default=[], metavar="KEY=VALUE", help="a house rule (repeatable)"
-    )
+    add_rules_arguments(parser)
     parser.add_argument("--target", type=int, metavar="N", help="points that win the match")
     parser.add_argument("--name", help="your name at the table")
     parser.add_argument("--seed", type=int, metavar="S", help="repeatable deal and computer players")
@@ -48,27 +69,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def build_options(args: argparse.Namespace) -> tuple[Config, GameOptions]:
     """(Config, GameOptions) from the arguments and the settings file; raises RulesError."""
-    from ..client.config import load_config
-    from ..client.local import MIN_CATCH_GRACE
-    from ..client.options import GameOptions
-    from ..client.players import BOT_LEVELS
-    from ..engine import Rules, RulesError
+    from ..bots import LEVELS
+    from ..engine import RulesError
     from ..protocol.text import clean_name
+    from ..table import MIN_CATCH_GRACE
+    from .settings import GameOptions, load_config
 
     config = load_config()
-    rules = config.rules
-    if args.rules:
-        rules = Rules.preset(args.rules)
-    settings: dict[str, object] = {}
-    for item in args.set:
-        key, sep, value = item.partition("=")
-        if not sep or not key.strip():
-            raise RulesError(f"--set takes KEY=VALUE, not {item!r}")
-        settings[key.strip()] = value.strip()
+    rules = rules_from_args(args, config.rules)
     if args.target is not None:
-        settings["target_score"] = args.target
-    if settings:
-        rules = rules.with_settings(settings)
+        rules = rules.with_settings({"target_score": args.target})
     players = args.players if args.players is not None else config.players
     rules.validate(players)
     if args.theme:
@@ -80,8 +90,8 @@ def build_options(args: argparse.Namespace) -> tuple[Config, GameOptions]:
     if os.environ.get("UNOTUI_TEST_MODE") != "1":
         grace = max(grace, MIN_CATCH_GRACE)
     level = args.bots or config.bots
-    if level not in BOT_LEVELS:
-        raise RulesError(f"unknown bot level {level!r} (known: {', '.join(BOT_LEVELS)})")
+    if level not in LEVELS:
+        raise RulesError(f"unknown bot level {level!r} (known: {', '.join(LEVELS)})")
     options = GameOptions(
         players=players,
         level=level,
@@ -123,10 +133,9 @@ def _run_app(start: Callable[[GameOptions], Controller], name: str | None) -> in
     """Run the app straight onto a hosted or joined table; returns the exit status."""
     gc.disable()
     try:
-        from ..client.config import load_config
-        from ..client.options import GameOptions
         from ..protocol.text import clean_name
         from .app import UnoApp
+        from .settings import GameOptions, load_config
 
         config = load_config()
         options = GameOptions(name=clean_name(name, config.name) if name else config.name)
@@ -150,9 +159,9 @@ def run_joined(
     host: str, port: int, *, name: str | None, password: str, spectate: bool, table: str = ""
 ) -> int:
     """``unotui join HOST[:PORT]``: a seat (or a chair to watch) at a table elsewhere."""
-    from ..client.config import load_config
     from ..protocol.text import clean_name
     from .lan import joined
+    from .settings import load_config
 
     player = clean_name(name, "Player") if name else load_config().name
     start = joined(host, port, name=player, password=password, spectate=spectate, table=table)

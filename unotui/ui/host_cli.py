@@ -15,8 +15,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from ..net.room import RoomConfig
+    from ..net.config import RoomConfig
 
+from .cli import add_rules_arguments, rules_from_args
 from .join_cli import add_password, password_of
 
 __all__ = ["add_arguments", "build_config", "run"]
@@ -35,12 +36,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--level", metavar="LEVEL", help="computer players: random, greedy, easy, medium, hard"
     )
-    parser.add_argument(
-        "--rules", metavar="PRESET", help="classic, classic-2008, classic-2001, giant, modern"
-    )
-    parser.add_argument(
-        "--set", action="append", default=[], metavar="KEY=VALUE", help="a house rule (repeatable)"
-    )
+    add_rules_arguments(parser)
     add_password(parser, "a password joiners must give")
     parser.add_argument("--name", help="your name (and the table's)")
     parser.add_argument(
@@ -56,21 +52,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def build_config(args: argparse.Namespace) -> tuple[RoomConfig, str]:
     """(RoomConfig, the host player's name) from the arguments; raises RulesError."""
-    from ..client.config import load_config
-    from ..engine import Rules, RulesError
-    from ..net.room import RoomConfig
+    from ..engine import RulesError
+    from ..net.config import RoomConfig
     from ..protocol.text import clean_name
+    from .settings import load_config
 
     config = load_config()
-    rules = Rules.preset(args.rules) if args.rules else config.rules
-    settings: dict[str, object] = {}
-    for item in args.set:
-        key, sep, value = item.partition("=")
-        if not sep or not key.strip():
-            raise RulesError(f"--set takes KEY=VALUE, not {item!r}")
-        settings[key.strip()] = value.strip()
-    if settings:
-        rules = rules.with_settings(settings)
+    rules = rules_from_args(args, config.rules)
     if not 2 <= args.seats <= 10:
         raise RulesError("--seats must be 2-10")
     if not 0 <= args.bots < args.seats:
@@ -83,10 +71,10 @@ def build_config(args: argparse.Namespace) -> tuple[RoomConfig, str]:
     if not 1 <= args.port <= 65535:
         raise RulesError("--port must be 1-65535")
     level = args.level or config.bots
-    from ..client.players import BOT_LEVELS
+    from ..bots import LEVELS
 
-    if level not in BOT_LEVELS:
-        raise RulesError(f"unknown bot level {level!r} (known: {', '.join(BOT_LEVELS)})")
+    if level not in LEVELS:
+        raise RulesError(f"unknown bot level {level!r} (known: {', '.join(LEVELS)})")
     name = clean_name(args.name, config.name) if args.name else config.name
     room = RoomConfig(
         name=name,

@@ -16,17 +16,18 @@ from typing import TYPE_CHECKING, Any
 
 from rich.style import Style
 
-from ..client.controller import Chat, Closed, Controller, Deadline, Presence, Update
-from ..client.options import GameOptions
-from ..client.room import RoomChanged
-from ..client.text import display_name
+from ..net.controller import Controller, Update
+from ..net.room_info import RoomChanged
+from ..protocol import messages as m
 from ..table import DeadlineKind, PresenceState
 from .modes import ControllerFactory
 from .screens.waiting import WaitingScreen
+from .settings import GameOptions
+from .words import display_name
 
 if TYPE_CHECKING:
     from ..engine import SeatView
-    from ..net.room import RoomConfig
+    from ..net.config import RoomConfig
     from ..net.seat_memory import SeatMemory
     from .screens.table import TableScreen
 
@@ -82,17 +83,18 @@ def show_update(
         return
     line = ""
     style = Style(italic=True)
-    if isinstance(update, Presence):
+    if isinstance(update, m.Presence):
         template = _PRESENCE.get(update.state, "{name}: " + update.state)
         line = template.format(name=display_name(update.name))
-    elif isinstance(update, Chat):
+    elif isinstance(update, m.ChatLine):
         line = f"{display_name(update.name)}: {update.text}"
         style = Style(bold=True)
-    elif isinstance(update, Deadline) and update.kind == DeadlineKind.TURN:
+    elif isinstance(update, m.Deadline) and update.kind == DeadlineKind.TURN:
+        seat, seconds = -1 if update.seat is None else update.seat, update.ms / 1000
         if table is not None:
-            table.deadline = (update.seat, update.seconds)  # counted down beside the pile
-        if update.seconds and view is not None and update.seat == view.seat:
-            line = f"Turn timer: {update.seconds:.0f} s to decide, or the table acts for you."
+            table.deadline = (seat, seconds)  # counted down beside the pile
+        if seconds and view is not None and seat == view.seat:
+            line = f"Turn timer: {seconds:.0f} s to decide, or the table acts for you."
             if table is not None:
                 table.say(line)
         return
@@ -104,9 +106,9 @@ def show_update(
         waiting.say(line)
 
 
-def show_closed(update: Closed, table: TableScreen | None, waiting: WaitingScreen | None) -> None:
+def show_closed(update: m.Closed, table: TableScreen | None, waiting: WaitingScreen | None) -> None:
     """The game is gone (the host left, the connection died): say so plainly."""
-    why = f"Game closed: {update.reason}"
+    why = f"Game closed: {update.message}"
     if table is not None:
         table.say(why + "  (Ctrl+Q: quit)", warn=True)
         table.note(why, Style(bold=True))
@@ -116,7 +118,7 @@ def show_closed(update: Closed, table: TableScreen | None, waiting: WaitingScree
 
 def seat_memory() -> SeatMemory:
     """Where ``unotui join`` keeps its seats between runs: beside the settings file."""
-    from ..client.config import config_path
     from ..net.seat_memory import SeatMemory
+    from .settings import config_path
 
     return SeatMemory(config_path().parent / "seats.json")

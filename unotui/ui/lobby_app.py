@@ -14,14 +14,13 @@ from dataclasses import dataclass
 
 from rich.style import Style
 
-from ..client.config import Config
-from ..client.options import GameOptions
 from ..net.lobby_client import LobbyClient, LobbyClosed, LobbyUpdate
 from ..net.remote import JoinError, RemoteGame
 from ..protocol import messages as m
 from .app import UnoApp
 from .messages import CreateTable, CycleTheme, JoinTable, LobbyChat, QuickMatch
 from .screens.lobby import LobbyScreen
+from .settings import Config, GameOptions
 
 __all__ = ["InLobby", "LobbyApp"]
 

@@ -16,9 +16,10 @@ from dataclasses import dataclass
 
 from textual.message import Message
 
-from ..client.config import Config
-from ..client.controller import Update, ViewChanged
 from ..engine import ENDED_PHASES, Action, Rules
+from ..net.controller import Update
+from ..protocol.session import ViewUpdated
+from .settings import Config
 
 __all__ = [
     "CreateTable",
@@ -57,8 +58,8 @@ class GameUpdate(Message):
     def can_replace(self, message: Message) -> bool:
         return (
             isinstance(message, GameUpdate)
-            and isinstance(message.update, ViewChanged)
-            and isinstance(self.update, ViewChanged)
+            and isinstance(message.update, ViewUpdated)
+            and isinstance(self.update, ViewUpdated)
             and message.update.view.phase not in ENDED_PHASES
         )
 

@@ -17,9 +17,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from ..client.controller import Controller
-from ..client.local import LocalGame
-from ..client.options import GameOptions
+from ..net.controller import Controller
+from ..net.local import LocalGame
+from .settings import GameOptions
 
 if TYPE_CHECKING:
     from ..engine import SeatView

@@ -68,7 +68,7 @@ def turn_style(palette: str) -> Style:
 
 
 def hand_order(cards: Sequence[Card], order: str) -> list[int]:
-    """Indices into ``cards`` in the order ``order`` (one of ``client.config.HAND_ORDERS``).
+    """Indices into ``cards`` in the order ``order`` (one of ``ui.settings.HAND_ORDERS``).
 
     ``colour``: red, yellow, green, blue, then wilds, each by rank (numbers, Skip,
     Reverse, Draw Two).  ``rank``: numbers low to high, then action cards, then wilds,

@@ -20,9 +20,10 @@ from textual.events import Resize
 from textual.reactive import var
 from textual.widgets import RichLog, Static
 
-from ..client.text import card_name, clean, describe, direction_name, display_name
 from ..engine import ENDED_PHASES, KEEP, Card, Catch, EventKind, Phase, Play, SeatView
+from ..protocol.text import clean
 from .render import big_card, card_chip, colour_style, hand_row, pile_card, turn_style
+from .words import card_name, describe, direction_name, display_name
 
 __all__ = [
     "GameLog",
@@ -355,7 +356,8 @@ class HandView(Static):
             info.append(f"Selected: {card_name(card)} ({card.text})", Style(bold=True))
             info.append(" - playable" if shown_flags[cursor] else "")
             if card.text == "WC":
-                info.append(f": {clean(view.rules.custom.describe(), 120)}", Style(italic=True))
+                rule = clean(view.rules.custom.describe(), 120, collapse=False)
+                info.append(f": {rule}", Style(italic=True))
         elif view.seat is None:
             info.append(" You are watching: the players' hands are hidden.")
         else:

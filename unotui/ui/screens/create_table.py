@@ -17,7 +17,7 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, Static, Switch
 
-from ...client.players import BOT_LEVELS
+from ...bots import LEVELS
 from ...engine import PRESETS, Rules, Stacking
 from ..messages import CreateTable
 
@@ -56,7 +56,7 @@ class CreateTableScreen(ModalScreen[CreateTable | None]):
             yield self._row("Table name", Input(self.table_name[:32], id="name", max_length=32))
             yield self._choice("Seats", "seats", [(str(n), n) for n in range(2, 11)], 4)
             yield self._choice("Computer players", "bots", [(str(n), n) for n in range(0, 10)], 2)
-            yield self._choice("Their level", "level", [(lv, lv) for lv in BOT_LEVELS], "medium")
+            yield self._choice("Their level", "level", [(lv, lv) for lv in LEVELS], "medium")
             yield self._choice("Rules", "preset", [(p, p) for p in PRESETS], "classic")
             yield self._choice("Stacking", "stacking", [(s.value, s.value) for s in Stacking], "off")
             for key in _SWITCHES:

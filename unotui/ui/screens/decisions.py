@@ -19,7 +19,6 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.timer import Timer
 
-from ...client.fairness import ShuffleWatch
 from ...engine import (
     ENDED_PHASES,
     Action,
@@ -30,6 +29,7 @@ from ...engine import (
     EventKind,
     Phase,
     SeatView,
+    ShuffleWatch,
 )
 from ..messages import MainMenu, NextRound, Rematch
 

@@ -15,9 +15,9 @@ from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from ...client.text import card_name, display_name
 from ...engine import Card, Colour, Event, EventKind, SeatView
 from ..render import card_chip, colour_style
+from ..words import card_name, display_name
 
 __all__ = [
     "ColourPicker",

@@ -12,8 +12,8 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
-from ...client.text import clean
 from ...engine import Rules
+from ...protocol.text import clean
 
 __all__ = ["KEYS", "LOBBY_KEYS", "HelpScreen", "rules_text"]
 
@@ -61,7 +61,7 @@ def rules_text(rules: Rules) -> Text:
         specials.append(f"{rules.shuffle_hands} shuffle hands (WH)")
     line("Special cards", ", ".join(specials) or "none")
     if rules.custom_wilds:
-        line("Customizable wild", clean(rules.custom.describe(), 300))
+        line("Customizable wild", clean(rules.custom.describe(), 300, collapse=False))
     line("Stacking", _STACKING.get(rules.stacking.value, rules.stacking.value))
     line("Challenge W+4", "yes" if rules.challenge else "no")
     line("No bluffing", "yes" if rules.no_bluffing else "no")

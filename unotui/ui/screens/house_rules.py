@@ -11,11 +11,10 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Input, Label, Select, Static, Switch
 
-from ...client.config import THEMES, Config, save_config
-from ...client.players import BOT_LEVELS
-from ...client.text import clean
+from ...bots import LEVELS
 from ...engine import EFFECTS, PRESETS, Rules, RulesError, Scoring, Stacking
-from ...protocol.text import clean_name
+from ...protocol.text import clean, clean_name
+from ..settings import THEMES, Config, save_config
 
 __all__ = ["HouseRulesScreen"]
 
@@ -55,7 +54,7 @@ class HouseRulesScreen(Screen[Config | None]):
             yield self._row("Your name", Input(cfg.name, id="name", max_length=16))
             yield self._row(
                 "Computer players",
-                Select([(lv, lv) for lv in BOT_LEVELS], value=cfg.bots, allow_blank=False, id="bots"),
+                Select([(lv, lv) for lv in LEVELS], value=cfg.bots, allow_blank=False, id="bots"),
             )
             yield self._row("Players at the table", Input(str(cfg.players), id="players", type="integer"))
             preset = rules.name if rules.name in PRESETS else "giant"
@@ -132,7 +131,7 @@ class HouseRulesScreen(Screen[Config | None]):
             "stacking": self.query_one("#stacking", Select).value,
             "scoring": self.query_one("#scoring", Select).value,
             "custom": self.query_one("#custom", Input).value,
-            "custom_text": clean(self.query_one("#custom_text", Input).value, 200),
+            "custom_text": clean(self.query_one("#custom_text", Input).value, 200, collapse=False),
         }
         for key in _NUMBERS:
             settings[key] = self.query_one(f"#{key}", Input).value or "0"

@@ -21,11 +21,12 @@ from textual.reactive import var
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, RichLog, Static
 
-from ...client.text import display_name
 from ...engine import Rules
 from ...protocol.messages import LobbyState, LobbyTable
+from ...protocol.text import clean
 from ...table import TableStatus
 from ..messages import CreateTable, CycleTheme, JoinTable, LobbyChat, QuickMatch
+from ..words import display_name
 
 __all__ = ["LobbyScreen", "lobby_text"]
 
@@ -110,15 +111,15 @@ class LobbyScreen(Screen[None]):
         head.append(f"   you are {display_name(state.you)}   {state.online} online")
         if state.motd:
             head.append("\n")
-            head.append(_clean(state.motd), Style(italic=True))
+            head.append(clean(state.motd), Style(italic=True))
         self.query_one("#lobby-head", Static).update(head)
         table = self.query_one("#tables", DataTable)
         keep = self.highlighted()
         table.clear()
         for t in state.tables:
             timer = f"{t.turn_timer_ms // 1000} s" if t.turn_timer_ms else "-"
-            table.add_row(Text(t.code), Text(_clean(t.name)), Text(players(t)), Text(t.status),
-                          Text(_clean(t.rules)), Text(timer), key=t.code)
+            table.add_row(Text(t.code), Text(clean(t.name)), Text(players(t)), Text(t.status),
+                          Text(clean(t.rules)), Text(timer), key=t.code)
         self.query_one("#empty").display = not state.tables
         if keep is not None and keep in {t.code for t in state.tables}:
             table.move_cursor(row=table.get_row_index(keep))
@@ -132,7 +133,7 @@ class LobbyScreen(Screen[None]):
 
     def say(self, line: str, style: Style | None = None) -> None:
         """A line in the lobby's log (chat, refusals, notices); kept until the log is up."""
-        text = Text(_clean(line), style or Style())
+        text = Text(clean(line), style or Style())
         try:
             log = self.query_one("#lobby-log", RichLog)
         except NoMatches:  # not composed yet: written when it is
@@ -217,9 +218,3 @@ class LobbyScreen(Screen[None]):
 
         self.app.push_screen(HelpScreen(Rules.preset("classic"), lobby=True))
 
-
-def _clean(text: str) -> str:
-    """Peer text made inert for a line of its own (longer than a name may be)."""
-    from ...protocol.text import clean
-
-    return clean(text)

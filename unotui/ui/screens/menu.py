@@ -19,9 +19,8 @@ from textual.screen import Screen
 from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
-from ...client.config import Config
-from ...client.options import GameOptions
 from ..messages import HostGame, JoinGame, PlaySolo, SettingsSaved
+from ..settings import Config, GameOptions
 
 __all__ = ["MENU", "MenuScreen", "solo_label"]
 

@@ -22,11 +22,10 @@ from textual.events import Resize
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, Static
 
-from ...client.fairness import verdict_text
-from ...client.text import display_name
 from ...engine import SeatView, Verdict
 from ..chart import chart_legend, score_chart
 from ..render import card_style
+from ..words import display_name, verdict_text
 
 __all__ = [
     "MatchOverScreen",

@@ -30,9 +30,6 @@ from textual.reactive import var
 from textual.screen import Screen
 from textual.widgets import Static
 
-from ...client.config import HAND_ORDERS
-from ...client.fairness import ShuffleWatch
-from ...client.text import clean, refusal
 from ...engine import (
     Action,
     Card,
@@ -40,10 +37,13 @@ from ...engine import (
     Phase,
     Play,
     SeatView,
+    ShuffleWatch,
     play,
 )
+from ...protocol.text import clean
 from ..messages import CycleSort, CycleTheme, HintRequest, Intent, SendChat
 from ..render import hand_order
+from ..settings import HAND_ORDERS
 from ..turn_clock import TurnClock
 from ..widgets import (
     GameLog,
@@ -56,6 +56,7 @@ from ..widgets import (
     StatusLine,
     names_of,
 )
+from ..words import refusal
 from .decisions import Decisions
 from .table_keys import WATCHING_NOTE, applies, describe_action, meaning
 
@@ -314,15 +315,15 @@ class TableScreen(Screen[None]):
         self._hint_for = -1
         style = Style(bold=True, reverse=True) if warn else Style(italic=True)
         self.query_one("#message", Static).update(
-            Text(" " + clean(text, 300), style) if text else Text(), layout=False
+            Text(" " + clean(text, 300, collapse=False), style) if text else Text(), layout=False
         )
 
     def note(self, text: str, style: Style | None = None) -> None:
         """A line in the log that is not a game event (chat, presence): literal text."""
         if self.is_mounted:
-            self.query_one(GameLog).note(Text(clean(text, 400), style or Style(italic=True)))
+            self.query_one(GameLog).note(Text(clean(text, 400, collapse=False), style or Style(italic=True)))
 
-    def refused(self, action: str, code: str, message: str) -> None:
+    def refused(self, code: str, message: str) -> None:
         """An intent was refused: say why; nothing else changes."""
         view = self.view
         wait = None

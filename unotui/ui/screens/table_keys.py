@@ -9,7 +9,6 @@ these return.
 
 from __future__ import annotations
 
-from ...client.text import card_name, display_name
 from ...engine import (
     ACCEPT,
     CALL_UNO,
@@ -28,6 +27,7 @@ from ...engine import (
     play,
 )
 from ..widgets import names_of, prompt
+from ..words import card_name, display_name
 
 __all__ = ["WATCHING", "WATCHING_NOTE", "applies", "cannot", "describe_action", "meaning"]
 

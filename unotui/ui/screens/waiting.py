@@ -1,6 +1,6 @@
 """The waiting room of a hosted table: who has joined, the rules, how others join.
 
-Everything on it comes from the host (a :class:`~unotui.client.room.RoomInfo`), and
+Everything on it comes from the host (a :class:`~unotui.net.room_info.RoomInfo`), and
 every name on it came from another person, so names are shown as plain
 :class:`~rich.text.Text`, cleaned again here (the host may be hostile).  The host's own
 seat may start the match (``s``); computer players then fill the open seats.  The
@@ -20,11 +20,11 @@ from textual.reactive import var
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
-from ...client.room import RoomInfo
-from ...client.text import display_name
 from ...engine import Rules
+from ...net.room_info import RoomInfo
 from ...table import SeatKind, TableStatus
 from ..messages import LeaveTable, StartMatch
+from ..words import display_name
 
 __all__ = ["WaitingScreen", "room_text"]
 

@@ -1,37 +1,42 @@
-"""The controller layer without a screen: LocalGame, config file, text, CLI checks."""
+"""Solo play's controller without a screen (LocalGame: refusals, the catch grace, bots
+between rounds, hints, broken bots), and the checks the command line and the settings
+file make before a local game starts."""
 
 from __future__ import annotations
 
 import asyncio
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
+from tests.clock import FakeClock, idle
 from tests.seeds import rng_secret
 from tests.ui.tui_support import ScriptedBot, deal_order
+from unotui.bots import make_bot, suggest
 from unotui.cli import main
-from unotui.client import (
-    Answered,
-    LocalGame,
-    Refused,
-    ViewChanged,
-    clean,
-    describe,
-    make_bot,
-    suggest,
-)
-from unotui.client.config import Config, config_path, load_config, save_config
 from unotui.engine import DRAW, KEEP, Action, Card, Event, Game, Play, Rules, play
-from unotui.protocol.text import clean_name
+from unotui.net.controller import Update
+from unotui.net.local import LocalGame
+from unotui.protocol import messages as m
+from unotui.protocol.session import ViewUpdated
+from unotui.protocol.text import clean, clean_name
+from unotui.ui.settings import Config, config_path, load_config, save_config
+from unotui.ui.words import describe
 
 CLASSIC = Rules.preset("classic")
 
 
+def answers_and_views(updates: list[object]) -> Callable[[Update], None]:
+    """A listener keeping every update but the deadlines (which these tests do not read)."""
+    return lambda update: None if isinstance(update, m.Deadline) else updates.append(update)
+
+
 def test_nothing_below_the_ui_loads_textual() -> None:
     code = (
-        "import sys, unotui.client, unotui.client.local, unotui.ui.cli, unotui.cli; "
+        "import sys, unotui.net.controller, unotui.net.local, unotui.ui.cli, unotui.cli; "
         "unotui.cli.build_parser(); "
         "assert 'textual' not in sys.modules and 'rich' not in sys.modules, sorted(sys.modules)"
     )
@@ -75,37 +80,41 @@ def test_engine_offers_the_plain_play_of_a_next_to_last_card() -> None:
 async def test_local_game_refuses_with_code_and_keeps_state() -> None:
     deck = deal_order(["B5 R7 G3", "B9 G2 Y1"], "R1", dealer=1)
     game = LocalGame(
-        ["Me", "Ada"], CLASSIC.with_(hand_size=3), bots={1: ScriptedBot()}, delay=0, dealer=1, deck=deck
+        ["Me", "Ada"], CLASSIC.with_(hand_size=3), bots={1: ScriptedBot()}, delay=0, dealer=1, deck=deck,
+        clock=FakeClock(),
     )
     updates: list[object] = []
-    game.listen(updates.append)
+    game.listen(answers_and_views(updates))
     await game.start()
-    await game.settled()
+    await idle(game.clock)
     version = game.game.version
     game.send(play(Card.parse("B5")))
-    assert isinstance(updates[-1], Refused) and updates[-1].code == "unplayable"
+    assert isinstance(updates[-1], m.Refused) and updates[-1].code == "unplayable"
     assert game.game.version == version
     game.send(DRAW)
-    assert isinstance(updates[-2], ViewChanged) and isinstance(updates[-1], Answered)
+    assert isinstance(updates[-2], ViewUpdated) and isinstance(updates[-1], m.Accepted)
     await game.close()
 
 
 async def test_bot_catches_only_after_the_grace_period() -> None:
     deck = deal_order(["R5 R7 G3", "B9 G2 Y1"], "R1", dealer=1)
     rules = CLASSIC.with_(hand_size=3)
+    clock = FakeClock()
     game = LocalGame(
-        ["Me", "Ada"], rules, bots={1: ScriptedBot()}, delay=0, catch_grace=0.3, dealer=1, deck=deck
+        ["Me", "Ada"], rules, bots={1: ScriptedBot()}, delay=0, catch_grace=0.3, dealer=1, deck=deck,
+        clock=clock,
     )
     await game.start()
-    await game.settled()
+    await idle(clock)
     game.send(play(Card.parse("R5")))
-    await game.settled()
+    await idle(clock)
     game.send(play(Card.parse("R7")))  # forgot UNO
     assert game.view.uno_open == 0
-    await asyncio.sleep(0.1)
+    clock.advance(0.1)
+    await idle(clock)
     assert game.view.uno_open == 0  # not yet caught: the grace period runs
-    await asyncio.sleep(0.4)
-    await game.settled()
+    clock.advance(0.4)
+    await idle(clock)
     assert any(e.kind == "catch" for e in game.game.log)
     await game.close()
 
@@ -113,37 +122,43 @@ async def test_bot_catches_only_after_the_grace_period() -> None:
 async def test_calling_late_within_the_grace_period_is_safe() -> None:
     deck = deal_order(["R5 R7 G3", "B9 G2 Y1"], "R1", dealer=1)
     rules = CLASSIC.with_(hand_size=3)
+    clock = FakeClock()
     game = LocalGame(
-        ["Me", "Ada"], rules, bots={1: ScriptedBot()}, delay=0, catch_grace=0.3, dealer=1, deck=deck
+        ["Me", "Ada"], rules, bots={1: ScriptedBot()}, delay=0, catch_grace=0.3, dealer=1, deck=deck,
+        clock=clock,
     )
     await game.start()
-    await game.settled()
+    await idle(clock)
     game.send(play(Card.parse("R5")))
-    await game.settled()
+    await idle(clock)
     game.send(play(Card.parse("R7")))
-    await asyncio.sleep(0.05)
+    clock.advance(0.05)
+    await idle(clock)
     game.send(Action.parse("uno"))
-    await asyncio.sleep(0.4)
-    await game.settled()
+    clock.advance(0.4)
+    await idle(clock)
     assert not any(e.kind == "catch" for e in game.game.log)
     await game.close()
 
 
 async def test_bots_wait_for_the_person_between_rounds_and_finish_a_match() -> None:
+    clock = FakeClock()
     game = LocalGame(
-        ["Me", "A", "B"], CLASSIC.with_(target_score=100), level="random", seed=4, delay=0, catch_grace=0
+        ["Me", "A", "B"], CLASSIC.with_(target_score=100), level="random", seed=4, delay=0, catch_grace=0,
+        clock=clock,
     )
     await game.start()
     rounds = 0
     for _ in range(5000):
-        await game.settled()
+        await idle(clock)
         view = game.view
         if view.phase == "match_over":
             break
         if view.phase == "round_over":
             rounds += 1
             version = game.game.version
-            await asyncio.sleep(0.01)
+            clock.advance(10.0)
+            await idle(clock)
             assert game.game.version == version  # nobody deals until we are ready
             game.next_round()
             continue
@@ -155,9 +170,9 @@ async def test_bots_wait_for_the_person_between_rounds_and_finish_a_match() -> N
 
 
 async def test_hint_is_legal() -> None:
-    game = LocalGame(["Me", "A"], CLASSIC, seed=9, delay=0)
+    game = LocalGame(["Me", "A"], CLASSIC, seed=9, delay=0, clock=FakeClock())
     await game.start()
-    await game.settled()
+    await idle(game.clock)
     hint = await game.hint()
     assert hint in game.view.legal
     await game.close()
@@ -167,10 +182,12 @@ def test_make_bot_builds_every_level_and_refuses_an_unknown_one() -> None:
     import random
 
     from unotui.bots import LEVELS
-    from unotui.client import BOT_LEVELS
+    from unotui.cli import build_parser
+    from unotui.ui.cli import build_options
 
-    assert BOT_LEVELS is LEVELS  # one list of levels
-    for level in BOT_LEVELS:
+    # One list of levels: what the command line accepts is what make_bot builds.
+    for level in LEVELS:
+        assert build_options(build_parser().parse_args(["play", "--bots", level]))[1].level == level
         assert make_bot(level, random.Random(1)).name == level
     # An unknown level used to give a random bot without a word.
     with pytest.raises(ValueError, match=r"'whatever'.*random, greedy, easy, medium, hard"):
@@ -238,17 +255,16 @@ async def test_a_broken_bot_does_not_stop_the_game() -> None:
 
     deck = deal_order(["B5 R7 G3", "B9 G2 Y1"], "R1", dealer=0)
     game = LocalGame(
-        ["Me", "Ada"], CLASSIC.with_(hand_size=3), bots={1: Broken()}, delay=0, dealer=0, deck=deck
+        ["Me", "Ada"], CLASSIC.with_(hand_size=3), bots={1: Broken()}, delay=0, dealer=0, deck=deck,
+        clock=FakeClock(),
     )
     await game.start()
-    await game.settled()
+    await idle(game.clock)
     assert game.view.my_turn and game.bot_errors and "oops" in game.bot_errors[0]
     await game.close()
 
 
 async def test_an_internal_error_closes_the_game_with_a_reason() -> None:
-    from unotui.client import Closed
-
     deck = deal_order(["B5 R7 G3", "B9 G2 Y1"], "R1", dealer=0)
     game = LocalGame(
         ["Me", "Ada"], CLASSIC.with_(hand_size=3), bots={1: ScriptedBot()}, delay=0, dealer=0, deck=deck
@@ -266,7 +282,7 @@ async def test_an_internal_error_closes_the_game_with_a_reason() -> None:
     await game.start()
     for _ in range(20):
         await asyncio.sleep(0)
-    assert isinstance(updates[-1], Closed) and "engine bug" in updates[-1].reason
+    assert isinstance(updates[-1], m.Closed) and "engine bug" in updates[-1].message
     await game.close()
 
 
@@ -275,26 +291,28 @@ async def test_the_person_is_held_to_the_catch_grace_too() -> None:
     # before the grace ends (a script could otherwise snipe at t=0).
     deck = deal_order(["R9 B2 B3", "R5 G5 G6"], "R1", dealer=0)
     rules = CLASSIC.with_(hand_size=3)
+    clock = FakeClock()
     game = LocalGame(
         ["Me", "Ada"], rules, bots={1: ScriptedBot(["R5", "G5"])}, delay=0, catch_grace=0.3, dealer=0,
-        deck=deck,
+        deck=deck, clock=clock,
     )
     updates: list[object] = []
-    game.listen(updates.append)
+    game.listen(answers_and_views(updates))
     await game.start()
-    await game.settled()
+    await idle(clock)
     game.send(DRAW)
-    await game.settled()
+    await idle(clock)
     for _ in range(50):  # Ada plays down to one card (she draws first if she must); bounded
         if game.view.uno_open == 1:
             break
         legal = game.view.legal  # keep what I draw, so Ada's cards stay playable
         game.send(KEEP if KEEP in legal else DRAW if DRAW in legal else legal[0])
-        await game.settled()
+        await idle(clock)
     assert game.view.uno_open == 1, game.view
     game.send(Action.parse("catch 1"))
-    assert isinstance(updates[-1], Refused) and updates[-1].code == "too_early"
-    await asyncio.sleep(0.35)
+    assert isinstance(updates[-1], m.Refused) and updates[-1].code == "too_early"
+    clock.advance(0.35)
+    await idle(clock)
     game.send(Action.parse("catch 1"))
-    assert isinstance(updates[-2], ViewChanged) and game.view.counts[1] == 3
+    assert isinstance(updates[-2], ViewUpdated) and game.view.counts[1] == 3
     await game.close()

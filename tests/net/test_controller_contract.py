@@ -16,12 +16,13 @@ from random import Random
 
 import pytest
 
-from unotui.client.controller import Answered, Controller, Refused, Update, ViewChanged
-from unotui.client.local import LocalGame
 from unotui.engine import Catch, Phase, Rules
+from unotui.net.config import RoomConfig
+from unotui.net.controller import Controller, Update
 from unotui.net.hosted import HostedGame
-from unotui.net.room import RoomConfig
-from unotui.protocol.session import Rates
+from unotui.net.local import LocalGame
+from unotui.protocol import messages as m
+from unotui.protocol.session import Rates, ViewUpdated
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -62,7 +63,7 @@ async def seat(request: pytest.FixtureRequest) -> AsyncIterator[Recorder]:
         recorder = Recorder(controller)
         await controller.start()
         controller.start_match()
-    await recorder.until(lambda: recorder.of(ViewChanged))
+    await recorder.until(lambda: recorder.of(ViewUpdated))
     yield recorder
     await controller.close()
 
@@ -89,7 +90,7 @@ async def _my_turn(rec: Recorder) -> None:
 
 
 async def test_the_first_update_is_a_view_of_the_viewers_seat(seat: Recorder) -> None:
-    first = next(u for u in seat.updates if isinstance(u, ViewChanged))
+    first = next(u for u in seat.updates if isinstance(u, ViewUpdated))
     assert first.view.seat == seat.controller.seat == 0
     assert seat.controller.view.names[0] == "Me"
     assert len(first.view.hand) == first.view.counts[0] > 0
@@ -104,8 +105,8 @@ async def test_a_refused_intent_echoes_its_number_and_changes_nothing(seat: Reco
 
     card = next(x for x in ALL_CARDS if x not in hand)
     seq = c.send(play(card))
-    await seat.until(lambda: any(isinstance(u, Refused) and u.seq == seq for u in seat.updates))
-    refusal = next(u for u in seat.of(Refused) if isinstance(u, Refused) and u.seq == seq)
+    await seat.until(lambda: any(isinstance(u, m.Refused) and u.seq == seq for u in seat.updates))
+    refusal = next(u for u in seat.of(m.Refused) if isinstance(u, m.Refused) and u.seq == seq)
     assert refusal.code == "not_in_hand" and refusal.message
     assert not c.in_flight
     assert c.view.hand == before.hand and c.view.version == before.version
@@ -116,8 +117,8 @@ async def test_an_accepted_intent_is_answered_with_its_number_and_a_new_view(sea
     await _my_turn(seat)
     before = c.view.version
     seq = c.send(c.view.legal[0])
-    assert c.in_flight or any(isinstance(u, Answered) and u.seq == seq for u in seat.updates)
-    await seat.until(lambda: any(isinstance(u, Answered) and u.seq == seq for u in seat.updates))
+    assert c.in_flight or any(isinstance(u, m.Accepted) and u.seq == seq for u in seat.updates)
+    await seat.until(lambda: any(isinstance(u, m.Accepted) and u.seq == seq for u in seat.updates))
     assert not c.in_flight
     assert c.view.version > before
 

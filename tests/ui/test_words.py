@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from unotui.client.text import card_name, describe, describe_card
 from unotui.engine import ALL_CARDS, Card, Event
+from unotui.ui.words import card_name, describe, describe_card
 
 NAMES = ["Me", "Ada", "Bob"]
 

@@ -1,9 +1,12 @@
-"""The player's settings file: name, preferred house rules, bot level, theme, pacing.
+"""The UI's settings: the player's settings file (:class:`Config`: name, preferred house
+rules, bot level, theme, pacing) and what a new local game is made of (:class:`GameOptions`,
+from the command line, the menu or the settings).
 
-It lives at ``config.toml`` in the platform's config directory (``platformdirs``), or in
-``$UNOTUI_CONFIG_DIR`` when that is set (tests point it at a temporary directory).
+The file lives at ``config.toml`` in the platform's config directory (``platformdirs``), or
+in ``$UNOTUI_CONFIG_DIR`` when that is set (tests point it at a temporary directory).
 A missing or broken file gives the defaults; a broken one is never overwritten silently
-(saving replaces it only when the player saves from the house-rules screen).
+(saving replaces it only when the player saves from the house-rules screen).  No Textual
+here: the command line reads the settings before it decides to start a screen.
 """
 
 from __future__ import annotations
@@ -15,11 +18,20 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from ..bots import BOT_NAMES
 from ..engine import Rules, RulesError
-from ..protocol.text import clean_name
-from .text import clean
+from ..protocol.text import clean, clean_name
 
-__all__ = ["CONFIG_ENV", "HAND_ORDERS", "THEMES", "Config", "config_path", "load_config", "save_config"]
+__all__ = [
+    "CONFIG_ENV",
+    "HAND_ORDERS",
+    "THEMES",
+    "Config",
+    "GameOptions",
+    "config_path",
+    "load_config",
+    "save_config",
+]
 
 CONFIG_ENV = "UNOTUI_CONFIG_DIR"
 THEMES: tuple[str, ...] = ("default", "colourblind", "mono")
@@ -72,7 +84,7 @@ def load_config(path: Path | None = None) -> Config:
     if isinstance(data.get("name"), str):
         cfg = cfg.with_(name=clean_name(data["name"], "Player"))
     if isinstance(data.get("bots"), str):
-        cfg = cfg.with_(bots=clean(data["bots"], 20))
+        cfg = cfg.with_(bots=clean(data["bots"], 20, collapse=False))
     if isinstance(data.get("players"), int) and 2 <= data["players"] <= 10:
         cfg = cfg.with_(players=data["players"])
     if data.get("theme") in THEMES:
@@ -135,3 +147,22 @@ def save_config(cfg: Config, path: Path | None = None) -> Path:
     tmp.write_text(dumps(cfg), encoding="utf-8")
     tmp.replace(path)
     return path
+
+
+@dataclass(frozen=True)
+class GameOptions:
+    """What a new local game is made of."""
+
+    players: int = 4
+    level: str = "medium"
+    rules: Rules = field(default_factory=Rules)
+    name: str = "You"
+    seed: int | None = None
+    delay: float = 0.6
+    catch_grace: float = 1.0
+    #: seconds the table shows a round's last card before the summary covers it (0 in tests)
+    summary_pause: float = 1.5
+
+    def names(self) -> list[str]:
+        """The person first, then the computer players."""
+        return [self.name] + [BOT_NAMES[i % len(BOT_NAMES)] for i in range(self.players - 1)]

@@ -1,15 +1,15 @@
-"""The client's shuffle check (unotui.client.fairness) and the line the round summary shows."""
+"""A seat's shuffle check (unotui.engine.verify.ShuffleWatch) and the line the round summary shows."""
 
 from __future__ import annotations
 
 import dataclasses
 import random
 
-from unotui.client.fairness import ShuffleWatch, verdict_text
-from unotui.engine import Action, Game, Phase, Play, Rules, seat_view
+from unotui.engine import Action, Game, Phase, Play, Rules, ShuffleWatch, seat_view
 from unotui.engine.shuffle import round_key
 from unotui.protocol import ViewDecoder, ViewEncoder, encode
 from unotui.ui.screens.results import shuffle_line
+from unotui.ui.words import verdict_text
 
 
 def play_round(game: Game, seed: int, watch: ShuffleWatch, seat: int) -> None:

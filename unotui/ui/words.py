@@ -1,39 +1,29 @@
-"""Plain-text helpers shared by every front end: sanitising untrusted text and turning
-log events into readable sentences.
+"""The UI's words: log events, cards, refusals and shuffle verdicts as sentences, and
+other people's names made safe to show.
 
-Names and free text (the custom wild's rule line, later chat) reach other people's
-terminals, so they are cleaned before use: NFC-normalised, with control, format
-(bidi overrides, zero-width), private-use and surrogate characters and line or paragraph
-separators removed.  Renderers must still show the result as literal text (``rich.text.Text``,
-never markup).
+No Textual here (the table, the log and the round summary use it, and the tests read
+the sentences without a screen).  Text from elsewhere is cleaned with the one
+:func:`unotui.protocol.text.clean` before it becomes part of a sentence; renderers must
+still show the result as literal text (``rich.text.Text``, never markup).
 """
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Sequence
 
-from ..engine import Card, Colour, Event, EventKind
+from ..engine import Card, Colour, Event, EventKind, Verdict
+from ..protocol.text import clean
 
 __all__ = [
     "NAME_LIMIT",
     "card_name",
-    "clean",
     "describe",
     "describe_card",
     "direction_name",
     "display_name",
     "refusal",
+    "verdict_text",
 ]
-
-_BAD_CATEGORIES = frozenset({"Cc", "Cf", "Co", "Cs", "Zl", "Zp", "Cn"})
-
-
-def clean(text: str, limit: int = 280) -> str:
-    """``text`` without characters that could act on a terminal, at most ``limit`` long."""
-    text = unicodedata.normalize("NFC", str(text))
-    out = "".join(ch for ch in text if unicodedata.category(ch) not in _BAD_CATEGORIES)
-    return out[:limit]
 
 
 #: the most characters of a name shown (names from elsewhere may be longer than ours)
@@ -42,7 +32,7 @@ NAME_LIMIT = 24
 
 def display_name(name: str) -> str:
     """Another player's name made safe to show: cleaned, one line, at most NAME_LIMIT."""
-    return " ".join(clean(name, 200).split())[:NAME_LIMIT] or "?"
+    return clean(name, NAME_LIMIT) or "?"
 
 
 _RANK_WORDS = {"S": "Skip", "R": "Reverse", "+2": "Draw Two"}
@@ -200,10 +190,20 @@ def refusal(code: str, message: str, waiting_for: str | None = None) -> str:
     """
     if code == "not_your_turn" and waiting_for:
         return f"It's not your turn: wait for {waiting_for}."
-    detail = clean(message, 200).strip().rstrip(".")
+    detail = clean(message, 200, collapse=False).strip().rstrip(".")
     if code == "wrong_phase":
         detail = detail.replace("now is the time to", "it is time to")
     template = _REFUSALS.get(code)
     if template is None:
         return f"Not allowed: {detail}." if detail else "Not allowed."
     return template.format(detail) if "{}" in template and detail else template.replace(": {}", "")
+
+
+def verdict_text(verdict: Verdict | None) -> tuple[str, bool]:
+    """What the round summary shows of a round's shuffle check, and whether it is an
+    alarm (a line of its own)."""
+    if verdict is None or verdict.ok is None:
+        return "Shuffle not checked", False
+    if verdict.ok:
+        return "\u2713 Shuffle verified", False
+    return f"!! SHUFFLE MISMATCH: {verdict.reason}. The host's deck did not follow its commitment.", True

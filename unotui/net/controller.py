@@ -5,113 +5,50 @@ the latest :class:`~unotui.engine.SeatView` it was sent and sends *intents*:
 
 * :meth:`Controller.send` an action (``R5``, ``draw``, ``colour G`` ...) and get its
   sequence number back.  The answer comes back later through the listener: a
-  :class:`ViewChanged` if it was applied (with :class:`Answered` for that number), or a
-  :class:`Refused` echoing the number, with a stable ``code`` and a message.  Nothing is
+  :class:`~unotui.protocol.session.ViewUpdated` if it was applied (with the protocol's ``accepted`` for that
+  number), or its ``refused`` echoing the number, with a stable ``code`` and a message.  Nothing is
   lost: a refused intent changes nothing and the front end keeps showing the last view.
   While an intent is :attr:`~Controller.in_flight` a second key press is not an error:
   the front end simply waits for the answer.
 * :meth:`Controller.next_round` when the viewer has read the round summary.
-* :meth:`Controller.hint` to ask a computer player what it would do.
+* :meth:`Controller.hint` to ask a computer player what it would do (the one place hints
+  are given, the same for every controller).
 * :meth:`Controller.chat` a line to the other people at the table (remote games only).
 
 Updates arrive asynchronously (other players act on their own schedule) and are
 delivered to the single listener on the event loop the controller was started on.
-Besides views they say who joined, dropped or came back (:class:`Presence`), when a
-timed decision runs out (:class:`Deadline`), what people said (:class:`Chat`) and that
-the game is gone (:class:`Closed`, with a reason the table shows).
+Besides views they are the messages of :mod:`unotui.protocol.messages` a seat is sent,
+one family for the local and the remote game alike: who joined, dropped or came back
+(``presence``), when a timed decision runs out (``deadline``), what people said
+(``chat``) and that the game is gone (``closed``, with a reason the table shows).
 
-:class:`~unotui.client.local.LocalGame` implements this with an in-process table;
+:class:`~unotui.net.local.LocalGame` implements this with an in-process table;
 :class:`~unotui.net.remote.RemoteGame` over the wire protocol.  A spectator's
 controller has ``seat`` ``None`` and sends no intents.
 """
 
 from __future__ import annotations
 
+import asyncio
 from abc import ABC, abstractmethod
 from collections.abc import Callable
-from dataclasses import dataclass
 
+from ..bots import suggest
 from ..engine import Action, SeatView
-from .room import RoomChanged
+from ..protocol import messages as m
+from ..protocol.session import ViewUpdated
+from .room_info import RoomChanged
 
-__all__ = [
-    "Answered",
-    "Chat",
-    "Closed",
-    "Controller",
-    "Deadline",
-    "Listener",
-    "Presence",
-    "Refused",
-    "RoomChanged",
-    "Update",
-    "ViewChanged",
-]
+__all__ = ["Controller", "Listener", "Update"]
 
 
-@dataclass(frozen=True, slots=True)
-class ViewChanged:
-    """The game changed: here is everything the viewer may now see."""
+Update = ViewUpdated | m.Accepted | m.Refused | m.Closed | m.Presence | m.Deadline | m.ChatLine | RoomChanged
+"""What a seat is told, local or remote: the view (the protocol's :class:`ViewUpdated`, as
+a remote seat's session rebuilds it from the snapshot and deltas), and the protocol's own messages for the
+answers, presence (``reconnecting``: this seat's own link to the host), deadlines
+(``ms`` after the update arrived; seat ``None``: no deadline), chat and closure (with a
+stable ``code``: ``host_left``, ``connection_lost``, ``kicked``, ``version`` ...)."""
 
-    view: SeatView
-
-
-@dataclass(frozen=True, slots=True)
-class Refused:
-    """An intent was refused; ``code`` is a stable error code, ``seq`` the intent's number."""
-
-    action: str
-    code: str
-    message: str
-    seq: int = -1
-
-
-@dataclass(frozen=True, slots=True)
-class Answered:
-    """The intent numbered ``seq`` was applied (its effect is in the latest view)."""
-
-    seq: int
-
-
-@dataclass(frozen=True, slots=True)
-class Closed:
-    """The game went away; ``reason`` is a sentence for the player, ``code`` a stable word
-    (``host_left``, ``connection_lost``, ``kicked``, ``version``, ``error`` ...)."""
-
-    reason: str
-    code: str = "closed"
-
-
-@dataclass(frozen=True, slots=True)
-class Presence:
-    """Someone's connection changed: ``state`` is one of :class:`~unotui.table.PresenceState`
-    (``reconnecting``: this seat's own link to the host); ``seat`` is ``None`` for a spectator."""
-
-    seat: int | None
-    name: str
-    state: str
-
-
-@dataclass(frozen=True, slots=True)
-class Deadline:
-    """A timed decision: ``kind`` ``turn`` (the turn timer) or ``catch`` (the UNO catch
-    grace) for ``seat`` ends ``seconds`` after this update arrived (``None``: no deadline)."""
-
-    kind: str
-    seat: int
-    seconds: float | None
-
-
-@dataclass(frozen=True, slots=True)
-class Chat:
-    """A line of chat, already sanitised; ``seat`` is ``None`` for a spectator or the host."""
-
-    seat: int | None
-    name: str
-    text: str
-
-
-Update = ViewChanged | Refused | Answered | Closed | Presence | Deadline | Chat | RoomChanged
 Listener = Callable[[Update], None]
 
 
@@ -131,7 +68,7 @@ class Controller(ABC):
         self._listener = listener
 
     def _emit(self, update: Update) -> None:
-        if isinstance(update, Refused | Answered):
+        if isinstance(update, m.Accepted | m.Refused) and update.seq is not None:
             self._pending.discard(update.seq)
         if self._listener is not None:
             self._listener(update)
@@ -170,15 +107,27 @@ class Controller(ABC):
     @abstractmethod
     def send(self, action: Action) -> int:
         """Ask to take ``action``; returns its sequence number.  The outcome arrives
-        through the listener (:class:`Answered` or :class:`Refused` with that number)."""
+        through the listener (``accepted`` or ``refused`` with that number)."""
 
     @abstractmethod
     def next_round(self) -> None:
         """The viewer is ready for the next round (the dealer deals)."""
 
-    @abstractmethod
     async def hint(self) -> Action | None:
-        """What a computer player would do in the viewer's place now."""
+        """What a computer player would do in the viewer's place now: the hard policy's
+        :func:`~unotui.bots.suggest`, in a worker thread so the table stays live.  ``None``
+        when there is nothing to suggest (no view yet, a spectator, nothing legal).  A hint
+        must never break the game, so a policy that fails gives the first legal action."""
+        try:
+            view = self.view
+        except LookupError:
+            return None
+        if view.seat is None or not view.legal:
+            return None
+        try:
+            return await asyncio.to_thread(suggest, view)
+        except Exception:
+            return view.legal[0]
 
     def chat(self, text: str) -> None:  # noqa: B027 - optional: solo play has no chat
         """Say ``text`` to the table (ignored where :attr:`can_chat` is false)."""

@@ -1,9 +1,10 @@
-"""The waiting room of a hosted table, as the front end sees it.
+"""What a seat knows of a hosted table's room: its seats, status and rules.
 
 Before a hosted match starts there is no game yet, only seats filling up.  The host
-sends a :class:`RoomInfo` whenever that changes (someone joined, left, the match
-started); a front end shows it on its waiting screen and switches to the table when
-the first view of the game arrives.
+sends its table state whenever that changes (someone joined, left, the match started);
+the remote seat (:mod:`unotui.net.remote`) turns it into a :class:`RoomInfo` and tells
+the front end with :class:`RoomChanged`, which shows it on its waiting screen and switches
+to the table when the first view of the game arrives.
 """
 
 from __future__ import annotations
