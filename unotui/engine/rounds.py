@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from .cards import Card, Colour, Rank
 from .errors import RulesError
-from .events import Event, EventKind
+from .events import EventKind, new_event
 from .flow import BEGIN, Phase
 from .rules import Scoring
 from .shuffle import Label
@@ -35,7 +35,7 @@ def draw_for_dealer(g: Game) -> int:
         for seat in contenders:
             card = next(pile)
             values[seat] = int(card.rank) if card.rank <= Rank.N9 else 0
-            g.log.append(Event(EventKind.DEALER, seat, (card,), value=values[seat]))
+            g.log.append(new_event((EventKind.DEALER, seat, (card,), -1, values[seat], "", -1)))
         best = max(values.values())
         contenders = [s for s in contenders if values[s] == best]
         if len(contenders) == 1:
@@ -76,7 +76,7 @@ def start_round(g: Game, order: list[Card] | None = None) -> None:
     g.round_winner = -1
     g.round_points = [0] * g.n
     g.round_log_start = len(g.log)  # this round's events start here (its "deal")
-    g.log.append(Event(EventKind.DEAL, g.dealer, value=g.round_no))
+    g.log.append(new_event((EventKind.DEAL, g.dealer, (), -1, g.round_no, "", -1)))
     na = len(g.active)
     start = g.active.index(g.dealer)
     for _ in range(g.rules.hand_size):
@@ -101,14 +101,14 @@ def _flip_first(g: Game, dealer_pos: int) -> None:
         card = g.draw_pile.pop()
         if card.rank is not w4 or all(c.rank is w4 for c in g.draw_pile):
             break
-        g.log.append(Event(EventKind.REFLIP, cards=(card,)))
+        g.log.append(new_event((EventKind.REFLIP, -1, (card,), -1, 0, "", -1)))
         g.draw_pile.append(card)
         again = shuffled(g, Label.REFLIP, g.draw_pile)
         again.reverse()
         g.draw_pile[:] = again
     g.discard.append(card)
     g.top = card
-    g.log.append(Event(EventKind.FLIP, cards=(card,)))
+    g.log.append(new_event((EventKind.FLIP, -1, (card,), -1, 0, "", -1)))
     first = g.actor
     if card.is_wild:
         g.colour = Colour.RED  # placeholder until named (see Game.colour_unnamed)
@@ -120,19 +120,19 @@ def _flip_first(g: Game, dealer_pos: int) -> None:
     rank = card.rank
     if rank is Rank.DRAW2:
         draw(g, first, 2, "first")
-        g.log.append(Event(EventKind.SKIP, first))
+        g.log.append(new_event((EventKind.SKIP, first, (), -1, 0, "", -1)))
         advance(g, 1)
     elif rank is Rank.REVERSE:
         g.direction = -1
-        g.log.append(Event(EventKind.REVERSE, value=-1))
+        g.log.append(new_event((EventKind.REVERSE, -1, (), -1, -1, "", -1)))
         if len(g.active) == 2:
-            g.log.append(Event(EventKind.SKIP, first))
+            g.log.append(new_event((EventKind.SKIP, first, (), -1, 0, "", -1)))
             advance(g, 1)  # two players: reverse acts as skip
         else:
             g.pos = dealer_pos
             await_(g, Phase.PLAY, g.dealer)
     elif rank is Rank.SKIP:
-        g.log.append(Event(EventKind.SKIP, first))
+        g.log.append(new_event((EventKind.SKIP, first, (), -1, 0, "", -1)))
         advance(g, 1)
 
 
@@ -159,14 +159,14 @@ def _score(g: Game, winner: int) -> None:
         for s in range(g.n):
             if g.team_of(s) == side:
                 scores[s] += gained
-        g.log.append(Event(EventKind.ROUND, winner, value=gained))
+        g.log.append(new_event((EventKind.ROUND, winner, (), -1, gained, "", -1)))
         done = max(scores) >= rules.target_score
         best = winner
     else:
         for s in g.active:
             team = [t for t in g.active if g.team_of(t) == g.team_of(s)]
             scores[s] += sum(held[t] for t in team)
-        g.log.append(Event(EventKind.ROUND, winner))
+        g.log.append(new_event((EventKind.ROUND, winner, (), -1, 0, "", -1)))
         if rules.scoring is Scoring.LOWEST:
             done = max(scores) >= rules.target_score
             best = min(g.active, key=lambda s: (scores[s], s != winner, s))
@@ -174,13 +174,13 @@ def _score(g: Game, winner: int) -> None:
             for s in g.active:
                 if scores[s] >= rules.target_score:
                     g.eliminated[s] = True
-                    g.log.append(Event(EventKind.ELIMINATED, s, value=scores[s]))
+                    g.log.append(new_event((EventKind.ELIMINATED, s, (), -1, scores[s], "", -1)))
             standing = [s for s in range(g.n) if not g.eliminated[s]]
             done = len(standing) <= 1
             best = standing[0] if standing else winner
     if done:
         g.winner = best
-        g.log.append(Event(EventKind.MATCH, best))
+        g.log.append(new_event((EventKind.MATCH, best, (), -1, 0, "", -1)))
         await_(g, Phase.MATCH_OVER, -1)
         return
     d = g.dealer

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from .cards import Card, Rank
-from .events import Event, EventKind
+from .events import EventKind, new_event
 from .flow import (
     ADVANCE_0,
     ADVANCE_2,
@@ -61,6 +61,16 @@ _DISCARD = Phase.DISCARD
 _PLAY = Phase.PLAY
 _TARGET = Phase.TARGET
 _WILD4 = Rank.WILD4
+
+# The event kinds written here, as module globals like the phases and ranks in turns.py
+# (an enum member's lookup costs more than a global's, on nearly every action).
+_E_DISCARD = EventKind.DISCARD
+_E_DRAW = EventKind.DRAW
+_E_EFFECT = EventKind.EFFECT
+_E_RESHUFFLE = EventKind.RESHUFFLE
+_E_ROTATE = EventKind.ROTATE
+_E_SHUFFLE = EventKind.SHUFFLE
+_E_SKIP = EventKind.SKIP
 
 
 
@@ -128,7 +138,7 @@ def _hit(g: Game) -> None:
         victim = g.actor
         count, g.pending, g.wd4 = g.pending, 0, None
         draw(g, victim, count, "penalty")
-        g.log.append(Event(EventKind.SKIP, victim))
+        g.log.append(new_event((_E_SKIP, victim, (), -1, 0, "", -1)))
         advance(g, 1)
     else:
         g.phase = _CHALLENGE
@@ -147,7 +157,7 @@ def pull(g: Game) -> Card | None:
         del g.discard[:-1]
         rest.reverse()
         pile.extend(rest)
-        g.log.append(Event(EventKind.RESHUFFLE, value=len(rest)))
+        g.log.append(new_event((_E_RESHUFFLE, -1, (), -1, len(rest), "", -1)))
     return pile.pop()
 
 
@@ -167,7 +177,7 @@ def take(g: Game, seat: int, got: list[Card], note: str) -> None:
     """``seat`` takes the cards ``got`` into its hand (a private ``draw`` event)."""
     if got:
         g.hands[seat] += got
-        g.log.append(Event(EventKind.DRAW, seat, tuple(got), -1, len(got), note, seat))
+        g.log.append(new_event((_E_DRAW, seat, tuple(got), -1, len(got), note, seat)))
         g.uno_called[seat] = False
         if g.uno_open == seat:
             g.uno_open = -1
@@ -194,7 +204,7 @@ def rotate_hands(g: Game) -> None:
         g.hands[g.active[(i + g.direction) % na]] = old[i]
         g.uno_called[seat] = False
     g.uno_open = -1
-    g.log.append(Event(EventKind.ROTATE, value=g.direction))
+    g.log.append(new_event((_E_ROTATE, -1, (), -1, g.direction, "", -1)))
 
 
 def shuffle_hands(g: Game, seat: int) -> None:
@@ -208,7 +218,7 @@ def shuffle_hands(g: Game, seat: int) -> None:
     start = g.active.index(seat)
     for i, card in enumerate(pool):  # from the left (seat numbers rising), whatever the direction
         g.hands[g.active[(start + i + 1) % na]].append(card)
-    g.log.append(Event(EventKind.SHUFFLE, seat))
+    g.log.append(new_event((_E_SHUFFLE, seat, (), -1, 0, "", -1)))
 
 
 # ----- the customizable wild ------------------------------------------------------------
@@ -218,7 +228,7 @@ def _effect(g: Game, effect: Effect) -> bool:
     """Apply one custom wild effect; True if it now waits for a decision."""
     seat = g.active[g.pos]
     victim = next_seat(g)
-    g.log.append(Event(EventKind.EFFECT, seat, note=effect.value))
+    g.log.append(new_event((_E_EFFECT, seat, (), -1, 0, effect.value, -1)))
     if effect is Effect.DRAW_UNTIL_COLOUR:
         got: list[Card] = []
         while (card := pull(g)) is not None:
@@ -234,7 +244,7 @@ def _effect(g: Game, effect: Effect) -> bool:
             if wilds:
                 g.hands[s] = [c for c in g.hands[s] if not c.is_wild]
                 g.discard[0:0] = wilds
-                g.log.append(Event(EventKind.DISCARD, s, tuple(wilds)))
+                g.log.append(new_event((_E_DISCARD, s, tuple(wilds), -1, 0, "", -1)))
                 if not g.hands[s]:
                     draw(g, s, 1, "effect")
     elif effect is Effect.DRAW3_IF_STUCK:
@@ -267,7 +277,7 @@ def _skip_next(g: Game) -> None:
     # A custom wild's queue ends with its Advance; an extra turn already won stays.
     if g.todo[-1] != ADVANCE_0:
         g.todo[-1] = ADVANCE_2
-        g.log.append(Event(EventKind.SKIP, next_seat(g)))
+        g.log.append(new_event((_E_SKIP, next_seat(g), (), -1, 0, "", -1)))
 
 
 def _resize(g: Game, seat: int, size: int) -> bool:

@@ -27,7 +27,7 @@ from .actions import (
     Play,
 )
 from .cards import Card, Rank
-from .events import Event, EventKind
+from .events import EventKind, new_event
 from .flow import ADVANCE_1, ASK_COLOUR, HIT, Phase, RunEffect
 from .rounds import go_out, start_round
 from .rules import Stacking
@@ -68,6 +68,22 @@ _SKIP = Rank.SKIP
 _SWAP = Rank.SWAP
 _WILD4 = Rank.WILD4
 
+# The event kinds written here, as module globals like the phases and ranks above
+# (an enum member's lookup costs more than a global's, on nearly every action).
+_E_ACCEPT = EventKind.ACCEPT
+_E_CATCH = EventKind.CATCH
+_E_CHALLENGE = EventKind.CHALLENGE
+_E_COLOUR = EventKind.COLOUR
+_E_DISCARD = EventKind.DISCARD
+_E_JUMP = EventKind.JUMP
+_E_KEEP = EventKind.KEEP
+_E_PASS = EventKind.PASS
+_E_PLAY = EventKind.PLAY
+_E_REVEAL = EventKind.REVEAL
+_E_REVERSE = EventKind.REVERSE
+_E_SKIP = EventKind.SKIP
+_E_SWAP = EventKind.SWAP
+_E_UNO = EventKind.UNO
 
 
 # ----- drawing ------------------------------------------------------------------------
@@ -84,7 +100,7 @@ def on_draw(g: Game, seat: int, action: object = None) -> None:
     if g.pending:
         count, g.pending, g.wd4 = g.pending, 0, None
         draw(g, seat, count, "penalty")
-        g.log.append(Event(EventKind.SKIP, seat))
+        g.log.append(new_event((_E_SKIP, seat, (), -1, 0, "", -1)))
         advance(g, 1)
         return
     got: list[Card] = []
@@ -96,7 +112,7 @@ def on_draw(g: Game, seat: int, action: object = None) -> None:
         if not g.rules.draw_to_match or can_play_drawn(g, seat, pulled):
             break
     if not got:
-        g.log.append(Event(EventKind.PASS, seat))
+        g.log.append(new_event((_E_PASS, seat, (), -1, 0, "", -1)))
         advance(g, 1)
         return
     take(g, seat, got, "turn")
@@ -108,7 +124,7 @@ def on_keep(g: Game, seat: int, action: object = None) -> None:
     drawn = g.drawn
     assert drawn is not None
     # Public: that seat kept the card.  The card itself only to that seat (``to``).
-    g.log.append(Event(EventKind.KEEP, seat, (drawn,), to=seat))
+    g.log.append(new_event((_E_KEEP, seat, (drawn,), -1, 0, "", seat)))
     g.drawn = None
     advance(g, 1)
 
@@ -126,9 +142,9 @@ def on_play(g: Game, seat: int, action: Any) -> None:
         g.actor = seat
         if g.face_up_until == seat:  # jumping in is the player's next turn
             g.face_up_until = -1
-        g.log.append(Event(EventKind.JUMP, seat, (card,)))
+        g.log.append(new_event((_E_JUMP, seat, (card,), -1, 0, "", -1)))
     else:
-        g.log.append(Event(EventKind.PLAY, seat, (card,), value=int(uno)))
+        g.log.append(new_event((_E_PLAY, seat, (card,), -1, int(uno), "", -1)))
     g.discard.append(card)
     g.top = card
     if card.colour is not None:
@@ -153,13 +169,13 @@ def on_play(g: Game, seat: int, action: Any) -> None:
                 rotate_hands(g)
         advance(g, 1)
     elif rank is _SKIP:
-        g.log.append(Event(EventKind.SKIP, next_seat(g)))
+        g.log.append(new_event((_E_SKIP, next_seat(g), (), -1, 0, "", -1)))
         advance(g, 2)
     elif rank is _REVERSE:
         g.direction = -g.direction
-        g.log.append(Event(EventKind.REVERSE, value=g.direction))
+        g.log.append(new_event((_E_REVERSE, -1, (), -1, g.direction, "", -1)))
         if len(g.active) == 2:
-            g.log.append(Event(EventKind.SKIP, next_seat(g)))
+            g.log.append(new_event((_E_SKIP, next_seat(g), (), -1, 0, "", -1)))
             advance(g, 2)
         else:
             advance(g, 1)
@@ -171,7 +187,7 @@ def on_play(g: Game, seat: int, action: Any) -> None:
         else:
             victim = next_seat(g)
             draw(g, victim, 2, "penalty")
-            g.log.append(Event(EventKind.SKIP, victim))
+            g.log.append(new_event((_E_SKIP, victim, (), -1, 0, "", -1)))
             advance(g, 2)
     else:
         _play_wild(g, seat, card, hand)
@@ -202,7 +218,7 @@ def _play_wild(g: Game, seat: int, card: Card, hand: list[Card]) -> None:
 
 def on_colour(g: Game, seat: int, action: ChooseColour) -> None:
     g.colour = colour = action.colour
-    g.log.append(Event(EventKind.COLOUR, seat, value=int(colour)))
+    g.log.append(new_event((_E_COLOUR, seat, (), -1, int(colour), "", -1)))
     todo = g.todo
     if len(todo) == 1 and todo[0] is ADVANCE_1:  # a plain wild: the next player's turn
         todo.clear()
@@ -217,17 +233,17 @@ def _on_challenge(g: Game, seat: int, challenged: bool) -> None:
     if challenged and wd4 is not None:
         offender, colour, snapshot = wd4
         guilty = any(c.colour is colour for c in snapshot)
-        g.log.append(Event(EventKind.CHALLENGE, seat, target=offender, value=int(guilty)))
-        g.log.append(Event(EventKind.REVEAL, offender, snapshot, target=seat, to=seat))
+        g.log.append(new_event((_E_CHALLENGE, seat, (), offender, int(guilty), "", -1)))
+        g.log.append(new_event((_E_REVEAL, offender, snapshot, seat, 0, "", seat)))
         if guilty:
             draw(g, offender, count, "challenge")
             g.phase = _PLAY  # the challenger plays on
             return
         count += 2
     else:
-        g.log.append(Event(EventKind.ACCEPT, seat))
+        g.log.append(new_event((_E_ACCEPT, seat, (), -1, 0, "", -1)))
     draw(g, seat, count, "penalty")
-    g.log.append(Event(EventKind.SKIP, seat))
+    g.log.append(new_event((_E_SKIP, seat, (), -1, 0, "", -1)))
     advance(g, 1)
 
 
@@ -241,7 +257,7 @@ def on_target(g: Game, seat: int, action: ChooseTarget) -> None:
     g.uno_called[seat] = g.uno_called[target] = False
     if g.uno_open in (seat, target):
         g.uno_open = -1
-    g.log.append(Event(EventKind.SWAP, seat, target=target))
+    g.log.append(new_event((_E_SWAP, seat, (), target, 0, "", -1)))
     run(g)
 
 
@@ -249,7 +265,7 @@ def on_discard(g: Game, seat: int, action: Discard) -> None:
     card = action.card
     g.hands[seat].remove(card)
     g.discard.insert(0, card)  # under the pile: the top card and colour stay
-    g.log.append(Event(EventKind.DISCARD, seat, (card,)))
+    g.log.append(new_event((_E_DISCARD, seat, (card,), -1, 0, "", -1)))
     g.discard_left -= 1
     if not g.discard_left:
         run(g)
@@ -258,12 +274,12 @@ def on_discard(g: Game, seat: int, action: Discard) -> None:
 def on_uno(g: Game, seat: int, action: object = None) -> None:
     g.uno_open = -1
     g.uno_called[seat] = True
-    g.log.append(Event(EventKind.UNO, seat))
+    g.log.append(new_event((_E_UNO, seat, (), -1, 0, "", -1)))
 
 
 def on_catch(g: Game, seat: int, action: Catch) -> None:
     g.uno_open = -1
-    g.log.append(Event(EventKind.CATCH, seat, target=action.seat))
+    g.log.append(new_event((_E_CATCH, seat, (), action.seat, 0, "", -1)))
     draw(g, action.seat, g.rules.uno_penalty, "uno")
 
 
