@@ -33,7 +33,7 @@ from .actions import (
     Play,
     play,
 )
-from .cards import ALL_CARDS, Card, Colour, Rank
+from .cards import ALL_CARDS, Card, Colour, Rank, by_code
 from .errors import (
     BadChoiceError,
     CardNotInHandError,
@@ -134,7 +134,7 @@ def _matching(g: Game, hand: list[Card]) -> Iterable[Card]:
     ok = _MATCH[g.colour, g.top.rank].intersection(hand)
     rules = g.rules
     if len(hand) == 2 or rules.jump_in or rules.no_bluffing:
-        cards = sorted(ok)
+        cards = sorted(ok, key=by_code)
         if rules.no_bluffing and _holds_colour(g, hand):
             cards = [c for c in cards if c.rank is not _WILD4]
         return cards

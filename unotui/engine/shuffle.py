@@ -37,7 +37,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from enum import StrEnum
 from typing import TypeVar
 
-from .cards import Card
+from .cards import Card, by_code
 
 __all__ = [
     "SECRET_BYTES",
@@ -134,7 +134,7 @@ def fisher_yates(items: list[T], stream: Iterator[int]) -> list[T]:
 def shuffled(key: bytes, label: str, ordinal: int, cards: Iterable[Card]) -> list[Card]:
     """The cards in canonical order (ascending code), then shuffled by the stream
     ``(label, ordinal)`` of round key ``key``; the first card is the top of the pile."""
-    items = sorted(cards)
+    items = sorted(cards, key=by_code)
     n = len(items)
     if 1 < n < len(_LIMITS):
         # The same algorithm as fisher_yates(items, words(...)), on words computed in one

@@ -26,7 +26,7 @@ from .actions import (
     Keep,
     Play,
 )
-from .cards import Card, Rank
+from .cards import Card, Rank, by_code
 from .events import EventKind, new_event
 from .flow import ADVANCE_1, ASK_COLOUR, HIT, Phase, RunEffect
 from .rounds import go_out, start_round
@@ -199,7 +199,7 @@ def _play_wild(g: Game, seat: int, card: Card, hand: list[Card]) -> None:
     if rank is _WILD4:
         # The hand as it was, for a challenge (sorted: its order would tell which
         # card arrived when).
-        g.wd4 = (seat, g.colour, tuple(sorted(hand)))
+        g.wd4 = (seat, g.colour, tuple(sorted(hand, key=by_code)))
         g.todo = [HIT]
     elif rank is _SWAP:
         g.todo = [ASK_COLOUR, ADVANCE_1]

@@ -29,7 +29,7 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass
 
-from .cards import Card, Rank
+from .cards import Card, Rank, by_code
 from .deck import cached_deck
 from .events import EventKind
 from .shuffle import Label, commitment, shuffled
@@ -177,9 +177,10 @@ def _replay(view: SeatView, key: bytes, order: list[Card], start: int) -> int:
         raise _Mismatch("the round's end is not in the log")
     for s in active:
         shown = list(view.face_up.get(s, ()))
-        if sorted(hands[s]) != shown:
+        dealt = sorted(hands[s], key=by_code)
+        if dealt != shown:
             raise _Mismatch(f"seat {s} laid down {' '.join(map(str, shown)) or 'nothing'}; "
-                            f"the shuffles say {' '.join(map(str, sorted(hands[s]))) or 'nothing'}")
+                            f"the shuffles say {' '.join(map(str, dealt)) or 'nothing'}")
     return shuffles
 
 

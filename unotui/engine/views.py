@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING
 
 from .actions import Action
-from .cards import Card, Colour
+from .cards import Card, Colour, by_code
 from .errors import NoSuchSeatError
 from .events import Event
 from .flow import Phase, seat_after
@@ -165,9 +165,9 @@ def seat_views(game: Game, viewers: Sequence[tuple[int | None, int]]) -> MomentV
     phase = game.phase
     face_up: dict[int, tuple[Card, ...]] = {}
     if phase is _ROUND_OVER or phase is _MATCH_OVER:
-        face_up = {s: tuple(sorted(hands[s])) for s in game.active if hands[s]}
+        face_up = {s: tuple(sorted(hands[s], key=by_code)) for s in game.active if hands[s]}
     elif game.face_up_until >= 0:
-        face_up = {s: tuple(sorted(hands[s])) for s in game.active}
+        face_up = {s: tuple(sorted(hands[s], key=by_code)) for s in game.active}
     wd4 = game.wd4 if phase is _CHALLENGE else None
     names, rules, top, colour, direction = game.names, game.rules, game.top, game.colour, game.direction
     turn, actor, pending, discard_left = game.turn, game.actor, game.pending, game.discard_left
@@ -212,7 +212,7 @@ def seat_views(game: Game, viewers: Sequence[tuple[int | None, int]]) -> MomentV
                 seat,
                 names,
                 rules,
-                tuple(sorted(hands[seat])) if seat is not None else (),
+                tuple(sorted(hands[seat], key=by_code)) if seat is not None else (),
                 counts,
                 face_up,
                 top,
