@@ -21,9 +21,6 @@ from typing import Any
 
 from ..bots import make_bot
 from ..engine import Game, Rules
-from ..net.config import RoomConfig
-from ..net.core import TableCore
-from ..net.seats import SeatBook
 from ..table import Pacing
 from .stats import seating
 
@@ -103,6 +100,12 @@ def play_game(cfg: Config, index: int, tally: Tally) -> None:
     The table core runs the game, as it runs every table (solo, LAN, the lobby), with no
     waiting and nobody watching: one ``tick`` plays the hand (or the match) to its end.
     """
+    # The table core is imported here, not at the top: ``unotui --help`` builds every
+    # command's parser (this module included) and must not load the wire format.
+    from ..net.config import RoomConfig
+    from ..net.core import TableCore
+    from ..net.seats import SeatBook
+
     n = cfg.players
     where = seating(index, n, cfg.duplicate)
     entry_at = [0] * n
