@@ -56,7 +56,7 @@ SERVER_ERROR = "This table failed and was closed; pick another one."
 #: a lobby key's seat is at another connection (two terminals of one key never throw each
 #: other out: a token, the same program coming back, still replaces a dying connection)
 KEY_SEAT_IN_USE = ("Your seat at this table is in use in another terminal of your SSH key, so it "
-                   "stays there. To play it here, leave it there (Escape, or close that terminal) "
+                   "stays there. To play it here, leave that table there (or close that terminal) "
                    "and sit here again.")
 
 
