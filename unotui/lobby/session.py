@@ -17,8 +17,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..protocol.text import clean_name, name_key
-
 if TYPE_CHECKING:
     from ..ui.lobby_app import LobbyApp
     from ..ui.session_driver import SessionTerminalLike
@@ -28,6 +26,7 @@ __all__ = ["greeting", "make_app", "run"]
 
 def _build(spec: Any) -> LobbyApp | str:
     """The session's app, or the one line a banned key reads instead."""
+    from ..protocol.text import clean_name
     from ..ui.lobby_app import LobbyApp
 
     extra: dict[str, str] = dict(getattr(spec, "extra", {}) or {})
@@ -51,6 +50,8 @@ def greeting(name: str, typed: str, keyed: bool) -> str:
     """The lobby's first line for a player with a key: the key is the person, so it is
     known by the name it first came with, and a different SSH user name does not make a
     second player (""  for a guest, who is the name they typed)."""
+    from ..protocol.text import name_key  # (imported when used: ``unotui --help`` stays light)
+
     if not keyed:
         return ""
     if name_key(typed) == name_key(name):
