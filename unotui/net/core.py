@@ -53,6 +53,11 @@ log = logging.getLogger("unotui.host")
 K = TypeVar("K", bound=Hashable)
 
 SERVER_ERROR = "This table failed and was closed; pick another one."
+#: a lobby key's seat is at another connection (two terminals of one key never throw each
+#: other out: a token, the same program coming back, still replaces a dying connection)
+KEY_SEAT_IN_USE = ("Your seat at this table is in use in another terminal of your SSH key, so it "
+                   "stays there. To play it here, leave that table there (or close that terminal) "
+                   "and sit here again.")
 
 
 class TableCore(Generic[K]):
@@ -159,7 +164,8 @@ class TableCore(Generic[K]):
         """A member said hello to this table: resume, watch, take a seat, or refuse.
 
         ``identity`` is a lobby player's verified key: it takes back the seat held for
-        that key as a token would, and a new seat remembers it.  A failure in here (the
+        that key as a token would (refused ``seat_in_use`` while another connection is at
+        it), and a new seat remembers it.  A failure in here (the
         match that a join starts included) closes the table with a reason rather than
         escaping into the host's protocol callback, where it would drop the joiner
         without a word and leave the seat to trap the next one."""
@@ -182,6 +188,9 @@ class TableCore(Generic[K]):
             seat = self.book.find_token(hello.token) if hello.token else held
             if seat is None:
                 outbox.reject("bad_token", "That seat token is not valid here (it may be old).")
+                return
+            if not hello.token and self.audience.seated(seat):  # the key's other terminal
+                outbox.reject("seat_in_use", KEY_SEAT_IN_USE)
                 return
             self._replace_old(seat)
             entry = self.book.seats[seat]
