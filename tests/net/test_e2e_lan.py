@@ -132,10 +132,10 @@ def _join_pid(session: str) -> int:
 def test_a_killed_join_takes_back_its_own_names_seat_not_another(tmp_path: Path) -> None:
     """Bob and Cleo join from one settings directory (one account, two terminals), Bob
     first, so Cleo's token is the one written last; Cleo is the settings' name, and joins
-    through ``localhost`` with no ``--name``.  Bob's ``unotui join`` is killed and run
+    with no ``--name``.  Bob's ``unotui join`` is killed and run
     again with ``--name Bob``: Bob is back at his own seat and Cleo plays on; then
     ``--name Dan``, who has no seat remembered, is refused as a newcomer would be; then
-    Cleo's is killed and run again with no ``--name`` at 127.0.0.1: Cleo is back."""
+    Cleo's is killed and run again with no ``--name``, at ``localhost``: Cleo is back."""
     (tmp_path / "config.toml").write_text('name = "Cleo"\n')
     names = ("Bob", "Cleo", "Bob again", "Dan", "Cleo again")
     sessions = {name: f"unotui-own-{uuid.uuid4().hex[:8]}" for name in names}
@@ -148,7 +148,7 @@ def test_a_killed_join_takes_back_its_own_names_seat_not_another(tmp_path: Path)
 
         join("Bob", "Bob")
         _read_until(host, "Bob joined seat 1")
-        join("Cleo", "", at="localhost")
+        join("Cleo", "")
         _read_until(host, "match started")
         wait_for(sessions["Bob"], "playable", 20)
         wait_for(sessions["Cleo"], "playable", 20)
@@ -171,9 +171,9 @@ def test_a_killed_join_takes_back_its_own_names_seat_not_another(tmp_path: Path)
         os.kill(_join_pid(sessions["Cleo"]), signal.SIGKILL)
         lines = _read_until(host, "Cleo dropped (seat held)")
         assert not any("is back at seat" in line for line in lines)  # nobody was resumed for Dan
-        join("Cleo again", "", ("120", "40"))
+        join("Cleo again", "", ("120", "40"), at="localhost")
         wait_for(sessions["Cleo again"], "playable", 20)
         back = _read_until(host, " is back at seat ")
-        assert "Cleo is back at seat 2" in back[-1]  # the settings' name, via the other address
+        assert "Cleo is back at seat 2" in back[-1]  # the settings' name, at localhost
         screen = _tmux("capture-pane", "-p", "-t", sessions["Bob again"])
         assert "Game closed" not in screen and "another connection" not in screen, screen
