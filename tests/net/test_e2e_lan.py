@@ -132,10 +132,10 @@ def _join_pid(session: str) -> int:
 def test_a_killed_join_takes_back_its_own_names_seat_not_another(tmp_path: Path) -> None:
     """Bob and Cleo join from one settings directory (one account, two terminals), Bob
     first, so Cleo's token is the one written last; Cleo is the settings' name, and joins
-    with no ``--name``.  Bob's ``unotui join`` is killed and run
-    again with ``--name Bob``: Bob is back at his own seat and Cleo plays on; then
-    ``--name Dan``, who has no seat remembered, is refused as a newcomer would be; then
-    Cleo's is killed and run again with no ``--name``, at ``localhost``: Cleo is back."""
+    with no ``--name``.  Bob's ``unotui join`` is killed and run again with ``--name
+    Bob``: Bob is back at his own seat and Cleo plays on; then ``--name Dan``, who has no
+    seat remembered, is refused as a newcomer would be; then Cleo's is killed and run
+    again with no ``--name``, at ``localhost``: Cleo is back."""
     (tmp_path / "config.toml").write_text('name = "Cleo"\n')
     names = ("Bob", "Cleo", "Bob again", "Dan", "Cleo again")
     sessions = {name: f"unotui-own-{uuid.uuid4().hex[:8]}" for name in names}
