@@ -33,6 +33,7 @@ from ..net.host import Host, HostLimits
 from ..net.journal import Journal
 from ..net.room import Room
 from ..private import DataDirError, private_dir, private_file
+from ..protocol.text import clean_name
 from .identity import GUEST, Credentials
 from .lobby import Lobby, LobbySettings
 from .sqlite_store import open_store
@@ -85,7 +86,9 @@ def session_extra(spec: object, credentials: Credentials, store: LobbyStore, *, 
     """What an SSH session's program is told (``SessionSpec.extra``): where the lobby's
     loopback door is, and its credential, which carries the client's real address (the
     program reaches the lobby from loopback: see ``Lobby._origin``) and, for a key, the
-    key; a guest's vouches for the address alone."""
+    key; a guest's vouches for the address alone.  A key's ``name`` is the one it first
+    came with (the store remembers it): the program plays under that name at every table,
+    whatever SSH user name this session gave, since the key is the person."""
     fingerprint = getattr(spec, "fingerprint", None)
     peer = str(getattr(spec, "peer", "") or "")
     extra = {"host": "127.0.0.1", "port": str(port), "ssh_port": str(ssh_port), "public_host": public_host}
@@ -94,6 +97,9 @@ def session_extra(spec: object, credentials: Credentials, store: LobbyStore, *, 
         why = store.banned(fingerprint)
         if why is not None:
             extra["banned"] = why[:200]
+        else:
+            typed = clean_name(str(getattr(spec, "user", "") or ""), "guest")
+            extra["name"] = store.remember_name(fingerprint, typed)
     elif peer:
         extra["identity"] = credentials.issue(GUEST, peer)
     return extra

@@ -28,7 +28,8 @@ from typing import Any
 from .. import __version__
 from ..engine import DEAL, Action, Phase, Rules, SeatView
 from ..protocol import messages as m
-from ..protocol.session import PROTOCOL_VERSION, ConnectionClosed, Fault, PeerSession, ViewUpdated
+from ..protocol.peer_session import PeerSession
+from ..protocol.session import PROTOCOL_VERSION, ConnectionClosed, Fault, ViewUpdated
 from ..protocol.text import clean
 from ..table import PresenceState
 from .addresses import DEFAULT_PORT, unreachable

@@ -47,6 +47,7 @@ class LobbyApp(UnoApp):
         command: ``("join", CODE)`` or ``("spectate", CODE)`` to go straight to a table.
         ssh_port: the lobby's SSH port, for the line others type to join a table.
         public_host: the host name in that line (``unotui serve --public-host``).
+        greeting: the lobby log's first line (who the player's key says they are).
     """
 
     def __init__(
@@ -61,6 +62,7 @@ class LobbyApp(UnoApp):
         config: Config | None = None,
         ssh_port: int = 2222,
         public_host: str = "THIS-HOST",
+        greeting: str = "",
     ) -> None:
         config = config or Config(name=name)
         super().__init__(config, GameOptions(name=name), menu=True, save_settings=False)
@@ -70,6 +72,7 @@ class LobbyApp(UnoApp):
         self.command = command
         self.ssh_port = ssh_port
         self.public_host = public_host
+        self.greeting = greeting
         #: the lobby the app is in, if any (not while it is at a table)
         self.lobby: InLobby | None = None
         self.you = name
@@ -77,7 +80,10 @@ class LobbyApp(UnoApp):
     # ----- home -------------------------------------------------------------------------------
 
     async def open_home(self) -> None:
-        await self.push_screen(LobbyScreen(keyed=self.keyed))
+        screen = LobbyScreen(keyed=self.keyed)
+        if self.greeting:
+            screen.say(self.greeting, Style(bold=True))
+        await self.push_screen(screen)
         if len(self.command) == 2 and self.command[0] in ("join", "spectate"):
             self.sit(self.command[1].upper(), spectate=self.command[0] == "spectate")
         else:
