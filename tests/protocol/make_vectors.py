@@ -67,6 +67,13 @@ def invalid(name: str, error: str, value: Any = None, raw: bytes | None = None, 
     return {"name": name, "frame": frame, "error": error}
 
 
+def lenient(name: str, value: dict[str, Any], missing: str) -> dict[str, Any]:
+    """A frame without the optional key ``missing``: a receiver reads it as ``value`` with
+    that key nil (the canonical frame an up-to-date sender writes)."""
+    short = {k: v for k, v in value.items() if k != missing}
+    return {"name": name, "frame": framed(msgpack.packb(short)), "as": {**value, missing: None}}
+
+
 def small_game() -> Game:
     hands = ["R1 G5 B+2 W", "Y7 R7 G0 W+4"]
     deck = deal_order(hands, "R5", "B9 Y3", dealer=1)
@@ -164,10 +171,14 @@ def host_file() -> dict[str, Any]:
     assert isinstance(snap, Snapshot) and isinstance(delta, Delta) and isinstance(delta2, Delta)
     ok = [
         valid("welcome", Welcome(1, 0, TOKEN, "t-1", "Kitchen", 2,
-                                 Rules.preset("classic"))),
+                                 Rules.preset("classic"), name="Ann")),
         valid("welcome a spectator", Welcome(1, None, None, "t-1", "Kitchen", 4, Rules.preset("giant"))),
+        valid("welcome under a name the host made unique", Welcome(1, 1, TOKEN, "t-1", "Kitchen", 3,
+                                                                   Rules.preset("classic"), name="aNN 3")),
         valid("error", Error("version", "this host speaks protocol versions 1..1")),
         valid("closed", Closed("host_left", "the host ended the table")),
+        valid("closed: a lobby closes a finished table",
+              Closed("match_over", "The match is over: back to the lobby.")),
         valid("snapshot of seat 0 at the deal", snap),
         valid("delta: seat 0 played R1", delta),
         valid("delta: seat 1 drew (hidden from seat 0)", delta2),
@@ -176,6 +187,7 @@ def host_file() -> dict[str, Any]:
         valid("refused an intent", Refused(2, "not_your_turn", "it is seat 1's turn")),
         valid("refused a chat line", Refused(None, "rate_limited", "more than one chat line a second")),
         valid("presence", Presence(1, "away", "Bob")),
+        valid("presence: a player said bye", Presence(1, "left", "Bob")),
         valid("deadline", Deadline("turn", 1, 30000)),
         valid("deadline cancelled", Deadline("catch", None, 0)),
         valid("chat", ChatLine(1, "Bob", "gg")),
@@ -234,6 +246,13 @@ def host_file() -> dict[str, Any]:
                                                             "name": "Bob"}),
         invalid("welcome: seat 10", "bad_message", {**ok[0]["value"], "seat": 10}),
         invalid("welcome: short token", "bad_message", {**ok[0]["value"], "token": "abc"}),
+        invalid("welcome: empty name", "bad_message", {**ok[0]["value"], "name": ""}),
+        invalid("welcome: name is a number", "bad_message", {**ok[0]["value"], "name": 1}),
+        invalid("welcome: no token key (only name may be missing)", "bad_message",
+                {k: v for k, v in ok[0]["value"].items() if k != "token"}),
+    ]
+    older = [  # what an older host sends: accepted, read as the canonical message "as"
+        lenient("welcome from a host older than welcome.name", ok[0]["value"], "name"),
     ]
     return {
         "description": "Frames a host sends to a client. A client accepts frames up to 262144 bytes; "
@@ -241,6 +260,7 @@ def host_file() -> dict[str, Any]:
         "sender": "host",
         "limit": 256 * 1024,
         "valid": ok,
+        "older": older,
         "invalid": bad,
     }
 
