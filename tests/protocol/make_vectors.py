@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from random import Random
 from typing import Any
 
 import msgpack
 
 from tests.seeds import rng_secret
-from unotui.engine import Card, Colour, Event, Game, Rules, deal_order, seat_view
+from unotui.engine import Card, Catch, Colour, Event, Game, Rules, deal_order, seat_view
 from unotui.protocol import (
     Accepted,
     Bye,
@@ -79,6 +80,19 @@ def small_game() -> Game:
     deck = deal_order(hands, "R5", "B9 Y3", dealer=1)
     return Game(["Ann", "Bob"], Rules.preset("classic").with_(hand_size=4), secret=rng_secret(1),
                 dealer=1, deck=deck)
+
+
+def round_over() -> Snapshot:
+    """Seat 0's snapshot once :func:`small_game`'s round is over (seeded moves, no catches)."""
+    game, rng = small_game(), Random(60)  # (a seed whose round is short)
+    while game.phase != "round_over":
+        options = [a for a in game.legal_actions(game.actor) if not isinstance(a, Catch)]
+        game.apply(game.actor, rng.choice(options))
+    view = seat_view(game, 0, game.round_log_start)
+    assert view.dealer == 1 and view.actor == 0 and view.legal == (ACTION_BY_TEXT["deal"],)
+    snap = ViewEncoder().update(view)
+    assert isinstance(snap, Snapshot)
+    return snap
 
 
 def client_file() -> dict[str, Any]:
@@ -168,6 +182,7 @@ def host_file() -> dict[str, Any]:
     game.apply(1, ACTION_BY_TEXT["draw"])
     delta2 = enc.update(seat_view(game, 0))
     spectator = ViewEncoder().update(seat_view(game, None))
+    over = round_over()
     assert isinstance(snap, Snapshot) and isinstance(delta, Delta) and isinstance(delta2, Delta)
     ok = [
         valid("welcome", Welcome(1, 0, TOKEN, "t-1", "Kitchen", 2,
@@ -183,6 +198,7 @@ def host_file() -> dict[str, Any]:
         valid("delta: seat 0 played R1", delta),
         valid("delta: seat 1 drew (hidden from seat 0)", delta2),
         valid("snapshot for a spectator", spectator),
+        valid("snapshot at round_over: dealer is still this round's, the actor deals next", over),
         valid("accepted", Accepted(1)),
         valid("refused an intent", Refused(2, "not_your_turn", "it is seat 1's turn")),
         valid("refused a chat line", Refused(None, "rate_limited", "more than one chat line a second")),

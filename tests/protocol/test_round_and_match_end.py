@@ -7,7 +7,9 @@ names), so a verifier recomputing the deal from it is right; who deals next is t
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
+from pathlib import Path
 from random import Random
 
 import pytest
@@ -49,3 +51,15 @@ def test_at_round_over_the_view_names_this_rounds_dealer_and_the_actor_deals_nex
     assert prompt(view) == f"Round over. {who} next."
     game.apply(view.actor, DEAL)
     assert seat_view(game, 0).dealer == view.actor  # and from the deal on, the new one
+
+
+def test_the_round_over_vector_names_this_rounds_dealer() -> None:
+    """``vectors/host.json``'s snapshot at round_over: its ``dealer`` is the seat its
+    ``deal`` event names, and the next dealer is the actor, whose only action is deal."""
+    path = Path(__file__).resolve().parents[2] / "protocol" / "vectors" / "host.json"
+    [case] = [c for c in json.loads(path.read_text(encoding="utf-8"))["valid"] if "round_over" in c["name"]]
+    view = case["value"]["view"]
+    [deal] = [e for e in view["log"] if e[0] == "deal"]
+    assert view["phase"] == "round_over" and view["dealer"] == deal[1]
+    assert view["actor"] != view["dealer"] and view["legal"] == ["deal"]
+    assert view["revealed_key"] == ""  # (a stacked deck: nothing committed, nothing revealed)
