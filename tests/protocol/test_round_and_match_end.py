@@ -8,7 +8,6 @@ names), so a verifier recomputing the deal from it is right; who deals next is t
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 from pathlib import Path
 from random import Random
 
@@ -44,7 +43,7 @@ def test_at_round_over_the_view_names_this_rounds_dealer_and_the_actor_deals_nex
     assert view.actor == (dealt_by.seat + 1) % players
     verdict = verify_round(view)
     assert verdict.ok is True, verdict.reason
-    lying = verify_round(replace(view, dealer=view.actor))  # a view naming another dealer
+    lying = verify_round(view._replace(dealer=view.actor))  # a view naming another dealer
     assert lying.ok is False and "dealer" in lying.reason
     names = view.names
     who = "You deal" if view.actor == 0 else f"{names[view.actor]} deals"
