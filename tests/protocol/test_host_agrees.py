@@ -157,6 +157,9 @@ async def test_bye_in_the_waiting_room_gives_the_seat_up() -> None:
         assert room.book.seats[seat or 0].kind == "open"
         again = await hello(port, "B", token=token)
         assert [e.code for e in again.of(m.Error)] == ["bad_token"]
+        c = await hello(port, "C")  # a connection that just drops, there, is the same
+        c.writer.close()
+        await a.until(has(m.Presence, seat=c.welcome().seat, state="left"))
 
 
 # ----- answers and their order -------------------------------------------------------------
