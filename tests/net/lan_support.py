@@ -54,7 +54,7 @@ class Player:
         if game.in_flight or view.seat is None:
             return
         if view.phase == Phase.ROUND_OVER:
-            if view.dealer == view.seat and DEAL in view.legal:
+            if DEAL in view.legal:  # (the next round's dealer)
                 game.send(DEAL)
             else:
                 game.next_round()

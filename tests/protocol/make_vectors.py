@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from random import Random
 from typing import Any
 
 import msgpack
 
 from tests.seeds import rng_secret
-from unotui.engine import Card, Colour, Event, Game, Rules, deal_order, seat_view
+from unotui.engine import Card, Catch, Colour, Event, Game, Rules, deal_order, seat_view
 from unotui.protocol import (
     Accepted,
     Bye,
@@ -67,11 +68,31 @@ def invalid(name: str, error: str, value: Any = None, raw: bytes | None = None, 
     return {"name": name, "frame": frame, "error": error}
 
 
+def lenient(name: str, value: dict[str, Any], missing: str) -> dict[str, Any]:
+    """A frame without the optional key ``missing``: a receiver reads it as ``value`` with
+    that key nil (the canonical frame an up-to-date sender writes)."""
+    short = {k: v for k, v in value.items() if k != missing}
+    return {"name": name, "frame": framed(msgpack.packb(short)), "as": {**value, missing: None}}
+
+
 def small_game() -> Game:
     hands = ["R1 G5 B+2 W", "Y7 R7 G0 W+4"]
     deck = deal_order(hands, "R5", "B9 Y3", dealer=1)
     return Game(["Ann", "Bob"], Rules.preset("classic").with_(hand_size=4), secret=rng_secret(1),
                 dealer=1, deck=deck)
+
+
+def round_over() -> Snapshot:
+    """Seat 0's snapshot once :func:`small_game`'s round is over (seeded moves, no catches)."""
+    game, rng = small_game(), Random(60)  # (a seed whose round is short)
+    while game.phase != "round_over":
+        options = [a for a in game.legal_actions(game.actor) if not isinstance(a, Catch)]
+        game.apply(game.actor, rng.choice(options))
+    view = seat_view(game, 0, game.round_log_start)
+    assert view.dealer == 1 and view.actor == 0 and view.legal == (ACTION_BY_TEXT["deal"],)
+    snap = ViewEncoder().update(view)
+    assert isinstance(snap, Snapshot)
+    return snap
 
 
 def client_file() -> dict[str, Any]:
@@ -161,21 +182,28 @@ def host_file() -> dict[str, Any]:
     game.apply(1, ACTION_BY_TEXT["draw"])
     delta2 = enc.update(seat_view(game, 0))
     spectator = ViewEncoder().update(seat_view(game, None))
+    over = round_over()
     assert isinstance(snap, Snapshot) and isinstance(delta, Delta) and isinstance(delta2, Delta)
     ok = [
         valid("welcome", Welcome(1, 0, TOKEN, "t-1", "Kitchen", 2,
-                                 Rules.preset("classic"))),
+                                 Rules.preset("classic"), name="Ann")),
         valid("welcome a spectator", Welcome(1, None, None, "t-1", "Kitchen", 4, Rules.preset("giant"))),
+        valid("welcome under a name the host made unique", Welcome(1, 1, TOKEN, "t-1", "Kitchen", 3,
+                                                                   Rules.preset("classic"), name="aNN 3")),
         valid("error", Error("version", "this host speaks protocol versions 1..1")),
         valid("closed", Closed("host_left", "the host ended the table")),
+        valid("closed: a lobby closes a finished table",
+              Closed("match_over", "The match is over: back to the lobby.")),
         valid("snapshot of seat 0 at the deal", snap),
         valid("delta: seat 0 played R1", delta),
         valid("delta: seat 1 drew (hidden from seat 0)", delta2),
         valid("snapshot for a spectator", spectator),
+        valid("snapshot at round_over: dealer is still this round's, the actor deals next", over),
         valid("accepted", Accepted(1)),
         valid("refused an intent", Refused(2, "not_your_turn", "it is seat 1's turn")),
         valid("refused a chat line", Refused(None, "rate_limited", "more than one chat line a second")),
         valid("presence", Presence(1, "away", "Bob")),
+        valid("presence: a player said bye", Presence(1, "left", "Bob")),
         valid("deadline", Deadline("turn", 1, 30000)),
         valid("deadline cancelled", Deadline("catch", None, 0)),
         valid("chat", ChatLine(1, "Bob", "gg")),
@@ -234,6 +262,13 @@ def host_file() -> dict[str, Any]:
                                                             "name": "Bob"}),
         invalid("welcome: seat 10", "bad_message", {**ok[0]["value"], "seat": 10}),
         invalid("welcome: short token", "bad_message", {**ok[0]["value"], "token": "abc"}),
+        invalid("welcome: empty name", "bad_message", {**ok[0]["value"], "name": ""}),
+        invalid("welcome: name is a number", "bad_message", {**ok[0]["value"], "name": 1}),
+        invalid("welcome: no token key (only name may be missing)", "bad_message",
+                {k: v for k, v in ok[0]["value"].items() if k != "token"}),
+    ]
+    older = [  # what an older host sends: accepted, read as the canonical message "as"
+        lenient("welcome from a host older than welcome.name", ok[0]["value"], "name"),
     ]
     return {
         "description": "Frames a host sends to a client. A client accepts frames up to 262144 bytes; "
@@ -241,6 +276,7 @@ def host_file() -> dict[str, Any]:
         "sender": "host",
         "limit": 256 * 1024,
         "valid": ok,
+        "older": older,
         "invalid": bad,
     }
 

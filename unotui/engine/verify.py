@@ -9,7 +9,8 @@ last view and
 2. replays the round's log on a model of the table: who was dealt which cards, which
    card was turned up (and re-flipped), what every draw took off the pile, each
    reshuffle of the discard pile and each shuffle of the hands, recomputed from the key
-   on their canonical (sorted) inputs, and swaps, rotations, plays and discards;
+   on their canonical (sorted) inputs, and swaps, rotations, plays and discards; the
+   dealer is the one the ``deal`` event names, and the view's ``dealer`` must agree;
 3. checks it against everything the seat saw: the cards turned up, its own draws (and a
    spectator's nothing private), every card anyone played or discarded (it must have
    been in that hand), the size of each reshuffle and the hands laid down at the end.
@@ -95,6 +96,8 @@ def _replay(view: SeatView, key: bytes, order: list[Card], start: int) -> int:
     """Model the round from its log; raise :class:`_Mismatch` at the first contradiction."""
     log = view.log
     dealer = log[start].seat
+    if dealer != view.dealer:  # the view names this round's dealer until the next deal
+        raise _Mismatch(f"the deal names dealer {dealer} but the view {view.dealer}")
     active = list(view.active)
     if dealer not in active:
         raise _Mismatch(f"the dealer {dealer} is not at the table")

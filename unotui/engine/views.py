@@ -61,7 +61,9 @@ class SeatView(NamedTuple):
         wd4_by: seat whose Wild Draw Four may be challenged now (or -1).
         challenge_colour: the colour a challenge of that Wild Draw Four is judged against
             (the colour in play before it), or ``None`` when there is none to challenge.
-        scores, round_points, round_no, dealer, round_winner, winner, eliminated: match state.
+        scores, round_points, round_no, round_winner, winner, eliminated: match state.
+        dealer: this round's dealer, until the next deal (at ``round_over`` too, so a
+            verifier recomputing the deal may trust it; who deals next is the ``actor``).
         teams: team number of each seat (each seat its own team without teams).
         legal: actions the viewer may take now.
         log: the public log as the viewer may see it, from index ``log_start`` of the
@@ -183,6 +185,8 @@ def seat_views(game: Game, viewers: Sequence[tuple[int | None, int]]) -> MomentV
     challenge_colour = wd4[1] if wd4 is not None else None
     scores, round_points = tuple(game.scores), tuple(game.round_points)
     round_no, dealer, round_winner, winner = game.round_no, game.dealer, game.round_winner, game.winner
+    if phase is _ROUND_OVER:  # the game already names the next dealer (the actor, who deals);
+        dealer = game.log[game.round_log_start].seat  # the view says this round's until the deal
     eliminated = tuple(game.eliminated)
     teams = _teams(game)
     active = tuple(game.active)

@@ -352,8 +352,9 @@ class Lobby:
             self._record(table)  # a result is never dropped with its table
         table = self.tables.pop(code, None)
         room = self.rooms.pop(code, None)
-        if room is not None:
-            room.close("match_over", reason, forget=True)
+        if room is not None:  # (match_over only for a finished match: protocol/SPEC.md, Errors)
+            over = room.status == TableStatus.OVER
+            room.close("match_over" if over else "host_left", reason, forget=True)
         if table is not None:
             self.store.drop_table(code)
             self._changed()

@@ -19,6 +19,7 @@ from __future__ import annotations
 import logging
 import secrets
 from collections.abc import Callable, Hashable, Mapping
+from dataclasses import replace
 from random import Random
 from typing import Generic, TypeVar
 
@@ -26,7 +27,17 @@ from ..bots import BOT_NAMES, Bot, make_bot
 from ..engine import Action, Game, Phase, seat_view
 from ..protocol import messages as m
 from ..protocol.session import HelloReceived
-from ..table import DeadlineKind, Decision, Outcome, Pacing, PresenceState, Referee, SeatKind, TableStatus
+from ..table import (
+    DeadlineKind,
+    Decision,
+    Outcome,
+    Pacing,
+    PresenceChange,
+    PresenceState,
+    Referee,
+    SeatKind,
+    TableStatus,
+)
 from .audience import Audience
 from .config import RoomConfig, config_from_dict, config_to_dict
 from .effects import (
@@ -225,8 +236,14 @@ class TableCore(Generic[K]):
         if self.config.autostart and len(self.book.open_seats()) <= self.config.bots:
             self._start(now)
 
-    def gone(self, member: K, now: float) -> Effects[K]:
-        """A member's connection closed (any reason)."""
+    def gone(self, member: K, now: float, *, said_bye: bool = False) -> Effects[K]:
+        """A member's connection closed (any reason; ``said_bye``: the client said ``bye``).
+
+        In the waiting room a person's seat opens again (``left``).  Once the match has
+        begun the seat is held for its person (token or key) either way, as the referee
+        holds a dropped one, and a computer player takes it when the hold runs out; what
+        differs is what the others hear: ``away`` for a lost connection, ``left`` for a
+        deliberate leave (nobody should wait for a player who said goodbye)."""
         if member not in self.audience:
             return self.drain()
         seat = self.audience.remove(member)
@@ -246,11 +263,17 @@ class TableCore(Generic[K]):
             self._broadcast_table()
             return self.drain()
         entry.connected, entry.away_since = False, now
-        self._events.append(f"{entry.name} dropped (seat held)")
+        self._events.append(f"{entry.name} {'left' if said_bye else 'dropped'} (seat held)")
+        state = PresenceState.LEFT if said_bye else PresenceState.AWAY
         if self.referee is not None:
-            self._apply(self.referee.drop(seat, now), now)  # whose outcome says "away"
+            outcome = self.referee.drop(seat, now)  # whose outcome says "away"
+            if said_bye:
+                outcome = replace(outcome, presence=tuple(
+                    PresenceChange(s, state if s == seat and was is PresenceState.AWAY else was)
+                    for s, was in outcome.presence))
+            self._apply(outcome, now)
         else:
-            self._presence(seat, PresenceState.AWAY)
+            self._presence(seat, state)
         self._broadcast_table()
         return self.drain()
 
@@ -275,6 +298,7 @@ class TableCore(Generic[K]):
             table_name=self.config.name,
             seats=self.config.seats,
             rules=self.config.rules,
+            name=self.book.seats[seat].name if seat is not None else None,
         )
         self.audience.add(member, outbox, seat)
         if self.game is not None:

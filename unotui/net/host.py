@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from ..protocol import messages as m
-from ..protocol.session import HelloReceived, HostSession
+from ..protocol.session import ConnectionClosed, HelloReceived, HostSession
 from ..tokens import TokenBucket
 from .guard import GUESS_CODES, Backoff, BackoffLimits
 from .link import Link, session_of
@@ -192,6 +192,8 @@ class Host:
             return
         elif isinstance(event, m.Intent | m.Ready | m.Chat | m.Start):
             room.receive(link, event)
+        elif isinstance(event, ConnectionClosed) and event.code == "bye":
+            room.gone(link, said_bye=True)  # a deliberate leave (the close that follows finds it gone)
 
     def _hello(self, link: Link, event: HelloReceived) -> None:
         """Route a hello to the lobby or its table, past the limits that need it read."""

@@ -73,7 +73,7 @@ class _Seat:
         self.sent: list[m.Message | SeatView] = []
 
     def accept(self, *, seat: int | None, token: str | None, table: str, table_name: str, seats: int,
-               rules: Rules) -> None:
+               rules: Rules, name: str | None = None) -> None:
         pass  # nobody to welcome: the person is in this process
 
     def reject(self, code: str, message: str) -> None:  # pragma: no cover - nobody knocks

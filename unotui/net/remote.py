@@ -85,7 +85,8 @@ async def dial(
 
 
 def hang_up(link: Link) -> None:
-    """Say goodbye (``bye``, so the host frees the seat at once) and close: the one way a
+    """Say goodbye (``bye``: the host tells the others this player *left*; a seat in the
+    waiting room is freed, one in a match held as for a drop) and close: the one way a
     seat and the lobby client leave a host.  A session that can no longer send just closes."""
     with contextlib.suppress(Exception):
         session_of(link, PeerSession).send(m.Bye())
@@ -148,6 +149,9 @@ class RemoteGame(Controller):
         self.room: RoomInfo | None = None
         self._view: SeatView | None = None
         self.welcome: m.Welcome | None = None
+        #: the seat's name as the host gave it (``Ann 2`` when another Ann sits there):
+        #: what the player is called here; until a welcome says, the name asked for
+        self.seat_name = name
         self._link: Link | None = None
         #: the latest connection made, even once it is gone: its peer address is the host's
         self._dialled: Link | None = None
@@ -300,6 +304,7 @@ class RemoteGame(Controller):
         if isinstance(event, m.Welcome):
             self.welcome = event
             self.seat, self.token = event.seat, event.token or ""
+            self.seat_name = event.name or self.name  # (a host older than welcome.name says nothing)
             place = self.place  # (the token rotates on every resume: keep the latest)
             if self.memory is not None and self.token and place is not None:
                 self.memory.remember(place, self.token)

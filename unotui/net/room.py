@@ -125,9 +125,9 @@ class Room:
         """A connection said hello to this table (see :meth:`TableCore.admit`)."""
         self._effect(self.core.admit(link, session_of(link, HostSession), event, identity, self.loop.time()))
 
-    def gone(self, link: Link) -> None:
-        """A connection closed (any reason)."""
-        self._effect(self.core.gone(link, self.loop.time()))
+    def gone(self, link: Link, *, said_bye: bool = False) -> None:
+        """A connection closed (any reason; ``said_bye``: its client said ``bye``)."""
+        self._effect(self.core.gone(link, self.loop.time(), said_bye=said_bye))
 
     def receive(self, link: Link, message: m.Intent | m.Ready | m.Chat | m.Start) -> None:
         """A message from a connection: an intent, ready, a chat line, a request to start."""

@@ -317,6 +317,7 @@ SCHEMAS: dict[type[Any], tuple[Field, ...]] = {
         _f("rules", rules_in, rules_out),
         _f("heartbeat_ms", _int("heartbeat_ms", 1000, 600_000)),
         _f("max_frame", _int("max_frame", 256, 1 << 20)),
+        _f("name", _opt(_name)),
     ),
     Error: (_f("code", _code), _f("message", _message)),
     Closed: (_f("code", _code), _f("message", _message)),
@@ -354,6 +355,9 @@ SCHEMAS: dict[type[Any], tuple[Field, ...]] = {
     ),
     Created: (_f("code", _table_code),),
 }
+#: fields a receiver accepts missing (a sender older than the field omits them; a missing
+#: one reads as nil).  A sender always writes them: the canonical form has every field.
+OPTIONAL: frozenset[tuple[type[Any], str]] = frozenset({(Welcome, "name")})
 # The dataclass attribute behind a wire key, where they differ.
 _ATTR: dict[tuple[type[Any], str], str] = {(Delta, "set"): "changes"}
 #: message class -> its fields' (wire key, attribute, out) in order
@@ -403,7 +407,7 @@ def _builder(cls: type[Any], fields: tuple[Field, ...]) -> Callable[[dict[str, A
     readers = tuple((f.key, f.read) for f in fields)
 
     def build(wire: dict[str, Any]) -> Any:
-        message = cls(*[read(wire[key]) for key, read in readers])
+        message = cls(*[read(wire.get(key)) for key, read in readers])  # (keys checked first)
         if cls is Hello and message.min_version > message.max_version:
             raise RemoteProtocolError("bad_message", "hello: min_version is above max_version")
         if cls is Create and message.bots >= message.seats:
@@ -413,9 +417,11 @@ def _builder(cls: type[Any], fields: tuple[Field, ...]) -> Callable[[dict[str, A
     return build
 
 
-#: message class -> (its wire keys with "t", the function making it from its wire map)
-_READERS: dict[type[Any], tuple[frozenset[str], Callable[[dict[str, Any]], Any]]] = {
-    cls: (frozenset(["t", *(f.key for f in fields)]), _builder(cls, fields))
+#: message class -> (its wire keys with "t", the keys it may lack, the function making it
+#: from its wire map)
+_READERS: dict[type[Any], tuple[frozenset[str], frozenset[str], Callable[[dict[str, Any]], Any]]] = {
+    cls: (frozenset(["t", *(f.key for f in fields)]),
+          frozenset(f.key for f in fields if (cls, f.key) in OPTIONAL), _builder(cls, fields))
     for cls, fields in SCHEMAS.items()
 }
 
@@ -427,8 +433,10 @@ def _decode(body: bytes, limits: Limits, table: dict[str, type[Any]]) -> Any:
     kind = wire.get("t")
     if type(kind) is not str or kind not in table:
         raise RemoteProtocolError("bad_message", "unknown or missing message type 't'")
-    keys, build = _READERS[table[kind]]
-    if wire.keys() != keys:  # exactly "t" and the fields, in any order
+    keys, optional, build = _READERS[table[kind]]
+    got = wire.keys()
+    if got != keys and not (optional and got <= keys and keys - got <= optional):
+        # exactly "t" and the fields, in any order (an optional one may be missing)
         raise RemoteProtocolError("bad_message", f"{kind}: wrong set of fields")
     return build(wire)
 

@@ -37,7 +37,6 @@ CODES: dict[str, str] = {
     "timeout": "hello, a frame or the heartbeat did not arrive in time",
     "rate_limited": "too many messages (or chat lines) too fast",
     "bad_name": "the player name is empty or too wide once cleaned",
-    "name_taken": "another player at the table has this name",
     "password": "wrong or missing table password",
     "bad_token": "the resume token is unknown or expired",
     "table_full": "no free seat (spectating may still be possible)",

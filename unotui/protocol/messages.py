@@ -188,6 +188,9 @@ class Welcome:
         seats: seats at the table; ``rules``: the table's rules.
         heartbeat_ms: ping when nothing arrived for this long; dead after 3 times it.
         max_frame: the largest frame body the host accepts from the client, in bytes.
+        name: the seat's name as the host gave it (a name another seat has, ignoring
+            case, becomes ``Ann 2``), so the client learns who it is here; ``None`` for a
+            spectator, and from a host older than the field (it is optional on the wire).
     """
 
     TYPE: ClassVar[str] = "welcome"
@@ -200,6 +203,7 @@ class Welcome:
     rules: Rules
     heartbeat_ms: int = 15_000
     max_frame: int = 4096
+    name: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

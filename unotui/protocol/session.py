@@ -324,11 +324,13 @@ class HostSession(Session[HostEvent]):
         return self._views.log_from
 
     def accept(
-        self, *, seat: int | None, token: str | None, table: str, table_name: str, seats: int, rules: Rules
+        self, *, seat: int | None, token: str | None, table: str, table_name: str, seats: int, rules: Rules,
+        name: str | None = None,
     ) -> None:
         """Admit the client (after :class:`HelloReceived`): send ``welcome``.
 
-        ``seat`` ``None`` admits a spectator.  Send the first view next.
+        ``seat`` ``None`` admits a spectator.  ``name``: the seat's name as the table gave
+        it (not always the one asked for: see ``Welcome.name``).  Send the first view next.
         """
         self._expect(State.AUTHENTICATING, "accept")
         welcome = Welcome(
@@ -341,6 +343,7 @@ class HostSession(Session[HostEvent]):
             rules=rules,
             heartbeat_ms=round(self.timing.heartbeat * 1000),
             max_frame=self._limit_in.frame,
+            name=name,
         )
         self._queue(welcome)
         self.seat = seat

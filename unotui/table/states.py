@@ -50,7 +50,9 @@ class PresenceState(enum.StrEnum):
     ``joined``: a person took a seat in the waiting room; ``away``: their connection
     dropped (the seat is held); ``back``: they control the seat again; ``bot``: a computer
     player plays the seat (after three timeouts in a row, until the person acts again, or
-    for good once the hold expired); ``left``: they gave up their seat before the match.
+    for good once the hold expired); ``left``: they said goodbye (``bye``): before the match
+    the seat is open again, during it the seat is held as for ``away`` (they may come back
+    with their token or key) and the others know not to wait for them.
     ``reconnecting`` is a remote seat telling its own screen that it lost the host and is
     resuming: it is never sent (see :data:`SENT_PRESENCE`).
     """

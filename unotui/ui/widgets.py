@@ -131,7 +131,7 @@ def prompt(view: SeatView) -> str:
     if view.phase == Phase.MATCH_OVER:
         main = f"{names[view.winner]} won the match." if view.winner >= 0 else "The match is over."
     elif view.phase == Phase.ROUND_OVER:
-        dealer = "You deal" if view.dealer == me else f"{names[view.dealer]} deals"
+        dealer = "You deal" if view.actor == me else f"{names[view.actor]} deals"  # (the next dealer)
         main = f"Round over. {dealer} next."
     elif not view.my_turn:
         main = f"Waiting for {names[view.actor]} {_PHASE_WAIT.get(view.phase, '')}."
