@@ -411,13 +411,56 @@ class SshSeat:
                 await asyncio.wait_for(self._conn.wait_closed(), 5)
 
 
-class LocalSeat:
-    """A player's session as a local process on a pty, under cProfile (``--profile``)."""
+#: what the profiled seat's process runs: the lobby app on its pty (as ``python -m unotui.ssh
+#: --local``), with each widget's ``render_lines`` and each screen update of the compositor
+#: timed (per widget class and id) and, unless UNOTUI_BENCH_CPROFILE is empty, under cProfile
+_PROFILED = r"""
+import collections, cProfile, os, runpy, sys, time
+from textual._compositor import Compositor
+from textual.widget import Widget
 
-    def __init__(self, player: Player, tcp_port: int, profile: Path) -> None:
+spent = collections.defaultdict(lambda: [0, 0.0, 0])
+def timed(name, original):
+    def run(self, *args, **kwargs):
+        start = time.perf_counter()
+        try:
+            return original(self, *args, **kwargs)
+        finally:
+            key = name(self)
+            entry = spent[key]
+            entry[0] += 1
+            entry[1] += time.perf_counter() - start
+    return run
+Widget.render_lines = timed(lambda w: type(w).__name__ + ("#" + w.id if w.id else ""), Widget.render_lines)
+Compositor.render_update = timed(lambda c: "screen update (all of it)", Compositor.render_update)
+out = os.environ["UNOTUI_BENCH_PROFILE"]
+profile = cProfile.Profile() if os.environ.get("UNOTUI_BENCH_CPROFILE") else None
+sys.argv = ["unotui.ssh", *sys.argv[1:]]
+if profile is not None:
+    profile.enable()
+try:
+    runpy.run_module("unotui.ssh", run_name="__main__")
+except SystemExit:
+    pass
+finally:
+    if profile is not None:
+        profile.disable()
+        profile.dump_stats(out)
+    with open(out + ".widgets", "w") as file:
+        for key, (calls, seconds, _) in sorted(spent.items(), key=lambda kv: -kv[1][1]):
+            file.write(f"{key}\t{calls}\t{seconds * 1000:.1f}\n")
+"""
+
+
+class LocalSeat:
+    """A player's session as a local process on a pty (``--profile``): the lobby app,
+    its widgets' rendering timed and, with ``cprofile``, all of it under cProfile."""
+
+    def __init__(self, player: Player, tcp_port: int, profile: Path, cprofile: bool) -> None:
         self.player = player
         self.tcp_port = tcp_port
         self.profile = profile
+        self.cprofile = cprofile
         self.child: subprocess.Popen[bytes] | None = None
         self._master = -1
 
@@ -431,10 +474,11 @@ class LocalSeat:
         tty.setraw(slave)
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", size[1], size[0], 0, 0))
         env = {**os.environ, "TERM": "xterm-256color", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8",
-               "USER": self.player.name}
+               "USER": self.player.name, "UNOTUI_BENCH_PROFILE": str(self.profile),
+               "UNOTUI_BENCH_CPROFILE": "1" if self.cprofile else ""}
         env.pop("COLORTERM", None)
         self.child = subprocess.Popen(
-            [sys.executable, "-m", "cProfile", "-o", str(self.profile), "-m", "unotui.ssh", "--local",
+            [sys.executable, "-c", _PROFILED, "--local",
              "--entry", "unotui.lobby.session:run", "--extra", "host=127.0.0.1",
              "--extra", f"port={self.tcp_port}"],
             stdin=slave, stdout=slave, stderr=slave, start_new_session=True, cwd=ROOT, env=env,
@@ -589,7 +633,7 @@ async def _run(server_pid: int, ssh_port: int, tcp_port: int, args: argparse.Nam
                for i in range(n)]
     seats: list[SshSeat | LocalSeat] = [SshSeat(p, ssh_port) for p in players]
     if args.profile:
-        seats[1] = LocalSeat(players[1], tcp_port, Path(args.profile))
+        seats[1] = LocalSeat(players[1], tcp_port, Path(args.profile), args.cprofile)
     opened = await asyncio.gather(*(s.open((size[0], size[1])) for s in seats), return_exceptions=True)
     failed = [f"{type(o).__name__}: {o}" for o in opened if isinstance(o, BaseException)]
     if failed:
@@ -661,19 +705,27 @@ def one_run(args: argparse.Namespace) -> Result:
                 server.wait()
     result.report()
     if args.profile:
-        show_profile(Path(args.profile))
+        show_profile(Path(args.profile), args.seconds)
     return result
 
 
-def show_profile(path: Path) -> None:
-    import pstats
-
-    if not path.exists():
-        print(f"no profile at {path}")
+def show_profile(path: Path, seconds: float) -> None:
+    """The profiled seat: its widgets' rendering per class (ms per render and in all), then
+    cProfile's top entries if it ran."""
+    widgets = Path(f"{path}.widgets")
+    if not widgets.exists():
+        print(f"no profile at {widgets}")
         return
-    stats = pstats.Stats(str(path))
-    stats.sort_stats("cumulative").print_stats(r"unotui|textual|rich", 40)
-    stats.sort_stats("tottime").print_stats(25)
+    print(f"the profiled seat's rendering over its whole run (the window was {seconds:.0f} s):")
+    for line in widgets.read_text().splitlines()[:16]:
+        name, calls, ms = line.split("\t")
+        print(f"  {name:<48} {int(calls):>6} renders {float(ms):>9.1f} ms "
+              f"({float(ms) / max(int(calls), 1):.2f} ms each)")
+    if path.exists():
+        import pstats
+
+        stats = pstats.Stats(str(path))
+        stats.sort_stats("cumulative").print_stats(r"unotui/ui|_compositor|_styles_cache", 30)
 
 
 def main() -> int:
@@ -695,7 +747,9 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--timeout", type=float, default=120.0, help="seconds for a step of seating")
     parser.add_argument("--sessions-per-process", type=int, default=8, metavar="K")
-    parser.add_argument("--profile", metavar="FILE", help="one seat is a local session under cProfile")
+    parser.add_argument("--profile", metavar="FILE", help="one seat is a local session whose widgets' "
+                        "rendering is timed (FILE.widgets) and, with --cprofile, profiled (FILE)")
+    parser.add_argument("--cprofile", action="store_true", help="--profile under cProfile too (slower)")
     args = parser.parse_args()
     if args.players < SEATS or args.players % SEATS:
         parser.error("--players must be a multiple of 4")
