@@ -10,8 +10,9 @@ What it does, as players would:
 3. They sit down through the lobby's keys, four to a table: the table's creator presses
    ``n``, sets "Computer players" to 0 (Tab, Tab, Enter, Up, Up, Enter), creates the
    table (Ctrl+S) and reads its code off the waiting room ("table code K7QMX: ..."); the
-   three others press ``c`` and type the code.  The full table starts by itself.  At most
-   four tables are being filled at once: the lobby lets one address keep four waiting.
+   three others press ``c`` and type the code, one after another (each once the one
+   before is in the waiting room).  The full table starts by itself.  At most four
+   tables are being filled at once: the lobby lets one address keep four waiting.
 4. Each player plays from what its screen shows (a small terminal emulator here reads
    the bytes the session sends into rows of text; nothing else is read): the status line
    says whose turn it is and what is asked; the hand's top frame marks playable cards
@@ -34,9 +35,11 @@ What it does, as players would:
    server) until the p95 reaches ``--target-ms`` (250); the figure is the largest N
    below it.
 7. ``--profile FILE``: one seat of the first table is instead a local session on a pty
-   (``python -m cProfile -o FILE -m unotui.ssh --local``: the same lobby app in a process
-   of its own, joined over the TCP port as a guest) played the same way; it quits with
-   Ctrl+Q, y at the end and the profile's top entries are printed.
+   (the lobby app in a process of its own, as ``python -m unotui.ssh --local`` runs it,
+   joined over the TCP port as a guest) played the same way, with each widget's
+   ``render_lines`` and each screen update of Textual's compositor timed (written to
+   ``FILE.widgets`` and printed: renders, ms in all, ms each); ``--cprofile`` runs it
+   under cProfile too (``FILE``).  It quits with Ctrl+Q, y at the end.
 
 The clients run in this process, on the same two cores as the server, and the machine is
 shared: each figure is printed beside the load average.  The last line is exactly
@@ -152,7 +155,9 @@ class Probe:
     card: str
     sent: float
     waiting: set[int]
+    by: int  # the player's own seat: its screen shows the card too, or the play never happened
     seen: dict[int, float] = field(default_factory=dict)
+    played: bool = False
 
 
 class Bench:
@@ -164,6 +169,7 @@ class Bench:
         self.actions = 0
         self.untimed = 0
         self.lost = 0
+        self.refused = 0  # plays the player's own screen never showed (refused, or overtaken)
         self.per_seat: list[float] = []
         self.all_seats: list[float] = []
         self.probes: dict[int, list[Probe]] = {}
@@ -176,7 +182,7 @@ class Bench:
         if card == player.top:  # the same text on top already: no change to see
             self.untimed += 1
             return
-        self.probes.setdefault(player.table_no, []).append(Probe(card, sent, others))
+        self.probes.setdefault(player.table_no, []).append(Probe(card, sent, others, player.index))
 
     def shown(self, player: Player, now: float) -> None:
         probes = self.probes.get(player.table_no)
@@ -185,7 +191,12 @@ class Bench:
         for probe in list(probes):
             if now - probe.sent > 10:
                 probes.remove(probe)
-                self.lost += 1
+                if probe.played:
+                    self.lost += 1
+                else:
+                    self.refused += 1
+            elif player.index == probe.by and player.top == probe.card:
+                probe.played = True
             elif player.index in probe.waiting and player.top == probe.card:
                 probe.waiting.discard(player.index)
                 probe.seen[player.index] = now - probe.sent
@@ -193,6 +204,11 @@ class Bench:
                 if not probe.waiting:
                     self.all_seats.append(max(probe.seen.values()))
                     probes.remove(probe)
+                    if os.environ.get("LOBBY_PLAY_DEBUG"):
+                        slowest = max(probe.seen, key=probe.seen.__getitem__)
+                        times = sorted(round(v * MS) for v in probe.seen.values())
+                        print(f"probe {probe.card} table {player.table_no} {times} slowest p{slowest:03d}",
+                              file=sys.stderr)
 
 
 class Player:
@@ -578,6 +594,7 @@ class Result:
     plays_timed: int
     untimed: int
     lost: int
+    refused: int
     actions: int
     server_cpu: float
     session_cpu: float
@@ -603,7 +620,8 @@ class Result:
         print(f"  key to new top card on every other seat: p50 {self.p50_ms:.0f} ms, "
               f"p95 {self.p95_ms:.0f} ms over {self.plays_timed} plays "
               f"(per seat p95 {self.seat_p95_ms:.0f} ms; "
-              f"{self.untimed} plays on the same card untimed, {self.lost} not seen within 10 s)")
+              f"{self.untimed} plays on the same card untimed, {self.lost} not seen within 10 s, "
+              f"{self.refused} never on the player's own screen: refused or overtaken)")
         print(f"  {self.actions} actions ({per}/s): server {self.server_cpu:.1f} s CPU, sessions "
               f"{self.session_cpu:.1f} s, = {self.cpu_ms_per_action:.1f} ms per action "
               f"(server {self.server_cpu * MS / max(self.actions, 1):.1f}, sessions "
@@ -683,7 +701,8 @@ async def _run(server_pid: int, ssh_port: int, tcp_port: int, args: argparse.Nam
         players=len(tables) * SEATS, tables=len(tables),
         p50_ms=percentile(bench.all_seats, 0.5) * MS, p95_ms=percentile(bench.all_seats, 0.95) * MS,
         seat_p95_ms=percentile(bench.per_seat, 0.95) * MS, plays_timed=len(bench.all_seats),
-        untimed=bench.untimed, lost=bench.lost, actions=bench.actions, server_cpu=server_cpu,
+        untimed=bench.untimed, lost=bench.lost, refused=bench.refused, actions=bench.actions,
+        server_cpu=server_cpu,
         session_cpu=session_cpu, client_cpu=client_cpu, seconds=elapsed, pss_mib=pss / max(n, 1), load=load,
         idle=sum(1 for t in tables for p in t if not p.acted), idle_ms=idle_ms,
     )
@@ -772,7 +791,7 @@ def main() -> int:
         n += args.step
     if best is None:
         print(f"no N from {args.start} kept the p95 under {args.target_ms:.0f} ms; the first run's figures:")
-    print((best or first or Result(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, "")).summary())
+    print((best or first or Result(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, "")).summary())
     return 0
 
 
