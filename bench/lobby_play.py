@@ -604,6 +604,7 @@ class Result:
     load: str
     idle: int = 0  # players who sent no action in the window
     idle_ms: float = float("nan")  # a session's CPU ms per second with nobody acting
+    unseated: int = 0  # tables that could not be seated
 
     @property
     def cpu_ms_per_action(self) -> float:
@@ -664,14 +665,27 @@ async def _run(server_pid: int, ssh_port: int, tcp_port: int, args: argparse.Nam
     gate = asyncio.Semaphore(4)
     games: list[asyncio.Task[None]] = []
 
+    failed_tables: list[str] = []
+    seated: list[list[Player]] = []
+
     async def seat_and_play(table: list[Player]) -> None:
-        await seat(table, args.timeout, gate)
+        try:
+            await seat(table, args.timeout, gate)
+        except TimeoutError as exc:  # measured without it, and said (the run then fails --find)
+            failed_tables.append(str(exc))
+            return
+        seated.append(table)
         games.extend(asyncio.ensure_future(p.play()) for p in table)
 
     started = time.perf_counter()
     await asyncio.gather(*(seat_and_play(t) for t in tables))
-    print(f"  seated {len(tables) * SEATS} players at {len(tables)} tables in "
-          f"{time.perf_counter() - started:.1f} s (load {_load()})", flush=True)
+    for why in failed_tables[:2]:
+        print(f"  a table could not be seated: {why.splitlines()[0]}; its screen's last words: "
+              f"{' '.join(why.split())[-400:]}")
+    tables = sorted(seated, key=lambda t: t[0].table_no)
+    print(f"  seated {len(tables) * SEATS} of {n} players at {len(tables)} tables in "
+          f"{time.perf_counter() - started:.1f} s (load {_load()}); {len(failed_tables)} tables failed",
+          flush=True)
     pids = [server_pid, *_descendants(server_pid)]
     idle_ms = float("nan")
     if args.idle_seconds > 0:  # what sitting at a table costs with nobody acting: its clock
@@ -704,7 +718,7 @@ async def _run(server_pid: int, ssh_port: int, tcp_port: int, args: argparse.Nam
         untimed=bench.untimed, lost=bench.lost, refused=bench.refused, actions=bench.actions,
         server_cpu=server_cpu,
         session_cpu=session_cpu, client_cpu=client_cpu, seconds=elapsed, pss_mib=pss / max(n, 1), load=load,
-        idle=sum(1 for t in tables for p in t if not p.acted), idle_ms=idle_ms,
+        idle=sum(1 for t in tables for p in t if not p.acted), idle_ms=idle_ms, unseated=len(failed_tables),
     )
 
 
@@ -783,7 +797,7 @@ def main() -> int:
         result = one_run(args)
         first = first or result
         print(result.summary(), flush=True)
-        if not result.p95_ms < args.target_ms or result.lost:
+        if not result.p95_ms < args.target_ms or result.lost or result.unseated:
             print(f"  p95 {result.p95_ms:.0f} ms at {n} players: not under {args.target_ms:.0f} ms "
                   f"(or plays not seen), the search stops")
             break
