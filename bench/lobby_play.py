@@ -47,8 +47,18 @@ shared: each figure is printed beside the load average.  The last line is exactl
 Run: ``python bench/lobby_play.py --players 40`` (one run), ``--find`` (the capacity),
 ``--players 4 --seconds 10`` for a smoke run.
 
-Measured on the shared 2-core machine: see docs/hosting.md, "How many players one
-machine carries" (filled in from this file's runs).
+Measured on the shared 2-core machine (docs/hosting.md, "How many players one machine
+carries", has every run): with 8 sessions per worker (the default) 8 players (2 tables)
+kept the p95 under 250 ms (198 ms; p50 73 ms; load average 2.0-2.9) and 16 did not
+(394 ms); loaded by other work (load 10-25) only 4 did, once of twice.  With a process
+per session (``--sessions-per-process 1``) 28 players did (201 ms at load 16) and 36 did
+not (295 ms).  CPU per action 117-165 ms, of which the server 7-9 ms: the sessions' screens
+are the cost, a quarter to a third of it the turn clock's redraw each second (3.4-4.7 ms
+of CPU a second per seated session with nobody acting).  PSS 12-19 MiB per session with
+workers at 8-20 players, 28-32 MiB with a process each.  100 players could not be seated
+at load 30-51 (a join timed out after 15 tables).  A profiled seat (``--profile``): 12.4
+ms per screen update at 100x30, nearly the whole screen redrawn per action (the pile 2.9
+ms, the screen's background 2.5 ms, the log 1.9 ms and its scroll bar 1.1 ms, ...).
 """
 
 from __future__ import annotations
@@ -165,6 +175,7 @@ class Bench:
 
     def __init__(self) -> None:
         self.measuring = False
+        self.collecting = False  # sightings counted: the window and a few seconds after
         self.hold = False  # the idle window: nobody decides
         self.actions = 0
         self.untimed = 0
@@ -186,7 +197,7 @@ class Bench:
 
     def shown(self, player: Player, now: float) -> None:
         probes = self.probes.get(player.table_no)
-        if not probes:
+        if not probes or not self.collecting:
             return
         for probe in list(probes):
             if now - probe.sent > 10:
@@ -621,7 +632,7 @@ class Result:
         print(f"  key to new top card on every other seat: p50 {self.p50_ms:.0f} ms, "
               f"p95 {self.p95_ms:.0f} ms over {self.plays_timed} plays "
               f"(per seat p95 {self.seat_p95_ms:.0f} ms; "
-              f"{self.untimed} plays on the same card untimed, {self.lost} not seen within 10 s, "
+              f"{self.untimed} plays on the same card untimed, {self.lost} unseen in 10 s or by the end, "
               f"{self.refused} never on the player's own screen: refused or overtaken)")
         print(f"  {self.actions} actions ({per}/s): server {self.server_cpu:.1f} s CPU, sessions "
               f"{self.session_cpu:.1f} s, = {self.cpu_ms_per_action:.1f} ms per action "
@@ -699,7 +710,7 @@ async def _run(server_pid: int, ssh_port: int, tcp_port: int, args: argparse.Nam
     before = {pid: _cpu_seconds(pid) for pid in pids}
     client_before = time.process_time()
     window = time.perf_counter()
-    bench.measuring = True
+    bench.measuring = bench.collecting = True
     await asyncio.sleep(args.seconds)
     bench.measuring = False
     elapsed = time.perf_counter() - window
@@ -708,6 +719,13 @@ async def _run(server_pid: int, ssh_port: int, tcp_port: int, args: argparse.Nam
     client_cpu = time.process_time() - client_before
     pss = sum(_pss_kib(pid) for pid in [server_pid, *_descendants(server_pid)]) / 1024
     load = _load()
+    await asyncio.sleep(3)  # the plays of the window's last moments reach the screens
+    bench.collecting = False
+    for probe in (p for probes in bench.probes.values() for p in probes):
+        if probe.played:
+            bench.lost += 1
+        else:
+            bench.refused += 1
     for game in games:
         game.cancel()
     await asyncio.gather(*(s.close() for s in seats), return_exceptions=True)
