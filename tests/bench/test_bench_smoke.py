@@ -54,6 +54,26 @@ def test_ssh_load_bench_summary_line() -> None:
     assert re.fullmatch(summary, line), line
 
 
+
+def test_lobby_play_bench_summary_line() -> None:
+    """Four SSH players sit down at one table through the lobby's keys and play from their
+    screens: the run measured real plays (a p95 that is a number, not nan) and real actions."""
+    run = subprocess.run(
+        [sys.executable, str(BENCH / "lobby_play.py"), "--players", "4", "--seconds", "8",
+         "--idle-seconds", "1", "--think-min", "0.3", "--think-max", "0.6", "--timeout", "60"],
+        capture_output=True, text=True, check=True, timeout=240,
+    )
+    lines = run.stdout.strip().splitlines()
+    assert re.fullmatch(
+        r"players=4 tables=1 action_to_screens_p95_ms=\d+ cpu_ms_per_action=\d+\.\d"
+        r" pss_mib_per_session=\d+\.\d\d",
+        lines[-1],
+    ), run.stdout[-3000:]
+    actions = next(line for line in lines if " actions (" in line)
+    assert int(actions.split()[0]) >= 4, actions
+    timed = re.search(r"over (\d+) plays", run.stdout)
+    assert timed is not None and int(timed.group(1)) >= 1, run.stdout[-3000:]
+
 @pytest.mark.parametrize("mode", [(), ("--floor",)], ids=["host", "floor"])
 def test_host_load_bench_summary_line(mode: tuple[str, ...]) -> None:
     line = last_line(str(BENCH / "host_load.py"), "--peers", "40", "--seconds", "1", *mode)
