@@ -32,7 +32,9 @@ async def _until(pilot: Pilot[Any], condition: Callable[[], bool], what: str) ->
         if condition():
             return
         await pilot.pause(0.02)
-    raise AssertionError(f"never: {what}")
+    app = pilot.app
+    stack = [type(screen).__name__ for screen in app.screen_stack]
+    raise AssertionError(f"never: {what} (screens {stack}, focused {app.focused!r})")
 
 
 async def _leave_for_the_menu_then_play_solo(pilot: Pilot[Any]) -> None:
