@@ -52,8 +52,8 @@ async def _leave_for_the_menu_then_play_solo(pilot: Pilot[Any]) -> None:
     await _until(pilot, lambda: isinstance(app.screen, MenuScreen), "the menu")
     assert app.controller is None and app.view is None  # nothing of the match is left
     menu = app.screen
-    await _until(pilot, lambda: isinstance(app.focused, OptionList) and app.focused.screen is menu,
-                 "the menu's entries, focused")
+    await _until(pilot, lambda: isinstance(app.focused, OptionList) and app.focused.screen is menu
+                 and app.focused.highlighted == 0, "the menu's entries, focused, the first highlighted")
     await pilot.press("enter")  # Play solo
     await settle(pilot)
     await _until(pilot, lambda: isinstance(app.screen, TableScreen), "the solo table")
