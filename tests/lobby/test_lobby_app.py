@@ -14,7 +14,8 @@ from tests.net.lan_support import until
 from unotui.engine import Rules
 from unotui.lobby.lobby import LobbySettings
 from unotui.net.remote import RemoteGame
-from unotui.ui.lobby_app import LobbyApp
+from unotui.ui.app import UnoApp
+from unotui.ui.lobby_home import LobbyHome, lobby_app
 from unotui.ui.screens.create_table import CreateTableScreen
 from unotui.ui.screens.lobby import LobbyScreen, lobby_text
 from unotui.ui.screens.table import TableScreen
@@ -29,17 +30,19 @@ SETTINGS = LobbySettings(bot_delay=0.0, catch_grace=0.0, reap_every=0.2, empty_g
 
 async def lobby_ready(pilot: Pilot[Any]) -> LobbyScreen:
     app = pilot.app
-    assert isinstance(app, LobbyApp)
+    assert isinstance(app, UnoApp)
+    home = app.home
+    assert isinstance(home, LobbyHome)
 
     async def ready() -> bool:
         await pilot.pause(0.05)
-        screen = app.lobby_screen()
+        screen = home.lobby_screen()
         return screen is not None and screen.state is not None and app.screen is screen
 
     for _ in range(200):
         if await ready():
             break
-    screen = app.lobby_screen()
+    screen = home.lobby_screen()
     assert screen is not None and screen.state is not None
     return screen
 
@@ -55,7 +58,7 @@ async def screen_is(pilot: Pilot[Any], cls: type) -> None:
 
 async def test_create_a_table_wait_leave_then_quick_match(tmp_path: Path) -> None:
     async with lobby_host(tmp_path, SETTINGS) as (lobby, port):
-        app = LobbyApp("127.0.0.1", port, "Ann")
+        app = lobby_app("127.0.0.1", port, "Ann")
         async with app.run_test(size=(80, 24)) as pilot:
             screen = await lobby_ready(pilot)
             assert "Ann - 1 online" in lobby_text(screen.state)  # type: ignore[arg-type]
@@ -97,7 +100,7 @@ async def test_enter_sits_at_the_highlighted_table_and_w_watches(tmp_path: Path)
         await seat.start()  # the quick table starts: Ann may only watch it
         bob.client.create("Open", 3, 0, Rules(), "easy", 30.0, False)
         await until(lambda: len(bob.created()) == 2)
-        app = LobbyApp("127.0.0.1", port, "Ann")
+        app = lobby_app("127.0.0.1", port, "Ann")
         async with app.run_test(size=(120, 40)) as pilot:
             screen = await lobby_ready(pilot)
             quick = bob.created()[0]
@@ -129,7 +132,7 @@ async def test_the_app_keeps_trying_when_the_lobby_answers_late(tmp_path: Path) 
     with socket.socket() as s:  # a port nobody listens on yet
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    app = LobbyApp("127.0.0.1", port, "Ann")
+    app = lobby_app("127.0.0.1", port, "Ann")
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause(1.0)  # refused at least once
         from unotui.lobby.lobby import Lobby
@@ -172,7 +175,7 @@ async def test_quitting_a_match_says_what_becomes_of_the_seat(tmp_path: Path, ke
 
     async with lobby_host(tmp_path, SETTINGS) as (lobby, port):
         identity = lobby.credentials.issue("SHA256:annsKeyAAAAAAAA") if keyed else None
-        app = LobbyApp("127.0.0.1", port, "Ann", identity=identity)
+        app = lobby_app("127.0.0.1", port, "Ann", identity=identity)
         async with app.run_test(size=(100, 30)) as pilot:
             await lobby_ready(pilot)
             await pilot.pause(0.1)  # the empty leaderboard says what it takes to be on it
@@ -195,7 +198,7 @@ async def test_quitting_a_match_says_what_becomes_of_the_seat(tmp_path: Path, ke
         await until(lambda: bob.created())
         seat = RemoteGame("127.0.0.1", port, name="Bob", table=bob.created()[0])
         await seat.start()
-        watcher = LobbyApp("127.0.0.1", port, "Ann")
+        watcher = lobby_app("127.0.0.1", port, "Ann")
         async with watcher.run_test(size=(100, 30)) as pilot:
             screen = await lobby_ready(pilot)
             for _ in range(100):
@@ -227,7 +230,7 @@ async def test_help_in_the_lobby_shows_the_lobby_s_keys_first(tmp_path: Path) ->
         if binding.key != "question_mark":  # (the help itself)
             assert names.get(binding.key, binding.key) in listed, binding.key
     async with lobby_host(tmp_path, SETTINGS) as (_lobby, port):
-        app = LobbyApp("127.0.0.1", port, "Ann")
+        app = lobby_app("127.0.0.1", port, "Ann")
         async with app.run_test(size=(100, 40)) as pilot:
             await lobby_ready(pilot)
             await pilot.press("question_mark")

@@ -45,7 +45,7 @@ APP_ENTRY = "unotui.lobby.session:make_app"
 #: sessions per worker process unless told otherwise (measured: ``bench/ssh_load.py --lobby``)
 SESSIONS_PER_PROCESS = 8
 #: what the forkserver imports once for every session (shared pages, a faster first frame)
-PRELOAD = ("unotui.ui.preload", "unotui.ui.lobby_app", "unotui.ui.screens.lobby", "unotui.lobby.session")
+PRELOAD = ("unotui.ui.preload", "unotui.ui.lobby_home", "unotui.ui.screens.lobby", "unotui.lobby.session")
 
 
 @dataclass(frozen=True)

@@ -63,10 +63,12 @@ class LobbyScreen(Screen[None]):
     #: what the lobby last said (set by the app); the list, leaders and head follow it
     state: var[LobbyState | None] = var(None, always_update=True, init=False)
 
-    def __init__(self, keyed: bool = False) -> None:
+    def __init__(self, keyed: bool = False, quick_seats: int = 4) -> None:
         super().__init__()
         #: whether the player came with an SSH key (only keyed players are ranked)
         self.keyed = keyed
+        #: the seats of a table quick match opens (its question says what it starts)
+        self.quick_seats = quick_seats
         self._pending: list[Text] = []
 
     def compose(self) -> ComposeResult:
