@@ -84,7 +84,7 @@ async def test_create_a_table_wait_leave_then_quick_match(tmp_path: Path) -> Non
                 if not lobby.tables:
                     break
             assert not lobby.tables
-            await pilot.press("q")
+            await pilot.press("q", "y")  # quick match, and yes to what it starts
             await screen_is(pilot, TableScreen)
             assert app.view is not None and len(app.view.names) == 4
 
@@ -182,7 +182,7 @@ async def test_quitting_a_match_says_what_becomes_of_the_seat(tmp_path: Path, ke
             board = " ".join(str(app.screen.query_one("#leaders", Static).render()).split())
             assert board == ("No rated games yet. Finish a match to be ranked." if keyed else
                              "No rated games yet. Play with an SSH key to be ranked.")
-            await pilot.press("q")  # a quick match: seated at once, bots fill the table
+            await pilot.press("q", "y")  # a quick match (yes): seated at once, bots fill the table
             await at_table(pilot)
             await pilot.press("ctrl+q")
             await screen_is(pilot, ConfirmScreen)
@@ -241,3 +241,106 @@ async def test_help_in_the_lobby_shows_the_lobby_s_keys_first(tmp_path: Path) ->
             assert "join a private table by its code" in text and "Rules in force" not in text
             await pilot.press("escape")
             await screen_is(pilot, LobbyScreen)
+
+
+async def test_quick_match_says_what_it_starts_and_starts_nothing_without_a_yes(tmp_path: Path) -> None:
+    """q used to seat the player at once in a four-seat match to 500 points: now it asks
+    first, saying the seats, the computer players and the target; n starts nothing."""
+    from textual.widgets import Static
+
+    from unotui.lobby.lobby import QUICK_SEATS
+    from unotui.ui.screens.dialogs import ConfirmScreen
+
+    async with lobby_host(tmp_path, SETTINGS) as (lobby, port):
+        app = lobby_app("127.0.0.1", port, "Ann", quick_seats=QUICK_SEATS)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await lobby_ready(pilot)
+            await pilot.press("q")
+            await screen_is(pilot, ConfirmScreen)
+            said = " ".join(" ".join(str(w.render()) for w in app.screen.query(Static)).split())
+            assert "Start a quick match?" in said
+            assert f"a new table of {QUICK_SEATS} seats" in said and f"the other {QUICK_SEATS - 1}" in said
+            assert "a match to 500 points" in said and "stay in the lobby" in said
+            await pilot.press("n")
+            await screen_is(pilot, LobbyScreen)
+            await pilot.pause(0.3)
+            assert not lobby.tables and app.controller is None  # nothing started
+
+
+def _bar(app: Any) -> str:
+    from tests.ui.tui_support import full_text
+
+    return " ".join(full_text(app).splitlines()[-1].split())
+
+
+async def test_escape_leaves_a_lobby_table_for_the_lobby_with_the_seat_held(tmp_path: Path) -> None:
+    """At a lobby table Escape did nothing (and Ctrl+Q ended the whole SSH session).  Now
+    the key bar offers Esc for the lobby and says Ctrl+Q quits SSH; Escape during a match
+    asks, then the table connection closes, the lobby shows where the seat is held, and
+    Enter on that table takes the same seat back."""
+    from unotui.ui.screens.dialogs import ConfirmScreen
+    from unotui.ui.screens.lobby import held_text
+
+    async with lobby_host(tmp_path, SETTINGS) as (lobby, port):
+        identity = lobby.credentials.issue("SHA256:annsKeyAAAAAAAA")
+        app = lobby_app("127.0.0.1", port, "Ann", identity=identity)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await lobby_ready(pilot)
+            await pilot.press("q", "y")
+            await at_table(pilot)
+            while not isinstance(app.screen, TableScreen):  # a first card that asks for a colour
+                await pilot.press("r")
+                await pilot.pause(0.05)
+            assert app.view is not None and app.view.seat is not None
+            seat, code = app.view.seat, next(iter(lobby.tables))
+            bar = _bar(app)
+            assert "Esc Lobby" in bar and "^Q Quit SSH" in bar, bar
+            game = app.controller
+            await pilot.press("escape")
+            await screen_is(pilot, ConfirmScreen)
+            from textual.widgets import Static
+
+            said = " ".join(str(w.render()) for w in app.screen.query(Static))
+            assert "Leave this match for the lobby?" in said and "The table plays on" in said
+            await pilot.press("y")
+            screen = await lobby_ready(pilot)
+            assert app.controller is None and game is not None
+            for _ in range(100):  # the lobby learns the seat is held
+                await pilot.pause(0.05)
+                if screen.state is not None and screen.state.seat_at == code:
+                    break
+            assert screen.state is not None and screen.state.seat_at == code
+            await pilot.pause(0.2)
+            head = " ".join(str(screen.query_one("#lobby-head", Static).render()).split())
+            assert held_text(code) in head
+            assert app.screen is screen  # not sent back to the table by itself
+            assert screen.highlighted() == code
+            await pilot.press("enter")
+            await at_table(pilot)
+            assert app.view is not None and app.view.seat == seat  # the same seat, taken back
+
+
+async def test_escape_stops_watching_at_once(tmp_path: Path) -> None:
+    """A spectator abandons nothing: Escape goes straight back to the lobby."""
+    async with lobby_host(tmp_path, SETTINGS) as (_lobby, port):
+        bob = await visit(port, "Bob")
+        bob.client.quick()
+        await until(lambda: bob.created())
+        seat = RemoteGame("127.0.0.1", port, name="Bob", table=bob.created()[0])
+        await seat.start()
+        app = lobby_app("127.0.0.1", port, "Ann")
+        async with app.run_test(size=(80, 24)) as pilot:
+            screen = await lobby_ready(pilot)
+            for _ in range(100):
+                await pilot.pause(0.05)
+                if screen.query_one("#tables", DataTable).row_count == 1:
+                    break
+            await pilot.press("w")
+            await at_table(pilot)
+            assert app.view is not None and app.view.seat is None
+            assert "Esc Lobby" in _bar(app)
+            await pilot.press("escape")
+            await lobby_ready(pilot)
+            assert app.controller is None
+        await seat.close()
+        await bob.client.close()

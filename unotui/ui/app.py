@@ -248,6 +248,8 @@ class UnoApp(App[int]):
             history=mode.history,
             summary_pause=self.options.summary_pause,
             can_chat=mode.controller.can_chat,
+            home=self.home.name.removeprefix("the ").capitalize(),
+            quit_label=self.home.quit_label,
         )
         mode.table = table
         if self.waiting_screen() is not None:
@@ -276,13 +278,15 @@ class UnoApp(App[int]):
     # ----- leaving a match -------------------------------------------------------------
 
     def match_running(self) -> bool:
-        """Whether leaving now would abandon a match (a table is up and it is not over)."""
+        """Whether leaving now would abandon a match (a table is up, its game is not
+        closed, and the match is not over)."""
         mode = self.mode
         view = self.view
         return (
             mode is not None
             and mode.table is not None
             and mode.table in self.screen_stack
+            and not mode.table.closed
             and view is not None
             and view.seat is not None  # a spectator abandons nothing
             and view.phase != Phase.MATCH_OVER

@@ -29,11 +29,19 @@ from ...engine import (
 from ..widgets import names_of, prompt
 from ..words import card_name, display_name
 
-__all__ = ["WATCHING", "WATCHING_NOTE", "applies", "cannot", "describe_action", "meaning"]
+__all__ = ["CLOSED", "WATCHING", "WATCHING_NOTE", "applies", "cannot", "closed_note", "describe_action",
+           "meaning"]
 
 #: what a spectator's keys do: look things up, talk, leave (every other key says so)
-WATCHING = frozenset({"help", "chat", "theme"})
-WATCHING_NOTE = "You are watching this table: spectators do not play (Ctrl+Q leaves)."
+WATCHING = frozenset({"help", "chat", "theme", "leave"})
+WATCHING_NOTE = "You are watching this table: spectators do not play (Esc stops watching)."
+#: what a closed game's keys do: look things up, leave (every game key says it is closed)
+CLOSED = frozenset({"help", "theme", "leave"})
+
+
+def closed_note(why: str, home: str) -> str:
+    """What a closed game says on every game key: why, and what the player can do now."""
+    return f"Game closed: {why}  Esc: back to the {home.lower()}.  Ctrl+Q: quit."
 
 
 def describe_action(action: Action, view: SeatView) -> str:
