@@ -302,6 +302,7 @@ async def test_escape_leaves_a_lobby_table_for_the_lobby_with_the_seat_held(tmp_
 
             said = " ".join(str(w.render()) for w in app.screen.query(Static))
             assert "Leave this match for the lobby?" in said and "The table plays on" in said
+            assert "In the lobby, Enter on that table takes your seat back." in said
             await pilot.press("y")
             screen = await lobby_ready(pilot)
             assert app.controller is None and game is not None

@@ -30,7 +30,9 @@ async def _until(pilot: Any, condition: Callable[[], bool], what: str) -> None:
     """Let the app run until ``condition`` holds (bounded: a net for a loaded machine)."""
     end = asyncio.get_running_loop().time() + 30
     while not condition():
-        assert asyncio.get_running_loop().time() < end, f"never: {what}"
+        if asyncio.get_running_loop().time() > end:
+            raise AssertionError(f"never: {what}; the screen is {pilot.app.screen!r}:\n"
+                                 + full_text(pilot.app))
         await pilot.pause(0.02)
 
 
@@ -80,15 +82,16 @@ async def test_a_closed_game_says_so_stops_its_clock_turns_its_keys_off_and_quit
             assert "Game closed: The host ended the game." in status
             assert "Your turn" not in status and "Waiting for" not in status
             assert "Time left" not in screen
+            assert ", 0 playable (*)" in screen  # no card is marked playable any more
             bar = _bar(app)
             assert not any(k in bar for k in ("Play", "Draw", "Hint", "Move", "Sort", "Chat")), bar
-            assert "Esc Main menu" in bar and "^Q Quit" in bar
+            assert "Esc Menu" in bar and "^Q Quit" in bar
             for key in ("enter", "d", "n", "slash"):
                 table.say("")
                 await pilot.press(key)
                 await pilot.pause()
                 said = words(app)
-                assert "Game closed: The host ended the game. Esc: back to the main menu." in said, key
+                assert "The game is closed: Esc goes back to the menu, Ctrl+Q quits." in said, key
                 assert "Not connected" not in said
             await pilot.press("ctrl+q")  # nothing to abandon: no "your seat is held" question
             await pilot.pause(0.3)

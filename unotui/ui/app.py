@@ -248,7 +248,7 @@ class UnoApp(App[int]):
             history=mode.history,
             summary_pause=self.options.summary_pause,
             can_chat=mode.controller.can_chat,
-            home=self.home.name.removeprefix("the ").capitalize(),
+            home=self.home.name.split()[-1].capitalize(),  # "Menu", "Lobby": the key bar is short
             quit_label=self.home.quit_label,
         )
         mode.table = table
@@ -292,15 +292,16 @@ class UnoApp(App[int]):
             and view.phase != Phase.MATCH_OVER
         )
 
-    def leave_match(self, then: Callable[[], object], question: str) -> None:
-        """Run ``then`` at once, or after a yes if it would abandon a running match."""
+    def leave_match(self, then: Callable[[], object], question: str, after: str = "") -> None:
+        """Run ``then`` at once, or after a yes if it would abandon a running match (the
+        question says what becomes of the seat, then ``after``)."""
         from .screens.dialogs import ConfirmScreen
 
         if not self.match_running():
             then()
             return
         assert self.controller is not None  # (match_running says so)
-        detail = self.controller.leaving
+        detail = " ".join(filter(None, (self.controller.leaving, after)))
 
         def answered(yes: bool | None) -> None:
             if yes:
@@ -361,7 +362,7 @@ class UnoApp(App[int]):
 
     def on_go_home(self, _: GoHome) -> None:
         """Back home from the table (the match summary, Escape): asked first during a match."""
-        self.leave_match(self.go_home, f"Leave this match for {self.home.name}?")
+        self.leave_match(self.go_home, f"Leave this match for {self.home.name}?", self.home.way_back)
 
     def on_home_message(self, message: HomeMessage) -> None:
         """Every message from the home's screens, in this one place: the home's to handle."""

@@ -88,11 +88,14 @@ class Home(Protocol):
 
     ``name`` is how sentences name it ("the main menu", "the lobby": "Leave this match
     for the lobby?"); ``quit_label`` is what Ctrl+Q does, as the table's key bar says it
-    ("Quit"; in an SSH session "Quit SSH", which ends the session, not just the table).
+    ("Quit"; in an SSH session "Quit SSH", which ends the session, not just the table);
+    ``way_back`` is how the player takes a held seat back from home, as the question
+    before leaving a match for home says it ("" if there is no such way).
     """
 
     name: str
     quit_label: str
+    way_back: str
 
     def attach(self, app: HomeApp) -> None:
         """Belong to ``app`` (called once, by the app's constructor)."""

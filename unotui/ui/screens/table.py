@@ -21,6 +21,7 @@ the turn clock stops, and the game keys say the game is closed instead of sendin
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from collections.abc import Callable, Iterable, Sequence
 from typing import ClassVar, TypeVar
@@ -259,7 +260,7 @@ class TableScreen(Screen[None]):
         if not why:
             return
         self.turn_clock.set(-1, None)
-        self.say(closed_note(why, self.home), warn=True)
+        self.say(closed_note(self.home), warn=True)
         self._derive()
 
     def tick_clock(self) -> None:
@@ -279,7 +280,9 @@ class TableScreen(Screen[None]):
         if view is None or not self.is_mounted:
             return
         tall = self.has_class("-tall")
-        self.hand = HandShown(view, self.order, self.cursor, self.palette, tall)
+        # a closed game's cards are playable no more: its hand marks none
+        hand_view = dataclasses.replace(view, legal=()) if self.closed else view
+        self.hand = HandShown(hand_view, self.order, self.cursor, self.palette, tall)
         middle = self.size.height - (9 if tall else 7)
         lines = view.players + 2 + sum(1 for s in view.face_up if s != view.seat)
         self.pile = PileShown(view, self.palette, lines + 5 > middle, self.turn_clock.text(view))
@@ -397,7 +400,7 @@ class TableScreen(Screen[None]):
         """Whether the game is closed (then a game key says so, and does nothing)."""
         if not self.closed:
             return False
-        self.say(closed_note(self.closed, self.home), warn=True)
+        self.say(closed_note(self.home), warn=True)
         return True
 
     def watching(self) -> bool:

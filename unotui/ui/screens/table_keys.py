@@ -39,9 +39,10 @@ WATCHING_NOTE = "You are watching this table: spectators do not play (Esc stops 
 CLOSED = frozenset({"help", "theme", "leave"})
 
 
-def closed_note(why: str, home: str) -> str:
-    """What a closed game says on every game key: why, and what the player can do now."""
-    return f"Game closed: {why}  Esc: back to the {home.lower()}.  Ctrl+Q: quit."
+def closed_note(home: str) -> str:
+    """What a closed game says on every game key: what the player can do now (why it
+    closed is on the status line and in the log; the message line is one short line)."""
+    return f"The game is closed: Esc goes back to the {home.lower()}, Ctrl+Q quits."
 
 
 def describe_action(action: Action, view: SeatView) -> str:
