@@ -189,6 +189,7 @@ async def test_quitting_a_match_says_what_becomes_of_the_seat(tmp_path: Path, ke
             said = " ".join(str(w.render()) for w in app.screen.query(Static))
             assert "The table plays on" in said and "cannot be resumed" not in said
             assert ("same SSH key" in said) is keyed
+            assert "End the SSH session and leave this match?" in said  # Ctrl+Q says what it ends
             await pilot.press("n")
             await at_table(pilot)  # (or its colour picker, if a wild came first)
     (tmp_path / "watch").mkdir()

@@ -316,7 +316,7 @@ class UnoApp(App[int]):
         if isinstance(self.screen, ConfirmScreen):
             self.exit(0)
             return
-        self.leave_match(lambda: self.exit(0), "Quit unotui and leave this match?")
+        self.leave_match(lambda: self.exit(0), f"{self.home.quitting} and leave this match?")
 
     async def on_game_update(self, message: GameUpdate) -> None:
         """Every controller update, in this one place: the view kept and handed down,

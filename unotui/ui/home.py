@@ -88,13 +88,15 @@ class Home(Protocol):
 
     ``name`` is how sentences name it ("the main menu", "the lobby": "Leave this match
     for the lobby?"); ``quit_label`` is what Ctrl+Q does, as the table's key bar says it
-    ("Quit"; in an SSH session "Quit SSH", which ends the session, not just the table);
+    ("Quit"; in an SSH session "Quit SSH", which ends the session, not just the table)
+    and ``quitting`` how its question says it ("Quit unotui", "End the SSH session");
     ``way_back`` is how the player takes a held seat back from home, as the question
     before leaving a match for home says it ("" if there is no such way).
     """
 
     name: str
     quit_label: str
+    quitting: str
     way_back: str
 
     def attach(self, app: HomeApp) -> None:

@@ -68,6 +68,7 @@ class LobbyHome:
     name = "the lobby"
     #: Ctrl+Q ends the SSH session, not just the table: the key bar says so
     quit_label = "Quit SSH"
+    quitting = "End the SSH session"
     way_back = "In the lobby, Enter on that table takes your seat back."
 
     def __init__(

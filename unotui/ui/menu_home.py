@@ -28,6 +28,7 @@ class MenuHome:
 
     name = "the main menu"
     quit_label = "Quit"
+    quitting = "Quit unotui"
     way_back = ""  # (a joined table's own sentence says how: join it again)
 
     def __init__(self, bind: str = "0.0.0.0", port: int = 7777) -> None:
