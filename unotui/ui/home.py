@@ -25,7 +25,6 @@ if TYPE_CHECKING:
 
     from .messages import HomeMessage
     from .modes import ControllerFactory
-    from .screens.table import TableScreen
     from .settings import Config, GameOptions
 
 __all__ = ["Home", "HomeApp"]
@@ -38,19 +37,12 @@ class HomeApp(Protocol):
     options: GameOptions
     #: the solo table's controller (the menu's first entry)
     factory: ControllerFactory
-    #: the theme's name, for a table the home opens
-    palette: str
-    #: a sentence to print after the full-screen view is gone
-    exit_message: str
 
     @property
     def screen(self) -> Screen[object]: ...
 
     @property
     def screen_stack(self) -> list[Screen[Any]]: ...
-
-    @property
-    def table_screen(self) -> TableScreen | None: ...
 
     def push_screen(self, screen: Screen[Any]) -> Awaitable[object]: ...
 
@@ -64,8 +56,6 @@ class HomeApp(Protocol):
 
     def notify(self, message: str, *, title: str, severity: SeverityLevel, timeout: float,
                markup: bool) -> None: ...
-
-    def exit(self, result: int | None = None) -> None: ...
 
     def play(self, make: ControllerFactory) -> None:
         """Go to a new table whose controller ``make`` makes."""
