@@ -83,8 +83,8 @@ def floor_room() -> Callable[..., Any]:
             for member, seat in self.members.items():
                 legal = [action_out(a) for a in game.legal_actions(seat)] if seat is not None else []
                 body = pack_body({"t": "delta", "log_at": 0, "log": [], "set": {**public, "legal": legal}})
-                self.outbox[member]._out += _LEN.pack(len(body)) + body  # type: ignore[attr-defined]
-            self._dirty.update(self.members)
+                self.audience.outbox[member]._out += _LEN.pack(len(body)) + body  # type: ignore[attr-defined]
+            self.audience.dirty.update(self.members)
 
     def floor(code: str, config: Any, **kwargs: Any) -> Room:
         return Room(code, config, core=FloorCore(code, config), **kwargs)

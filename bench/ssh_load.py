@@ -65,7 +65,7 @@ from typing import Any
 
 import asyncssh
 
-from unotui.lobby.serve import SESSIONS_PER_PROCESS
+from unotui.lobby.options import SESSIONS_PER_PROCESS
 
 ROOT = Path(__file__).resolve().parent.parent
 SIZE = (100, 30)

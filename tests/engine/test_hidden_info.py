@@ -10,8 +10,6 @@ player who joins mid-match.
 
 from __future__ import annotations
 
-import dataclasses
-
 import pytest
 from uno_testkit import act, legal, stacked_game
 
@@ -20,7 +18,7 @@ from unotui.engine import DRAW, KEEP, Colour, Game, Phase, SeatView, parse_cards
 
 def _public(view: SeatView) -> dict[str, object]:
     """Every field of a view (all of it must match between the two worlds)."""
-    return {f.name: getattr(view, f.name) for f in dataclasses.fields(view)}
+    return view._asdict()
 
 
 HOUSE = [{}, {"forced_play": True}, {"stacking": "official"}, {"no_bluffing": True}]
@@ -123,8 +121,8 @@ def test_score_history_after_each_round() -> None:
 
 def test_history_field_has_a_default() -> None:
     view = seat_view(Game(2), 0)
-    fields = {f.name: f for f in dataclasses.fields(SeatView)}
-    assert fields["history"].default == () and fields["challenge_colour"].default is None
+    defaults = SeatView._field_defaults
+    assert defaults["history"] == () and defaults["challenge_colour"] is None
     assert view.history == () and view.challenge_colour is None
 
 

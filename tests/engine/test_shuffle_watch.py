@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import random
 
 from unotui.engine import Action, Game, Phase, Play, Rules, ShuffleWatch, seat_view
@@ -41,10 +40,9 @@ def test_a_commitment_swapped_at_the_end_is_a_mismatch() -> None:
     play_round(game, 2, watch, 1)
     honest = seat_view(game, 1)
     fresh = ShuffleWatch()
-    fresh.observe(dataclasses.replace(seat_view(game, 1), revealed_key=""))  # the commit seen earlier
+    fresh.observe(seat_view(game, 1)._replace(revealed_key=""))  # the commit seen earlier
     other = Game(3, Rules.preset("classic"), seed=99)
-    forged = dataclasses.replace(
-        honest,
+    forged = honest._replace(
         deck_commit=other.deck_commit,
         revealed_key=round_key(other.shuffler.secret, 1).hex(),
     )
@@ -69,9 +67,9 @@ def test_a_tampered_deck_order_is_a_mismatch() -> None:
     watch = ShuffleWatch()
     pick = random.Random(3)
     while True:
-        view = dataclasses.replace(seat_view(game, 0), deck_commit=honest_commit)
+        view = seat_view(game, 0)._replace(deck_commit=honest_commit)
         if game.phase is Phase.ROUND_OVER:
-            view = dataclasses.replace(view, revealed_key=key.hex())
+            view = view._replace(revealed_key=key.hex())
         watch.observe(view)
         if game.phase is Phase.ROUND_OVER:
             break

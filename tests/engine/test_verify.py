@@ -3,7 +3,6 @@ and spectators under every rule that moves cards; any tampering is a mismatch.""
 
 from __future__ import annotations
 
-import dataclasses
 import random
 
 import pytest
@@ -127,7 +126,7 @@ def test_the_key_is_revealed_only_when_the_round_is_over() -> None:
 def test_a_wrong_key_is_a_mismatch() -> None:
     view = seat_view(finished(), 1)
     other = round_key(b"\x09" * 32, view.round_no).hex()
-    verdict = verify_round(dataclasses.replace(view, revealed_key=other))
+    verdict = verify_round(view._replace(revealed_key=other))
     assert verdict.ok is False and "commitment" in verdict.reason
 
 
@@ -143,7 +142,7 @@ def test_dealing_other_than_the_committed_order_is_a_mismatch() -> None:
     key = round_key(game.shuffler.secret, 1)
     commit = commitment(key, shuffled(key, Label.DEAL, 1, game._deck))
     for seat in (None, 0, 1):
-        view = dataclasses.replace(seat_view(game, seat), deck_commit=commit, revealed_key=key.hex())
+        view = seat_view(game, seat)._replace(deck_commit=commit, revealed_key=key.hex())
         verdict = verify_round(view)
         assert verdict.ok is False, verdict
     assert verify_round(seat_view(game, 0)).ok is None  # as sent: nothing to check
@@ -152,7 +151,7 @@ def test_dealing_other_than_the_committed_order_is_a_mismatch() -> None:
 def tamper(view: SeatView, index: int, event: Event) -> SeatView:
     log = list(view.log)
     log[index] = event
-    return dataclasses.replace(view, log=tuple(log))
+    return view._replace(log=tuple(log))
 
 
 def test_a_changed_draw_or_hand_is_a_mismatch() -> None:
@@ -169,11 +168,11 @@ def test_a_changed_draw_or_hand_is_a_mismatch() -> None:
     hands = dict(view.face_up)
     loser = next(s for s in hands)
     hands[loser] = hands[loser][1:]
-    assert verify_round(dataclasses.replace(view, face_up=hands)).ok is False
+    assert verify_round(view._replace(face_up=hands)).ok is False
 
 
 def test_a_truncated_log_cannot_be_checked() -> None:
     view = seat_view(finished(3), 2)
     start = next(i for i, e in enumerate(view.log) if e.kind == "deal")
-    cut = dataclasses.replace(view, log=view.log[start + 1 :], log_start=start + 1)
+    cut = view._replace(log=view.log[start + 1 :], log_start=start + 1)
     assert verify_round(cut).ok is None

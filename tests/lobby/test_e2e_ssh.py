@@ -170,3 +170,40 @@ def test_a_hostile_user_name_is_literal_and_the_host_key_survives_a_restart(
         guest.wait("unotui lobby")  # the known_hosts entry from the first run still matches
     finally:
         stop(again)
+
+
+def test_one_key_under_another_user_name_is_the_same_player_and_leaves_its_seat_alone(
+    tmp_path: Path, terminals: list[Terminal]
+) -> None:
+    """``ssh carol@`` with alice's key, while alice's terminal sits at her table: the lobby
+    greets alice, says her seat is in use in the other terminal, and Enter on the table
+    says why it cannot be taken here; alice's terminal keeps its seat."""
+    lobby = start(tmp_path / "data")
+    try:
+        home = tmp_path / "alice"
+        home.mkdir()
+        key, _ = make_key(home)
+        alice = Terminal(ssh_argv(lobby.ssh_port, home, key=key, user="alice"), tmp_path, (80, 24))
+        terminals.append(alice)
+        alice.wait("you are alice")
+        alice.keys("n")
+        alice.wait("A new table")
+        alice.keys("C-s")  # 4 seats, 2 computer players: it waits for one more person
+        found = re.search(r"table code (\w+)", alice.wait("table code"))
+        assert found is not None
+        table = found[1]
+
+        carol = Terminal(ssh_argv(lobby.ssh_port, home, key=key, user="carol"), tmp_path, (120, 40))
+        terminals.append(carol)
+        screen = carol.wait("you are alice")
+        assert "you are carol" not in screen
+        carol.wait("carol is not used")  # the greeting: the key is alice's
+        carol.wait("is in use in another")  # why the lobby did not send carol to alice's seat
+        carol.wait(table)
+        carol.keys("Enter")  # the only table: alice's
+        screen = carol.wait("Could not join")
+        assert "(you)" not in screen  # not seated
+        screen = alice.wait("table code")  # alice's terminal still holds the seat
+        assert "Game closed" not in screen and "another connection" not in screen
+    finally:
+        stop(lobby)

@@ -142,11 +142,10 @@ def test_presence_survives_a_crash_until_cleared(path: Path) -> None:
 
 def test_unknown_identity_has_no_stats_and_remembered_one_has_zero_games(store: SqliteStore) -> None:
     assert store.stats("SHA256:new") is None
-    store.remember_name("SHA256:new", "Ada")
-    store.remember_name("SHA256:new", "Ada L")
+    assert store.remember_name("SHA256:new", "Ada") == "Ada"
     stats = store.stats("SHA256:new")
     assert stats is not None
-    assert (stats.name, stats.games, stats.wins, stats.points) == ("Ada L", 0, 0, 0)
+    assert (stats.name, stats.games, stats.wins, stats.points) == ("Ada", 0, 0, 0)
     assert (stats.mu, stats.sigma) == (DEFAULT_RATING.mu, DEFAULT_RATING.sigma)
     assert stats.rating == pytest.approx(0.0, abs=1e-9)
     assert store.leaderboard() == []
@@ -167,7 +166,19 @@ def test_record_result_counts_games_wins_points_and_returns_stats(store: SqliteS
     ada, bob = store.stats("k:ada"), store.stats("k:bob")
     assert ada is not None and bob is not None
     assert (ada.games, ada.wins, ada.points) == (2, 1, 125)
-    assert (bob.name, bob.games, bob.wins, bob.points) == ("Bobby", 2, 1, 50)
+    assert (bob.name, bob.games, bob.wins, bob.points) == ("Bob", 2, 1, 50)  # a key keeps its name
+
+
+def test_a_key_is_known_by_the_name_it_first_came_with(store: SqliteStore) -> None:
+    """``ssh carol@HOST`` with alice's key is alice: the name stays, the leaderboard has
+    one row for the key, under that name, with every match it played."""
+    assert store.remember_name("SHA256:alice", "alice") == "alice"
+    assert store.remember_name("SHA256:alice", "carol") == "alice"
+    store.record_result("T1", [seat("carol", 1, "SHA256:alice", points=50), seat("bot", 2, bot="easy")])
+    store.record_result("T2", [seat("alice", 1, "SHA256:alice", points=20), seat("bot", 2, bot="easy")])
+    [row] = store.leaderboard()
+    assert (row.identity, row.name, row.games, row.wins, row.points) == ("SHA256:alice", "alice", 2, 2, 70)
+    assert store.remember_name("SHA256:new", "carol") == "carol"  # another key may come as carol
 
 
 def test_a_match_recorded_twice_under_its_name_counts_once(store: SqliteStore) -> None:

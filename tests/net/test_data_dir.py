@@ -22,7 +22,7 @@ from unotui.net.journal import Journal, SavedSeat
 from unotui.net.recovery import restore_rooms
 from unotui.net.remote import JoinError, RemoteGame
 from unotui.net.room import Room
-from unotui.net.seat_memory import SeatMemory
+from unotui.net.seat_memory import Place, SeatMemory
 from unotui.protocol.session import HostSession
 from unotui.ssh.server import HOST_KEY_FILE, load_host_key
 
@@ -60,7 +60,7 @@ def test_journal_store_host_key_and_seats_json_are_private_under_umask_022(tmp_p
         store = SqliteStore(data / "lobby.sqlite3")
         store.set_motd("hello")
         load_host_key(data)
-        SeatMemory(tmp_path / "config" / "seats.json").remember("h:1/", "token", "Ann")
+        SeatMemory(tmp_path / "config" / "seats.json").remember(Place("h", 1, "", "Ann"), "token")
         files = sorted(p.name for p in data.iterdir())
         assert {"journal.sqlite3-wal", "journal.sqlite3-shm", "lobby.sqlite3-wal", "lobby.sqlite3-shm",
                 HOST_KEY_FILE, HOST_KEY_FILE + ".pub"} <= set(files)

@@ -121,3 +121,59 @@ def test_a_killed_join_takes_its_seat_back_by_joining_again(tmp_path: Path) -> N
         screen = wait_for(sessions[1], "playable", 20)
         assert "Round 1" in screen and "Ann" in screen and "The match has started" not in screen
         _read_until(host, "Ann is back at seat 1")
+
+
+def _join_pid(session: str) -> int:
+    """The ``unotui join`` process running under ``session``'s shell."""
+    shell = _tmux("display-message", "-p", "-t", session, "#{pane_pid}").strip()
+    return int(Path(f"/proc/{shell}/task/{shell}/children").read_text().split()[0])
+
+
+def test_a_killed_join_takes_back_its_own_names_seat_not_another(tmp_path: Path) -> None:
+    """Bob and Cleo join from one settings directory (one account, two terminals), Bob
+    first, so Cleo's token is the one written last; Cleo is the settings' name, and joins
+    with no ``--name``.  Bob's ``unotui join`` is killed and run again with ``--name
+    Bob``: Bob is back at his own seat and Cleo plays on; then ``--name Dan``, who has no
+    seat remembered, is refused as a newcomer would be; then Cleo's is killed and run
+    again with no ``--name``, at ``localhost``: Cleo is back."""
+    (tmp_path / "config.toml").write_text('name = "Cleo"\n')
+    names = ("Bob", "Cleo", "Bob again", "Dan", "Cleo again")
+    sessions = {name: f"unotui-own-{uuid.uuid4().hex[:8]}" for name in names}
+    with _headless(tmp_path, 3, list(sessions.values())) as (host, port):
+        def join(who: str, name: str, size: tuple[str, str] = ("80", "24"), at: str = "127.0.0.1") -> None:
+            named = f" --name {name}" if name else ""
+            command = (f"UNOTUI_CONFIG_DIR={tmp_path} {EXE} join {at}:{port}{named}; "
+                       f"echo EXIT=$?; sleep 30")
+            _tmux("new-session", "-d", "-s", sessions[who], "-x", size[0], "-y", size[1], command)
+
+        join("Bob", "Bob")
+        _read_until(host, "Bob joined seat 1")
+        join("Cleo", "")
+        _read_until(host, "match started")
+        wait_for(sessions["Bob"], "playable", 20)
+        wait_for(sessions["Cleo"], "playable", 20)
+        os.kill(_join_pid(sessions["Bob"]), signal.SIGKILL)
+        _read_until(host, "Bob dropped (seat held)")
+
+        join("Bob again", "Bob", ("120", "40"))
+        screen = wait_for(sessions["Bob again"], "playable", 20)
+        assert "The match has started" not in screen
+        back = _read_until(host, " is back at seat ")
+        assert "Bob is back at seat 1" in back[-1]  # (the old memory gave Bob Cleo's seat 2)
+
+        join("Dan", "Dan")
+        refused = wait_for(sessions["Dan"], "EXIT=1", 20)
+        assert "The match has started" in refused and "Traceback" not in refused
+        time.sleep(0.5)  # (a wrong resume would have reached Cleo's screen by now)
+        for who in ("Cleo", "Bob again"):
+            screen = _tmux("capture-pane", "-p", "-t", sessions[who])
+            assert "Game closed" not in screen and "another connection" not in screen, screen
+        os.kill(_join_pid(sessions["Cleo"]), signal.SIGKILL)
+        lines = _read_until(host, "Cleo dropped (seat held)")
+        assert not any("is back at seat" in line for line in lines)  # nobody was resumed for Dan
+        join("Cleo again", "", ("120", "40"), at="localhost")
+        wait_for(sessions["Cleo again"], "playable", 20)
+        back = _read_until(host, " is back at seat ")
+        assert "Cleo is back at seat 2" in back[-1]  # the settings' name, at localhost
+        screen = _tmux("capture-pane", "-p", "-t", sessions["Bob again"])
+        assert "Game closed" not in screen and "another connection" not in screen, screen

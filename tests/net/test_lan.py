@@ -10,7 +10,7 @@ from unotui.engine import Phase, Rules
 from unotui.net.config import RoomConfig
 from unotui.net.link import session_of
 from unotui.net.remote import JoinError, RemoteGame
-from unotui.protocol.session import PeerSession
+from unotui.protocol.peer_session import PeerSession
 
 from .lan_support import FAST, Player, has_view, hosted, join_two, until
 

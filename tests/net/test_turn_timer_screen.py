@@ -97,11 +97,10 @@ async def test_the_timer_stays_whole_beside_a_pending_draw_at_80_columns() -> No
     """With a draw pending, the five lines beside the pile were full and the timer went
     after "Pending draw: +2", cut to "T..." at 80 columns: now the pending draw takes the
     draw pile's line (the pile's card shows its count) and the timer has its own."""
-    from dataclasses import replace
 
     game = Game(["Me", "P1", "P2"], Rules.preset("classic"), seed=3)
     me = game.actor
-    table = TableScreen(replace(seat_view(game, me), pending=2))
+    table = TableScreen(seat_view(game, me)._replace(pending=2))
     table.turn_clock.clock = Clock()
     app = _showing(table)
     async with app.run_test(size=(80, 24)) as pilot:

@@ -9,7 +9,8 @@ from typing import Any
 
 from unotui.engine import Game, Rules
 from unotui.protocol.messages import Hello
-from unotui.protocol.session import HostSession, PeerSession, State
+from unotui.protocol.peer_session import PeerSession
+from unotui.protocol.session import HostSession, State
 
 RULE_SETS = {
     "classic": Rules.preset("classic"),

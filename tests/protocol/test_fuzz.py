@@ -26,7 +26,8 @@ from unotui.protocol import (
     decode_host,
     encode,
 )
-from unotui.protocol.session import ConnectionClosed, HostSession, PeerSession, State
+from unotui.protocol.peer_session import PeerSession
+from unotui.protocol.session import ConnectionClosed, HostSession, State
 from unotui.protocol.values import ACTION_BY_TEXT
 
 from .proto_support import Pair, random_steps

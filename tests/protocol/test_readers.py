@@ -6,12 +6,11 @@ the table's order, every ``int a..b`` range is exactly the reader's, an event is
 back from the array it is written as, values one step off what the spec allows are
 refused with ``bad_message``, and the view's cross-field rule ("every seat number below
 *n*, every per-seat list *n* items") holds.  ``ViewDecoder.apply``'s rebuild is compared
-with ``dataclasses.replace``.
+with ``SeatView._replace``.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import re
 import typing
 from pathlib import Path
@@ -49,7 +48,7 @@ def test_the_view_table_of_the_spec_is_the_wire_schema() -> None:
     keys = [key for key, _kind in view_table()]
     assert keys == [*VIEW_FIELDS, "log_start", "log"]
     assert set(FIELD_CODECS) == set(VIEW_FIELDS)
-    assert set(VIEW_FIELDS) | {"log", "log_start"} == {f.name for f in dataclasses.fields(SeatView)}
+    assert set(VIEW_FIELDS) | {"log", "log_start"} == set(SeatView._fields)
 
 
 def spec_form(annotation: object) -> str:
@@ -191,9 +190,9 @@ def test_apply_rebuilds_what_replace_would(rules: str) -> None:
             changes = dict(message.changes)  # type: ignore[union-attr]
             log = before.log + message.log  # type: ignore[union-attr]
             drop = max(0, len(log) - 30)
-            want = dataclasses.replace(before, **changes, log=log[drop:], log_start=before.log_start + drop)
+            want = before._replace(**changes, log=log[drop:], log_start=before.log_start + drop)
             assert got == want
-        assert got == dataclasses.replace(seat_view(game, 1), log=got.log, log_start=got.log_start)
+        assert got == seat_view(game, 1)._replace(log=got.log, log_start=got.log_start)
 
 
 #: the view's per-seat lists, and its fields that name one seat (-1: nobody)
@@ -218,7 +217,7 @@ def test_the_views_cross_field_rule_is_the_specs(data: st.DataObject) -> None:
     }
     for name in SEAT_REFS:
         changes[name] = data.draw(st.integers(-1, 12))
-    view = dataclasses.replace(view, **{k: v for k, v in changes.items() if data.draw(st.booleans())})
+    view = view._replace(**{k: v for k, v in changes.items() if data.draw(st.booleans())})
     n = len(view.names)
     seats = [view.seat if view.seat is not None else 0, *view.active, *view.face_up]
     seats += [getattr(view, name) for name in SEAT_REFS]

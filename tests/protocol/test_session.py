@@ -23,12 +23,12 @@ from unotui.protocol import (
     encode_frame,
 )
 from unotui.protocol.framing import pack_body
+from unotui.protocol.peer_session import PeerSession
 from unotui.protocol.session import (
     ConnectionClosed,
     Fault,
     HelloReceived,
     HostSession,
-    PeerSession,
     State,
     Timing,
     ViewUpdated,

@@ -63,7 +63,6 @@ def test_shared_parts_make_encodes_bytes_for_any_delta() -> None:
     """Deltas packed from shared parts (one field changed, all of them: a map 16 header,
     the same values in two deltas, an empty one) are exactly ``encode``'s bytes, and a
     delta ``encode`` refuses is refused with the same error."""
-    import dataclasses
 
     from unotui.protocol import LocalProtocolError
     from unotui.protocol.messages import Delta
@@ -81,7 +80,7 @@ def test_shared_parts_make_encodes_bytes_for_any_delta() -> None:
         """What follow sends for a view ``changes`` (and ``log``) away from ``before``."""
         encoder = ViewEncoder()
         encoder.update(before)
-        view = dataclasses.replace(before, **changes, log=before.log + log)  # type: ignore[arg-type]
+        view = before._replace(**changes, log=before.log + log)  # type: ignore[arg-type]
         return SharedDeltas().follow(encoder, view), Delta(len(before.log), log, changes)  # type: ignore[arg-type]
 
     cases = [

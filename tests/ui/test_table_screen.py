@@ -9,7 +9,6 @@ import ast
 import asyncio
 import re
 from collections.abc import Callable
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -159,11 +158,11 @@ async def test_keys_that_do_nothing_say_why() -> None:
 
 def test_prompt_when_the_drawn_card_cannot_be_played() -> None:
     game = LocalGame(["Me", "Ada"], CLASSIC, seed=1, delay=0)
-    view = replace(game.view, phase="drawn", legal=(KEEP,), drawn=Card.parse("R0"), actor=0, turn=0)
+    view = game.view._replace(phase="drawn", legal=(KEEP,), drawn=Card.parse("R0"), actor=0, turn=0)
     assert view.my_turn
     assert "You drew R0: it can't be played" in prompt(view)
     for card in ("R0", "W+4"):  # the key that goes on now fits an 80-column header
-        line = f" Round 10  {prompt(replace(view, drawn=Card.parse(card)))}"
+        line = f" Round 10  {prompt(view._replace(drawn=Card.parse(card)))}"
         assert "(k: now)" in line and len(line) <= 80, line
 
 

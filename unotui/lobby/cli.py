@@ -12,6 +12,8 @@ import re
 import sys
 from pathlib import Path
 
+from .options import ServeOptions
+
 __all__ = ["add_arguments", "default_data_dir", "run"]
 
 #: what ``--public-host`` may be: a DNS name, an IPv4 or a (bracketed) IPv6 address; it is
@@ -27,32 +29,38 @@ def default_data_dir() -> Path:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """The ``serve`` subcommand's options."""
-    parser.add_argument("--bind", default="0.0.0.0", metavar="ADDR",
-                        help="address to listen on (default all IPv4)")
-    parser.add_argument("--ssh-port", type=int, default=2222, help="SSH port (default 2222)")
-    parser.add_argument("--port", type=int, default=7777, help="TCP port for unotui join (default 7777)")
-    parser.add_argument("--public-host", default="", metavar="NAME",
+    """The ``serve`` subcommand's options (their defaults are :class:`ServeOptions`')."""
+    d = ServeOptions(Path())
+    parser.add_argument("--bind", default=d.bind, metavar="ADDR",
+                        help=f"address to listen on (default {d.bind}: all IPv4)")
+    parser.add_argument("--ssh-port", type=int, default=d.ssh_port, help=f"SSH port (default {d.ssh_port})")
+    parser.add_argument("--port", type=int, default=d.port,
+                        help=f"TCP port for unotui join (default {d.port})")
+    parser.add_argument("--public-host", default=d.public_host, metavar="NAME",
                         help="the host name players type to reach this lobby, for the join lines it "
                              "shows them (default: THIS-HOST, a placeholder)")
     parser.add_argument("--data-dir", type=Path, metavar="DIR",
                         help="host key and database (default: the user data directory)")
-    parser.add_argument("--max-tables", type=int, default=50, metavar="N", help="tables at once (default 50)")
-    parser.add_argument("--max-sessions", type=int, default=200, metavar="N",
-                        help="SSH sessions at once (default 200)")
-    parser.add_argument("--turn-timer", type=float, default=30.0, metavar="S",
-                        help="public tables' turn timer in seconds (default 30)")
-    parser.add_argument("--ssh-per-ip", type=int, default=8, metavar="N",
-                        help="SSH connections at once from one address (default 8)")
-    parser.add_argument("--ssh-rate-per-ip", type=float, default=5.0, metavar="R",
-                        help="new SSH connections a second from one address (default 5)...")
-    parser.add_argument("--ssh-rate-burst", type=int, default=5, metavar="N",
-                        help="...in bursts of (default 5)")
-    parser.add_argument("--idle-timeout", type=float, default=1800.0, metavar="S",
-                        help="seconds without a key before an SSH session ends (default 1800; 0: never)")
-    parser.add_argument("--sessions-per-process", type=int, default=None, metavar="K",
-                        help="SSH sessions sharing one worker process, a thread each (default 8; "
-                             "1: a process of its own per session, full isolation)")
+    parser.add_argument("--max-tables", type=int, default=d.max_tables, metavar="N",
+                        help=f"tables at once (default {d.max_tables})")
+    parser.add_argument("--max-sessions", type=int, default=d.max_sessions, metavar="N",
+                        help=f"SSH sessions at once (default {d.max_sessions})")
+    parser.add_argument("--turn-timer", type=float, default=d.turn_timer, metavar="S",
+                        help=f"public tables' turn timer in seconds (default {d.turn_timer:g})")
+    parser.add_argument("--ssh-per-ip", type=int, default=d.ssh_per_ip, metavar="N",
+                        help=f"SSH connections at once from one address (default {d.ssh_per_ip})")
+    parser.add_argument("--ssh-rate-per-ip", type=float, default=d.ssh_rate_per_ip, metavar="R",
+                        help="new SSH connections a second from one address "
+                             f"(default {d.ssh_rate_per_ip:g})...")
+    parser.add_argument("--ssh-rate-burst", type=int, default=d.ssh_rate_burst, metavar="N",
+                        help=f"...in bursts of (default {d.ssh_rate_burst})")
+    parser.add_argument("--idle-timeout", type=float, default=d.idle_timeout, metavar="S",
+                        help=f"seconds without a key before an SSH session ends (default {d.idle_timeout:g}; "
+                             "0: never)")
+    parser.add_argument("--sessions-per-process", type=int, default=d.sessions_per_process, metavar="K",
+                        help="SSH sessions sharing one worker process, a thread each (default "
+                             f"{d.sessions_per_process}; 1: a process of its own per session, "
+                             "full isolation)")
     ops = parser.add_argument_group("operator commands (change the data directory, then exit)")
     ops.add_argument("--motd", metavar="TEXT", help="set the message of the day ('' clears it)")
     ops.add_argument("--ban", metavar="FINGERPRINT", help="ban an SSH key (SHA256:...)")
@@ -111,10 +119,10 @@ def run(args: argparse.Namespace) -> int:
     if args.max_tables < 1 or args.max_sessions < 1:
         print("unotui serve: --max-tables and --max-sessions must be at least 1", file=sys.stderr)
         return 2
-    if args.sessions_per_process is not None and args.sessions_per_process < 1:
+    if args.sessions_per_process < 1:
         print("unotui serve: --sessions-per-process must be at least 1", file=sys.stderr)
         return 2
-    from .serve import SESSIONS_PER_PROCESS, ServeOptions, run_serve
+    from .serve import run_serve
 
     return run_serve(ServeOptions(data_dir=data_dir, bind=args.bind, ssh_port=args.ssh_port, port=args.port,
                                   public_host=args.public_host,
@@ -122,4 +130,4 @@ def run(args: argparse.Namespace) -> int:
                                   turn_timer=args.turn_timer, ssh_per_ip=args.ssh_per_ip,
                                   ssh_rate_per_ip=args.ssh_rate_per_ip, ssh_rate_burst=args.ssh_rate_burst,
                                   idle_timeout=args.idle_timeout,
-                                  sessions_per_process=args.sessions_per_process or SESSIONS_PER_PROCESS))
+                                  sessions_per_process=args.sessions_per_process))

@@ -38,7 +38,7 @@ from .limits import ChatGate, Creator, table_refusal
 from .results import placings
 from .store import LobbyStore, TableRow
 
-__all__ = ["Lobby", "LobbySettings", "rules_summary"]
+__all__ = ["Lobby", "LobbySettings", "in_use_text", "rules_summary"]
 
 log = logging.getLogger("unotui.lobby")
 
@@ -89,7 +89,7 @@ class LobbySettings:
 class _Member:
     name: str
     identity: str | None
-    key: str  # presence key: the identity, or a guest's own
+    key: str  # presence key: this connection's own
     origin: str  # the address the limits count it under
 
 
@@ -103,6 +103,14 @@ class _Table:
     recorded: bool = False
     creator: Creator | None = None  # who created it (quick match's and resumed tables: None)
     lonely_since: float | None = None
+
+
+def in_use_text(code: str) -> str:
+    """Why a key is not sent back to its seat at table ``code``: another terminal of the
+    key is at it (the lobby's line, and the table's refusal)."""
+    return (f"Your seat at table {code} is in use in another terminal of your SSH key, so it "
+            "stays there. To play it here, leave that table there (or close that terminal): "
+            "then this lobby takes you back to it.")
 
 
 def rules_summary(rules: Rules) -> str:
@@ -157,7 +165,7 @@ class Lobby:
         self.members: dict[Link, _Member] = {}
         self.tables: dict[str, _Table] = {}
         self._on_event = on_event or (lambda text: log.info("%s", text))
-        self._guests = 0
+        self._visits = 0  # lobby connections so far (their presence keys)
         self._closed = False
         self._chat_gate = ChatGate(self.settings.chat_per_s, self.settings.chat_burst)
         self._refresh_at: asyncio.TimerHandle | None = None
@@ -188,13 +196,14 @@ class Lobby:
             session_of(link, HostSession).reject("banned", f"You are banned from this lobby: {why}"[:512])
             link.flush()
             return
-        name = unique_name(event.hello.name, {name_key(x.name) for x in self.members.values()})
-        if identity is None:
-            self._guests += 1
-            key = f"guest:{self._guests}"
-        else:
-            key = identity
-            self.store.remember_name(identity, name)
+        # A key is one person, known by the name it first came with, whatever name this
+        # hello (the SSH user name) gives; its other connections share that name.
+        hello = event.hello
+        wanted = hello.name if identity is None else self.store.remember_name(identity, hello.name)
+        name = unique_name(wanted, {name_key(x.name) for x in self.members.values()
+                                    if identity is None or x.identity != identity})
+        self._visits += 1  # presence is per connection: one of two terminals leaving
+        key = f"guest:{self._visits}" if identity is None else f"{identity}#{self._visits}"  # clears its own
         self.members[link] = _Member(name, identity, key, self._origin(link, event.hello))
         self.store.set_presence(key, name, "lobby")
         session = session_of(link, HostSession)
@@ -203,6 +212,9 @@ class Lobby:
         self._on_event(f"{name} entered the lobby" + ("" if identity else " (guest)"))
         self._changed()
         self._send_state(link)
+        held = self._held(identity)
+        if held is not None and held[1]:  # said once, at the door (the list keeps no stale line)
+            session.send(m.Refused(None, "seat_in_use", in_use_text(held[0])))
         link.flush()
 
     def _origin(self, link: Link, hello: m.Hello) -> str:
@@ -460,16 +472,24 @@ class Lobby:
                          None if r.turn_timer is None else round(r.turn_timer * 1000))
             for r in (self._row(t) for t in rows[:200])
         )
-        seat_at = None
-        if member.identity is not None:
-            for code, table in self.tables.items():
-                seat = table.room.book.find_identity(member.identity)
-                if seat is not None and table.room.status != TableStatus.OVER:
-                    seat_at = code
-                    break
+        held = self._held(member.identity)
+        seat_at = held[0] if held is not None and not held[1] else None
         motd = self.store.motd()[:512]
         state = m.LobbyState(member.name, motd, self.online(), tables, self._leaders, seat_at)
         session_of(link, HostSession).send(state)
+
+    def _held(self, identity: str | None) -> tuple[str, bool] | None:
+        """The table where a seat is held for ``identity``'s key, and whether a connection
+        (the key's other terminal) is at it now.  Such a seat is not the lobby's to send
+        anyone back to: ``seat_at`` names it only once nobody is at it."""
+        if identity is None:
+            return None
+        for code, table in self.tables.items():
+            room = table.room
+            seat = room.book.find_identity(identity)
+            if seat is not None and room.status != TableStatus.OVER:
+                return code, seat in room.members.values()
+        return None
 
     def _load_leaders(self) -> None:
         self._leaders = tuple(

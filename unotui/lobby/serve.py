@@ -25,7 +25,6 @@ import os
 import signal
 import sys
 import time
-from dataclasses import dataclass
 from pathlib import Path
 
 from ..net.addresses import listen_error
@@ -33,8 +32,10 @@ from ..net.host import Host, HostLimits
 from ..net.journal import Journal
 from ..net.room import Room
 from ..private import DataDirError, private_dir, private_file
+from ..protocol.text import clean_name
 from .identity import GUEST, Credentials
 from .lobby import Lobby, LobbySettings
+from .options import ServeOptions
 from .sqlite_store import open_store
 from .store import LobbyStore
 
@@ -42,30 +43,8 @@ __all__ = ["ServeOptions", "run_serve", "serve", "session_extra"]
 
 ENTRY = "unotui.lobby.session:run"
 APP_ENTRY = "unotui.lobby.session:make_app"
-#: sessions per worker process unless told otherwise (measured: ``bench/ssh_load.py --lobby``)
-SESSIONS_PER_PROCESS = 8
 #: what the forkserver imports once for every session (shared pages, a faster first frame)
 PRELOAD = ("unotui.ui.preload", "unotui.ui.lobby_home", "unotui.ui.screens.lobby", "unotui.lobby.session")
-
-
-@dataclass(frozen=True)
-class ServeOptions:
-    """What ``unotui serve`` was asked for."""
-
-    data_dir: Path
-    bind: str = "0.0.0.0"
-    ssh_port: int = 2222
-    port: int = 7777
-    public_host: str = ""  # what players type to reach us ("": a THIS-HOST placeholder)
-    max_tables: int = 50
-    max_sessions: int = 200
-    turn_timer: float = 30.0
-    ssh: bool = True
-    ssh_per_ip: int = 8
-    ssh_rate_per_ip: float = 5.0
-    ssh_rate_burst: int = 5
-    idle_timeout: float = 1800.0
-    sessions_per_process: int = SESSIONS_PER_PROCESS
 
 
 def _log_to(path: Path) -> None:
@@ -85,7 +64,9 @@ def session_extra(spec: object, credentials: Credentials, store: LobbyStore, *, 
     """What an SSH session's program is told (``SessionSpec.extra``): where the lobby's
     loopback door is, and its credential, which carries the client's real address (the
     program reaches the lobby from loopback: see ``Lobby._origin``) and, for a key, the
-    key; a guest's vouches for the address alone."""
+    key; a guest's vouches for the address alone.  A key's ``name`` is the one it first
+    came with (the store remembers it): the program plays under that name at every table,
+    whatever SSH user name this session gave, since the key is the person."""
     fingerprint = getattr(spec, "fingerprint", None)
     peer = str(getattr(spec, "peer", "") or "")
     extra = {"host": "127.0.0.1", "port": str(port), "ssh_port": str(ssh_port), "public_host": public_host}
@@ -94,6 +75,9 @@ def session_extra(spec: object, credentials: Credentials, store: LobbyStore, *, 
         why = store.banned(fingerprint)
         if why is not None:
             extra["banned"] = why[:200]
+        else:
+            typed = clean_name(str(getattr(spec, "user", "") or ""), "guest")
+            extra["name"] = store.remember_name(fingerprint, typed)
     elif peer:
         extra["identity"] = credentials.issue(GUEST, peer)
     return extra

@@ -2,9 +2,10 @@
 
 The SSH layer (:mod:`unotui.ssh`) passes what it knows in a
 :class:`~unotui.ssh.spec.SessionSpec`: the SSH user name (the nickname, cleaned here), the
-words of ``ssh HOST join CODE``, and in ``extra`` the lobby's loopback port and the
-credential for the player's key.  Settings files are never read: the process belongs to
-the server's user, not to the player.
+words of ``ssh HOST join CODE``, and in ``extra`` the lobby's loopback port, the
+credential for the player's key and the name that key is known by (the one it first came
+with: a key is one person, whatever user name ``ssh NAME@HOST`` gives).  Settings files
+are never read: the process belongs to the server's user, not to the player.
 
 Two entries: :func:`run` in a process of its own with the pty as its terminal (one
 session per process), and :func:`make_app` in a thread of a worker process shared with
@@ -20,7 +21,7 @@ if TYPE_CHECKING:
     from ..ui.app import UnoApp
     from ..ui.session_driver import SessionTerminalLike
 
-__all__ = ["make_app", "run"]
+__all__ = ["greeting", "make_app", "run"]
 
 
 def _build(spec: Any) -> UnoApp | str:
@@ -34,14 +35,31 @@ def _build(spec: Any) -> UnoApp | str:
         from ..protocol.text import clean
 
         return f"You are banned from this lobby: {clean(extra['banned'])}"
-    name = clean_name(str(getattr(spec, "user", "") or ""), "guest")
+    typed = clean_name(str(getattr(spec, "user", "") or ""), "guest")
+    keyed = bool(getattr(spec, "fingerprint", None))
+    name = clean_name(extra.get("name", ""), typed) if keyed else typed
     command = tuple(getattr(spec, "command", ()) or ())
     return lobby_app(extra.get("host", "127.0.0.1"), int(extra.get("port", "7777")), name,
-                     identity=extra.get("identity") or None, keyed=bool(getattr(spec, "fingerprint", None)),
+                     identity=extra.get("identity") or None, keyed=keyed,
+                     greeting=greeting(name, typed, keyed),
                      command=command,
                      ssh_port=int(extra.get("ssh_port", "2222")),
                      public_host=extra.get("public_host") or "THIS-HOST",
                      quick_seats=QUICK_SEATS)
+
+
+def greeting(name: str, typed: str, keyed: bool) -> str:
+    """The lobby's first line for a player with a key: the key is the person, so it is
+    known by the name it first came with, and a different SSH user name does not make a
+    second player (""  for a guest, who is the name they typed)."""
+    from ..protocol.text import name_key  # (imported when used: ``unotui --help`` stays light)
+
+    if not keyed:
+        return ""
+    if name_key(typed) == name_key(name):
+        return f"You are {name}: this SSH key is {name}'s. Your results and held seats follow the key."
+    return (f"You are {name}: this SSH key is {name}'s (the name it first came with), so the user name "
+            f"{typed} is not used. Your results and held seats follow the key.")
 
 
 def run(spec: Any) -> int:

@@ -183,16 +183,18 @@ class SqliteStore:
 
     # ----- identities, stats and ratings ---------------------------------------------------
 
-    def remember_name(self, identity: str, name: str) -> None:
+    def remember_name(self, identity: str, name: str) -> str:
         check_text("identity", identity)
         check_text("name", name)
         new = ratings.DEFAULT_RATING
-        with self._write() as db:
+        with self._write() as db:  # (one transaction: two first visits cannot both win)
             db.execute(
                 "INSERT INTO players (identity, name, mu, sigma, rating, seen) VALUES (?,?,?,?,?,?) "
-                "ON CONFLICT (identity) DO UPDATE SET name = excluded.name, seen = excluded.seen",
+                "ON CONFLICT (identity) DO UPDATE SET seen = excluded.seen",
                 (identity, name, new.mu, new.sigma, new.ordinal, self._clock()),
             )
+            row = db.execute("SELECT name FROM players WHERE identity = ?", (identity,)).fetchone()
+        return str(row[0])
 
     def record_result(
         self, table: str, placings: Sequence[Placing], match_key: str | None = None
@@ -231,7 +233,7 @@ class SqliteStore:
                 db.execute(
                     "INSERT INTO players (identity, name, games, wins, points, mu, sigma, rating, seen) "
                     "VALUES (?,?,1,?,?,?,?,?,?) ON CONFLICT (identity) DO UPDATE SET "
-                    "name = excluded.name, games = games + 1, wins = wins + excluded.wins, "
+                    "games = games + 1, wins = wins + excluded.wins, "
                     "points = points + excluded.points, mu = excluded.mu, sigma = excluded.sigma, "
                     "rating = excluded.rating, seen = excluded.seen",
                     (ident, p.name, int(p.rank == 1), p.points, new.mu, new.sigma, new.ordinal, now),

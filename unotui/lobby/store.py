@@ -8,8 +8,9 @@ same interface in front of a shared server without touching the screens.  So the
 interface speaks only plain values (the dataclasses below), never rows, cursors or
 connections.
 
-An *identity* is an SSH public-key fingerprint (``SHA256:...``).  Guests, who connect
-without a key, have none: they get no stats and no rating.  Presence is keyed by whatever
+An *identity* is an SSH public-key fingerprint (``SHA256:...``), known by the name it
+first came with.  Guests, who connect without a key, have none: they get no stats and no
+rating.  Presence is keyed by whatever
 per-connection string the lobby chooses (the fingerprint, or ``guest:N``).
 
 The store does not clean text (the lobby does, before storing) but never interprets it
@@ -194,14 +195,18 @@ class LobbyStore(Protocol):
 
     # ----- identities, stats and ratings ---------------------------------------------------
 
-    def remember_name(self, identity: str, name: str) -> None:
-        """The nickname ``identity`` uses now: the leaderboard shows the latest one."""
+    def remember_name(self, identity: str, name: str) -> str:
+        """The name ``identity`` is known by: the first it came with (``name``, if the key
+        is new), whatever name it gives later.  A key is one person, so the lobby, its
+        tables and the leaderboard call it one name: ``ssh carol@HOST`` with alice's key
+        is alice, never a second player.  Returns that name."""
 
     def record_result(
         self, table: str, placings: Sequence[Placing], match_key: str | None = None
     ) -> list[PlayerStats]:
         """A match at ``table`` ended: count a game (and a win for rank 1) and the points
         of every identified player, rate the match, and return their stats afterwards.
+        A known key keeps its name (:meth:`remember_name`), whatever its seat was called.
 
         ``match_key`` names the match once and for all: a second result with a key
         already recorded changes nothing (a lobby that crashed just after recording

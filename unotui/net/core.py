@@ -18,16 +18,16 @@ from __future__ import annotations
 
 import logging
 import secrets
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable, Mapping
 from random import Random
 from typing import Generic, TypeVar
 
 from ..bots import BOT_NAMES, Bot, make_bot
-from ..engine import Action, Game, Phase, seat_view, seat_views
+from ..engine import Action, Game, Phase, seat_view
 from ..protocol import messages as m
 from ..protocol.session import HelloReceived
-from ..protocol.shared import SharedDeltas
 from ..table import DeadlineKind, Decision, Outcome, Pacing, PresenceState, Referee, SeatKind, TableStatus
+from .audience import Audience
 from .config import RoomConfig, config_from_dict, config_to_dict
 from .effects import (
     ActionsApplied,
@@ -53,6 +53,11 @@ log = logging.getLogger("unotui.host")
 K = TypeVar("K", bound=Hashable)
 
 SERVER_ERROR = "This table failed and was closed; pick another one."
+#: a lobby key's seat is at another connection (two terminals of one key never throw each
+#: other out: a token, the same program coming back, still replaces a dying connection)
+KEY_SEAT_IN_USE = ("Your seat at this table is in use in another terminal of your SSH key, so it "
+                   "stays there. To play it here, leave that table there (or close that terminal) "
+                   "and sit here again.")
 
 
 class TableCore(Generic[K]):
@@ -69,8 +74,8 @@ class TableCore(Generic[K]):
         self.code = code
         self.config = config
         self.book = book or SeatBook(config.seats)
-        self.members: dict[K, int | None] = {}  # member -> seat (None: watching)
-        self.outbox: dict[K, Outbox] = {}
+        self.audience: Audience[K] = Audience()
+        self.members = self.audience.members  # member -> seat (None: watching)
         self.game: Game | None = None
         self.referee: Referee | None = None
         self.status = TableStatus.WAITING
@@ -78,7 +83,6 @@ class TableCore(Generic[K]):
         #: whether anything stores the records (a table with no journal, solo play: no)
         self.recording = True
         self._records: list[Record] = []
-        self._dirty: set[K] = set()
         self._events: list[str] = []
         self._changed = False
         if book is None:
@@ -118,21 +122,24 @@ class TableCore(Generic[K]):
 
     @classmethod
     def playing(cls, code: str, config: RoomConfig, book: SeatBook, game: Game, *,
-                bots: dict[int, Bot] | None = None, rng: Random | None = None,
-                inline_bots: bool = True) -> TableCore[K]:
+                bots: Mapping[int, Bot] | None = None, rng: Random | None = None,
+                inline_bots: bool = True, pacing: Pacing | None = None,
+                clock: Callable[[], int] | None = None) -> TableCore[K]:
         """A table whose match is already set up: ``game`` at ``book``'s seats (a journal's
         replay; solo play's seeded game, whose computer players decide elsewhere when not
-        ``inline_bots``).  ``bots`` and ``rng`` default to new ones from ``config``."""
+        ``inline_bots``; the simulator's, at ``pacing`` with no waits, each decision timed
+        by ``clock``).  ``bots``, ``rng`` and ``pacing`` default to ones from ``config``."""
         core: TableCore[K] = cls(code, config, book=book)
-        core._referee(game, bots, rng, inline_bots)
+        core._referee(game, bots, rng, inline_bots, pacing, clock)
         core.status = TableStatus.OVER if game.phase == Phase.MATCH_OVER else TableStatus.PLAYING
         return core
 
     def drain(self) -> Effects[K]:
         """What the calls since the last drain mean outside (every public call drains)."""
-        out = Effects(tuple(self._records), frozenset(self._dirty), tuple(self._events), self._changed)
+        dirty = self.audience.dirty
+        out = Effects(tuple(self._records), frozenset(dirty), tuple(self._events), self._changed)
         self._records.clear()
-        self._dirty.clear()
+        dirty.clear()
         self._events.clear()
         self._changed = False
         return out
@@ -157,7 +164,8 @@ class TableCore(Generic[K]):
         """A member said hello to this table: resume, watch, take a seat, or refuse.
 
         ``identity`` is a lobby player's verified key: it takes back the seat held for
-        that key as a token would, and a new seat remembers it.  A failure in here (the
+        that key as a token would (refused ``seat_in_use`` while another connection is at
+        it), and a new seat remembers it.  A failure in here (the
         match that a join starts included) closes the table with a reason rather than
         escaping into the host's protocol callback, where it would drop the joiner
         without a word and leave the seat to trap the next one."""
@@ -170,7 +178,7 @@ class TableCore(Generic[K]):
     def _admit(self, member: K, outbox: Outbox, event: HelloReceived, identity: str | None,
                now: float) -> None:
         hello = event.hello
-        self._dirty.add(member)
+        self.audience.dirty.add(member)
         locked = self.config.password_hash
         if locked and not password_matches(locked, hello.password or ""):
             outbox.reject("password", "Wrong or missing password for this table.")
@@ -180,6 +188,9 @@ class TableCore(Generic[K]):
             seat = self.book.find_token(hello.token) if hello.token else held
             if seat is None:
                 outbox.reject("bad_token", "That seat token is not valid here (it may be old).")
+                return
+            if not hello.token and self.audience.seated(seat):  # the key's other terminal
+                outbox.reject("seat_in_use", KEY_SEAT_IN_USE)
                 return
             self._replace_old(seat)
             entry = self.book.seats[seat]
@@ -216,14 +227,13 @@ class TableCore(Generic[K]):
 
     def gone(self, member: K, now: float) -> Effects[K]:
         """A member's connection closed (any reason)."""
-        if member not in self.members:
+        if member not in self.audience:
             return self.drain()
-        seat = self.members.pop(member)
-        del self.outbox[member]
+        seat = self.audience.remove(member)
         if seat is None:
             self._broadcast_table()
             return self.drain()
-        if seat in self.members.values():
+        if self.audience.seated(seat):
             return self.drain()  # a newer connection already holds the seat (resume raced the drop)
         entry = self.book.seats[seat]
         if self.status == TableStatus.WAITING and (not entry.owner or self.config.first_is_owner):
@@ -251,11 +261,11 @@ class TableCore(Generic[K]):
         return self.drain()
 
     def _replace_old(self, seat: int) -> None:
-        for member, held in list(self.members.items()):
-            if held == seat:
-                del self.members[member]
-                self.outbox.pop(member).close("replaced", "This seat was resumed from another connection.")
-                self._dirty.add(member)
+        audience = self.audience
+        for member in audience.holding(seat):
+            audience.outbox[member].close("replaced", "This seat was resumed from another connection.")
+            audience.remove(member)
+            audience.dirty.add(member)
 
     def _seat(self, member: K, outbox: Outbox, seat: int | None, token: str | None) -> None:
         outbox.accept(
@@ -266,11 +276,9 @@ class TableCore(Generic[K]):
             seats=self.config.seats,
             rules=self.config.rules,
         )
-        self.members[member] = seat
-        self.outbox[member] = outbox
+        self.audience.add(member, outbox, seat)
         if self.game is not None:
             outbox.send_view(seat_view(self.game, seat, self.game.round_log_start))
-        self._dirty.add(member)
 
     # ----- what members say -------------------------------------------------------------------
 
@@ -289,35 +297,29 @@ class TableCore(Generic[K]):
         return self.drain()
 
     def _intent(self, member: K, seq: int, action: Action, now: float) -> None:
-        seat = self.members.get(member)
-        outbox = self.outbox.get(member)
-        if outbox is None:
+        if member not in self.audience:
             return
+        seat = self.members[member]
         if seat is None:  # the session refuses a spectator's intents itself; defensive
-            outbox.send(m.Refused(seq, "spectator", "Spectators watch; they cannot play."))
+            self.audience.send(member, m.Refused(seq, "spectator", "Spectators watch; they cannot play."))
         elif self.referee is None:
-            outbox.send(m.Refused(seq, "not_started", "The match has not started yet."))
+            self.audience.send(member, m.Refused(seq, "not_started", "The match has not started yet."))
         else:
             self._apply(self.referee.receive(seat, action, seq, now), now)
-            return
-        self._dirty.add(member)
 
     def _chat(self, member: K, text: str) -> None:
         """A chat line (already cleaned by the session) to everyone at the table."""
-        if member not in self.members or not text:
+        if member not in self.audience or not text:
             return
         seat = self.members[member]
         name = self.book.seats[seat].name if seat is not None else "spectator"
-        self._send_all(m.ChatLine(seat, name, text))
+        self.audience.send_all(m.ChatLine(seat, name, text))
 
     def _request_start(self, member: K, now: float) -> None:
         """The host's own seat asks to start now; anyone else is refused."""
         seat = self.members.get(member)
         if seat is None or not self.book.seats[seat].owner:
-            outbox = self.outbox.get(member)
-            if outbox is not None:
-                outbox.send(m.Refused(None, "not_owner", "Only the host can start the match."))
-                self._dirty.add(member)
+            self.audience.send(member, m.Refused(None, "not_owner", "Only the host can start the match."))
             return
         self._start(now)
 
@@ -365,21 +367,23 @@ class TableCore(Generic[K]):
                 self._apply(referee.drop(seat, now), now)
         self._apply(referee.tick(now), now)
 
-    def _referee(self, game: Game, bots: dict[int, Bot] | None = None, rng: Random | None = None,
-                 inline_bots: bool = True) -> Referee:
-        """The referee of ``game`` at this table's pace (its computer players made anew
-        unless given)."""
+    def _referee(self, game: Game, bots: Mapping[int, Bot] | None = None, rng: Random | None = None,
+                 inline_bots: bool = True, pacing: Pacing | None = None,
+                 clock: Callable[[], int] | None = None) -> Referee:
+        """The referee of ``game`` at this table's pace unless given (its computer players
+        made anew unless given)."""
         config = self.config
         if rng is None:
             rng = secrets.SystemRandom()  # the computer players' and the referee's
         if bots is None:
             bots = {s: make_bot(config.level, rng) for s in self.book.bots()}
-        pacing = Pacing(bot_delay=config.bot_delay, catch_grace=config.catch_grace,
-                        auto_keep=config.auto_keep, turn_timer=config.turn_timer, hold=config.hold)
+        if pacing is None:
+            pacing = Pacing(bot_delay=config.bot_delay, catch_grace=config.catch_grace,
+                            auto_keep=config.auto_keep, turn_timer=config.turn_timer, hold=config.hold)
         self.game = game
         self._journaled = len(game.history)
         self.referee = Referee(game, bots=bots, humans=self.book.humans(), pacing=pacing, rng=rng,
-                               inline_bots=inline_bots)
+                               inline_bots=inline_bots, clock=clock)
         return self.referee
 
     def _fail(self, exc: BaseException, member: K | None = None, outbox: Outbox | None = None) -> None:
@@ -388,9 +392,9 @@ class TableCore(Generic[K]):
         forgotten, so neither a lobby's quick match nor a restart brings it back)."""
         log.error("table %r failed: %r", self.code, exc, exc_info=exc)
         self._events.append(f"table closed after an error: {exc!r}"[:300])
-        if member is not None and outbox is not None and member not in self.members and not outbox.closed:
+        if member is not None and outbox is not None and member not in self.audience and not outbox.closed:
             outbox.close("server_error", SERVER_ERROR)  # (a member not seated yet)
-            self._dirty.add(member)
+            self.audience.dirty.add(member)
         self.status = TableStatus.OVER
         self._close("server_error", SERVER_ERROR, forget=True)
         self._changed = True
@@ -404,34 +408,30 @@ class TableCore(Generic[K]):
     def _close(self, code: str, reason: str, *, forget: bool) -> None:
         if forget or self.status == TableStatus.OVER:
             self._records.append(TableClosed())
-        for member in list(self.members):
-            self.outbox[member].close(code, reason)
-            self._dirty.add(member)
-        self.members.clear()
-        self.outbox.clear()
+        self.audience.close_all(code, reason)
 
     # ----- the referee's outcomes: the one translation into the seats' messages --------------------
 
     def _apply(self, outcome: Outcome, now: float) -> None:
         self._record_actions(outcome)
         for seat, seq in outcome.replayed:  # retried intents applied before: the same answer
-            self._send_seat(seat, m.Accepted(seq))
+            self.audience.send_seat(seat, m.Accepted(seq))
         for seat, seq, code, message in outcome.refusals:
-            self._send_seat(seat, m.Refused(seq if seq >= 0 else None, code, message))
+            self.audience.send_seat(seat, m.Refused(seq if seq >= 0 else None, code, message))
         if outcome.changed:
             self._send_views()
         for seq, seat, _action in outcome.accepted:
             if seq >= 0:
-                self._send_seat(seat, m.Accepted(seq))
+                self.audience.send_seat(seat, m.Accepted(seq))
         for seat, state in outcome.presence:
             self._presence(seat, state)
         if outcome.deadlines is not None:
             deadlines = outcome.deadlines
             for kind, due in ((DeadlineKind.TURN, deadlines.turn), (DeadlineKind.CATCH, deadlines.catch)):
                 if due is None:
-                    self._send_all(m.Deadline(kind, None, 0))
+                    self.audience.send_all(m.Deadline(kind, None, 0))
                 else:
-                    self._send_all(m.Deadline(kind, due[0], max(0, round((due[1] - now) * 1000))))
+                    self.audience.send_all(m.Deadline(kind, due[0], max(0, round((due[1] - now) * 1000))))
         game = self.game
         if game is not None and game.phase == Phase.MATCH_OVER and self.status == TableStatus.PLAYING:
             self.status = TableStatus.OVER
@@ -452,50 +452,19 @@ class TableCore(Generic[K]):
             self._records.append(SeatsSaved(saved_seats(self.book)))
 
     def _send_views(self) -> None:
-        """Bring every member up to date: the views of one moment, built together (what
-        the seats see alike is computed and packed once, see ``seat_views``)."""
-        game = self.game
-        if game is None:
-            return
-        start = game.round_log_start
-        outboxes = [self.outbox[member] for member in self.members]
-        seats = self.members.values()
-        viewers = [(seat, max(box.log_from, start)) for seat, box in zip(seats, outboxes, strict=True)]
-        views = seat_views(game, viewers)
-        shared = SharedDeltas(views.public)
-        for box, view in zip(outboxes, views, strict=True):
-            box.send_view(view, shared)
-        self._dirty.update(self.members)
+        """Bring every member up to date (see :meth:`Audience.send_views`)."""
+        if self.game is not None:
+            self.audience.send_views(self.game)
 
     # ----- sending ----------------------------------------------------------------------------
 
-    def _send_seat(self, seat: int, message: m.Message) -> None:
-        for member, held in self.members.items():
-            if held == seat:
-                self.outbox[member].send(message)
-                self._dirty.add(member)
-
-    def _send_all(self, message: m.Message) -> None:
-        for member, box in self.outbox.items():
-            if not box.closed:
-                box.send(message)
-                self._dirty.add(member)
-
     def _presence(self, seat: int, state: PresenceState) -> None:
-        name = self.book.seats[seat].name or "?"
-        for member, held in self.members.items():
-            box = self.outbox[member]
-            if held != seat and not box.closed:
-                box.send(m.Presence(seat, state, name))
-                self._dirty.add(member)
+        self.audience.send_all(m.Presence(seat, state, self.book.seats[seat].name or "?"), but_seat=seat)
 
     def _broadcast_table(self) -> None:
         """Send the seats' state (the waiting room; who is away) to everyone (after the
         seats are stored: a rotated token is on disk before its owner hears it)."""
         self._save_seats()
-        for member, seat in self.members.items():
-            box = self.outbox[member]
-            if not box.closed:
-                box.send(table_state(self.book, self.config, self.status, self.members.values(), seat))
-                self._dirty.add(member)
+        seats = self.members.values()
+        self.audience.send_each(lambda seat: table_state(self.book, self.config, self.status, seats, seat))
         self._changed = True

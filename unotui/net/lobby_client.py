@@ -19,7 +19,8 @@ from typing import Any
 from .. import __version__
 from ..engine import Rules
 from ..protocol import messages as m
-from ..protocol.session import PROTOCOL_VERSION, ConnectionClosed, PeerSession
+from ..protocol.peer_session import PeerSession
+from ..protocol.session import PROTOCOL_VERSION, ConnectionClosed
 from ..protocol.text import clean
 from .link import Link, session_of
 from .remote import JoinError, dial, hang_up

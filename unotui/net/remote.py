@@ -28,14 +28,15 @@ from typing import Any
 from .. import __version__
 from ..engine import DEAL, Action, Phase, Rules, SeatView
 from ..protocol import messages as m
-from ..protocol.session import PROTOCOL_VERSION, ConnectionClosed, Fault, PeerSession, ViewUpdated
+from ..protocol.peer_session import PeerSession
+from ..protocol.session import PROTOCOL_VERSION, ConnectionClosed, Fault, ViewUpdated
 from ..protocol.text import clean
 from ..table import PresenceState
 from .addresses import DEFAULT_PORT, unreachable
 from .controller import Controller
 from .link import Link, session_of
 from .room_info import RoomChanged, RoomInfo, SeatInfo
-from .seat_memory import SeatMemory
+from .seat_memory import Place, SeatMemory, place_of
 
 __all__ = ["JoinError", "RemoteGame"]
 
@@ -142,13 +143,14 @@ class RemoteGame(Controller):
         self.connect_timeout = connect_timeout
         # A seat kept on disk: a person's own (never a spectator's, the host's or a key's).
         self.memory = memory if not (spectate or owner or identity) else None
-        self.place = f"{host}:{port}/{table}"
         self.seat: int | None = None
         self.token = ""
         self.room: RoomInfo | None = None
         self._view: SeatView | None = None
         self.welcome: m.Welcome | None = None
         self._link: Link | None = None
+        #: the latest connection made, even once it is gone: its peer address is the host's
+        self._dialled: Link | None = None
         self._welcomed: asyncio.Future[None] | None = None
         self._closing = False
         self._reconnect: asyncio.Task[None] | None = None
@@ -175,11 +177,23 @@ class RemoteGame(Controller):
                     "to take it back), then a computer player takes it.")
         return "The table plays on without you: after a while a computer player takes your seat."
 
+    @property
+    def place(self) -> Place | None:
+        """Whose seat this is, and where, as the memory keys it: the address the socket
+        reached (not as typed), the port, the table, and the name asked for (``None``
+        before anything answered)."""
+        link = self._dialled
+        if link is None or not link.peer[0]:
+            return None
+        return place_of(link.peer, self.table, self.name)
+
     async def start(self) -> None:
         """Connect and wait for the host's welcome.
 
-        A table whose match has started refuses a new player; if this user's seat there is
-        remembered (:attr:`memory`), it is taken back instead.
+        A table whose match has started refuses a new player; if this user's seat there,
+        taken with this name, is remembered (:attr:`memory`), it is taken back instead.
+        The lookup waits for the refusal because only a connection says which host the
+        address reaches; another name's seat at that table is never looked at.
 
         Raises:
             JoinError: the host refused (full table, wrong password, version) or cannot be reached.
@@ -188,20 +202,21 @@ class RemoteGame(Controller):
         try:
             await self._connect(resume=False)
         except JoinError as exc:
-            saved = memory.recall(self.place) if memory is not None else None
-            if memory is None or saved is None or exc.code != "table_full":
+            place = self.place
+            saved = memory.recall(place) if memory is not None and place is not None else None
+            if memory is None or place is None or saved is None or exc.code != "table_full":
                 raise
-            self.token, self.name = saved
+            self.token = saved
             self._closing = False  # (the refusal closed the first attempt)
             try:
                 await self._connect(resume=True)
             except JoinError as again:
                 if again.code == "bad_token":  # the host no longer holds that seat
-                    memory.forget(self.place)
+                    memory.forget(place)
                     self.token = ""
                     raise exc from None
                 raise
-            log.info("took back seat %s at %s", self.seat, self.place)
+            log.info("took back seat %s at %s", self.seat, place)
 
     def send(self, action: Action) -> int:
         seq = self._next_seq()
@@ -272,7 +287,7 @@ class RemoteGame(Controller):
                    self.connect_timeout)
 
     def _made(self, session: PeerSession) -> Link:
-        self._link = Link(session, self._events, self._lost)
+        self._link = self._dialled = Link(session, self._events, self._lost)
         return self._link
 
     def _events(self, link: Link, events: list[Any]) -> None:
@@ -285,14 +300,16 @@ class RemoteGame(Controller):
         if isinstance(event, m.Welcome):
             self.welcome = event
             self.seat, self.token = event.seat, event.token or ""
-            if self.memory is not None and self.token:  # (rotated on every resume)
-                self.memory.remember(self.place, self.token, self.name)
+            place = self.place  # (the token rotates on every resume: keep the latest)
+            if self.memory is not None and self.token and place is not None:
+                self.memory.remember(place, self.token)
             if self._welcomed is not None and not self._welcomed.done():
                 self._welcomed.set_result(None)
         elif isinstance(event, ViewUpdated):
             self._view = event.view
-            if self.memory is not None and event.view.phase is Phase.MATCH_OVER:
-                self.memory.forget(self.place)  # nothing left to come back to
+            place = self.place
+            if self.memory is not None and event.view.phase is Phase.MATCH_OVER and place is not None:
+                self.memory.forget(place)  # nothing left to come back to
                 self.memory = None
             self._emit(event)  # the view the session rebuilt, as it is
         elif isinstance(event, m.Accepted | m.Refused | m.Presence | m.Deadline | m.ChatLine):

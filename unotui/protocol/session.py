@@ -1,7 +1,8 @@
 """The per-connection state machines: bytes in, events out, bytes to send.
 
-:class:`HostSession` (one per connection, on the host) and :class:`PeerSession` (the
-client's end) do no I/O and read no clock (the h11 design).  The asyncio layer:
+:class:`HostSession` (one per connection, on the host) and
+:class:`~unotui.protocol.peer_session.PeerSession` (the client's end, in its own module)
+do no I/O and read no clock (the h11 design).  The asyncio layer:
 
 1. feeds what it read to ``receive_data(data, now)`` (``b""`` at end of file) and acts on
    the returned events;
@@ -25,11 +26,10 @@ from typing import Any, Generic, TypeVar
 
 from ..engine import Rules, SeatView
 from ..tokens import TokenBucket
-from .codec import decode_client, decode_host, encode
+from .codec import decode_client, encode
 from .errors import LocalProtocolError, RemoteProtocolError
-from .framing import CLIENT_LIMITS, HOST_LIMITS, PEER_ACCEPTS, FrameDecoder, Limits, frame
+from .framing import CLIENT_LIMITS, HOST_LIMITS, FrameDecoder, Limits, frame
 from .messages import (
-    SEAT_ACTS,
     Accepted,
     Bye,
     Chat,
@@ -37,7 +37,6 @@ from .messages import (
     Closed,
     Create,
     Deadline,
-    Delta,
     Error,
     Hello,
     Intent,
@@ -48,14 +47,13 @@ from .messages import (
     Quick,
     Ready,
     Refused,
-    Snapshot,
     Start,
     TableState,
     Welcome,
 )
 from .shared import SharedDeltas
-from .states import HOST_RULES, HOST_SENDS, PEER_RULES, PEER_SENDS, State, step
-from .sync import ViewDecoder, ViewEncoder
+from .states import HOST_RULES, HOST_SENDS, State, step
+from .sync import ViewEncoder
 from .text import clean_chat, clean_name
 
 __all__ = [
@@ -66,8 +64,8 @@ __all__ = [
     "HostEvent",
     "HostSession",
     "PeerEvent",
-    "PeerSession",
     "Rates",
+    "Session",
     "State",
     "Timing",
     "ViewUpdated",
@@ -148,7 +146,7 @@ E = TypeVar("E")
 _BEATING = (State.AUTHENTICATING, State.ACTIVE, State.SPECTATING)
 
 
-class _Session(Generic[E]):
+class Session(Generic[E]):
     """What both ends share: framing, outbox, timers, heartbeats, closing (``E``: the
     events this end delivers)."""
 
@@ -272,7 +270,7 @@ class _Session(Generic[E]):
         return []
 
 
-class HostSession(_Session[HostEvent]):
+class HostSession(Session[HostEvent]):
     """The host's end of one connection.
 
     Args:
@@ -443,84 +441,3 @@ class HostSession(_Session[HostEvent]):
     def _expect(self, state: State, what: str) -> None:
         if self.state is not state:
             raise LocalProtocolError("bad_message", f"cannot {what} in state {self.state}")
-
-
-class PeerSession(_Session[PeerEvent]):
-    """The client's end of a connection.  Sends ``hello`` at once.
-
-    Snapshots and deltas come out of :meth:`receive_data` as :class:`ViewUpdated` with
-    the rebuilt view; ``error`` and ``closed`` as :class:`ConnectionClosed`; chat
-    cleaned again.
-
-    Args:
-        hello: the hello to send (its version range is what this client speaks).
-        now: the time the connection was made.
-        keep: log events the rebuilt view keeps (see :class:`ViewDecoder`).
-        limits: what this client accepts from a host (default: up to 256 KiB frames).
-    """
-
-    _limit_out = CLIENT_LIMITS.frame
-
-    def __init__(
-        self,
-        hello: Hello,
-        now: float,
-        *,
-        timing: Timing = Timing(),
-        keep: int = 1000,
-        limits: Limits = PEER_ACCEPTS,
-    ) -> None:
-        self._limit_in = limits
-        super().__init__(now, timing, State.AUTHENTICATING)
-        self.hello = hello
-        self.welcome: Welcome | None = None
-        self._views = ViewDecoder(keep)
-        self._queue(hello)
-
-    @property
-    def view(self) -> SeatView | None:
-        """The latest view (``None`` before the first snapshot)."""
-        return self._views.view
-
-    def send(self, message: Message) -> None:
-        """Queue an intent, ready, chat, ping or bye (``bye`` closes the session)."""
-        if self.state not in (State.ACTIVE, State.SPECTATING):
-            raise LocalProtocolError("bad_message", f"cannot send {message.TYPE} in state {self.state}")
-        if not isinstance(message, PEER_SENDS):
-            raise LocalProtocolError("bad_message", f"a client does not send {type(message).__name__}")
-        if self.state is State.SPECTATING and isinstance(message, SEAT_ACTS):
-            raise LocalProtocolError("spectator", "a spectator has no seat to act for")
-        self._queue(message)
-        if isinstance(message, Bye):
-            self.state = State.CLOSED
-
-    def _receive(self, body: bytes, now: float) -> list[Any]:
-        return step(PEER_RULES, self, decode_host(body, self._limit_in), now)
-
-    def _ended(self, message: Error | Closed, _now: float) -> list[Any]:
-        self.state = State.CLOSED
-        fault = Fault.LOCAL if isinstance(message, Error) else Fault.NONE
-        return [ConnectionClosed(message.code, message.message, fault)]
-
-    def _view_in(self, message: Snapshot | Delta, _now: float) -> list[Any]:
-        welcome = self.welcome
-        if isinstance(message, Snapshot) and welcome is not None and message.view.seat != welcome.seat:
-            raise RemoteProtocolError("bad_message", "a view of another seat")
-        return [ViewUpdated(self._views.apply(message))]
-
-    def _chat_line(self, message: ChatLine, _now: float) -> list[Any]:
-        text, name = clean_chat(message.text), clean_chat(message.name)
-        return [replace(message, text=text, name=name)] if text else []
-
-    def _welcome(self, welcome: Welcome, _now: float) -> list[Any]:
-        if not self.hello.min_version <= welcome.version <= self.hello.max_version:
-            raise RemoteProtocolError("version", f"the host chose version {welcome.version}")
-        self.welcome = welcome
-        self._heartbeat = welcome.heartbeat_ms / 1000
-        self._next_ping = self._last_recv + self._heartbeat
-        self.state = State.ACTIVE if welcome.seat is not None else State.SPECTATING
-        return [welcome]
-
-    def _handshake_deadline(self) -> float | None:
-        return self._opened + self.timing.welcome if self.state is State.AUTHENTICATING else None
-

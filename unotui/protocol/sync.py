@@ -20,7 +20,6 @@ test parses and compares with :data:`VIEW_FIELDS`.
 
 from __future__ import annotations
 
-import dataclasses
 import operator
 from collections.abc import Callable
 from typing import Any
@@ -197,7 +196,7 @@ FIELD_CODECS: dict[str, Codec] = {
 #: and ``log`` follow them): the value type is the schema, ``protocol/SPEC.md``'s table
 #: states it for other implementations, and a test parses that table and compares
 VIEW_FIELDS: tuple[str, ...] = tuple(
-    f.name for f in dataclasses.fields(SeatView) if f.name not in ("log", "log_start")
+    name for name in SeatView._fields if name not in ("log", "log_start")
 )
 SETTABLE = frozenset(VIEW_FIELDS) - {"seat"}
 #: a seat's own fields (every other field, :data:`PUBLIC_FIELDS`, is alike for every viewer)
@@ -208,7 +207,7 @@ _OWN_VALUES = operator.attrgetter(*OWN_SENT)
 PUBLIC_VALUES = operator.attrgetter(*PUBLIC_FIELDS)
 # Every field of a view, in the order SeatView takes them: ViewDecoder.apply rebuilds a
 # view from these, with the delta's fields replaced.
-_ALL_FIELDS = tuple(f.name for f in dataclasses.fields(SeatView))
+_ALL_FIELDS = SeatView._fields
 _ALL_VALUES = operator.attrgetter(*_ALL_FIELDS)
 _INDEX = {name: i for i, name in enumerate(_ALL_FIELDS)}
 _LOG, _LOG_START = _INDEX["log"], _INDEX["log_start"]
@@ -338,7 +337,7 @@ class ViewEncoder:
         """A snapshot of ``view`` (with at most ``max_log`` of its newest log events)."""
         end = view.log_start + len(view.log)
         start = max(view.log_start, end - self.max_log)
-        trimmed = dataclasses.replace(view, log=view.log[start - view.log_start :], log_start=start)
+        trimmed = view._replace(log=view.log[start - view.log_start :], log_start=start)
         check_redacted(trimmed.log, view.seat)
         self._last, self._public, self._sent = view, None, end
         return Snapshot(trimmed)
@@ -448,4 +447,4 @@ class ViewDecoder:
         drop = max(0, len(log) - self.keep)
         if drop == 0 and log is view.log:
             return view
-        return dataclasses.replace(view, log=log[drop:], log_start=start + drop)
+        return view._replace(log=log[drop:], log_start=start + drop)

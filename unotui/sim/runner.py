@@ -21,7 +21,7 @@ from typing import Any
 
 from ..bots import make_bot
 from ..engine import Game, Rules
-from ..table import Pacing, Referee
+from ..table import Pacing
 from .stats import seating
 
 __all__ = ["Config", "Tally", "play_game", "run"]
@@ -97,9 +97,15 @@ def _seed(*parts: int) -> int:
 def play_game(cfg: Config, index: int, tally: Tally) -> None:
     """Play game number ``index`` of ``cfg`` and add it to ``tally``.
 
-    The table's :class:`~unotui.table.Referee` runs the game, as it runs every table, with
-    no waiting: one ``tick`` plays the hand (or the match) to its end.
+    The table core runs the game, as it runs every table (solo, LAN, the lobby), with no
+    waiting and nobody watching: one ``tick`` plays the hand (or the match) to its end.
     """
+    # The table core is imported here, not at the top: ``unotui --help`` builds every
+    # command's parser (this module included) and must not load the wire format.
+    from ..net.config import RoomConfig
+    from ..net.core import TableCore
+    from ..net.seats import SeatBook
+
     n = cfg.players
     where = seating(index, n, cfg.duplicate)
     entry_at = [0] * n
@@ -115,11 +121,19 @@ def play_game(cfg: Config, index: int, tally: Tally) -> None:
     }
     game = Game(n, rules, dealer=where.dealer, seed=_seed(cfg.seed, where.deal, 1 << 20))
     pacing = _HANDS if cfg.target is None else _MATCHES
-    referee = Referee(game, bots=bots, humans=(), pacing=pacing, clock=time.perf_counter_ns)
+    book = SeatBook(n)
+    book.fill_with_bots(list(game.names), "random")  # the bots are ``bots``; the level is unused
+    config = RoomConfig(name="sim", seats=n, rules=rules)  # nobody joins: the set-up is only a record
+    core: TableCore[int] = TableCore.playing("", config, book, game, bots=bots, pacing=pacing,
+                                             clock=time.perf_counter_ns)
+    core.recording = False
+    dealt = len(game.history)
+    core.tick(0.0)
+    assert core.referee is not None
     tally.games += 1
-    tally.moves += len(referee.tick(0.0).accepted)
+    tally.moves += len(game.history) - dealt
     for s in range(n):
-        times[entry_at[s]] += referee.decision_ns[s]
+        times[entry_at[s]] += core.referee.decision_ns[s]
     winner = game.winner if cfg.target is not None else game.round_winner
     if winner >= 0:
         side = game.team_of(winner)

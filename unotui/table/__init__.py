@@ -22,9 +22,9 @@ from .outcome import (
     PresenceChange,
     Refusal,
 )
-from .referee import STANDIN_LEVEL, Referee
+from .referee import Referee
 from .schedule import Decision
-from .seats import ANSWERS_KEPT, TIMEOUTS_TO_BOT
+from .seats import ANSWERS_KEPT, STANDIN_LEVEL, TIMEOUTS_TO_BOT
 from .states import SENT_PRESENCE, DeadlineKind, PresenceState, SeatKind, TableStatus
 
 __all__ = [

@@ -30,7 +30,7 @@ import math
 from collections.abc import Callable, Iterable, Mapping
 from random import Random
 
-from ..bots import Bot, make_bot, react
+from ..bots import Bot, react
 from ..engine import (
     ENDED_PHASES,
     Action,
@@ -41,8 +41,6 @@ from ..engine import (
     IllegalActionError,
     NoSuchSeatError,
     Phase,
-    SeatView,
-    seat_view,
 )
 from .outcome import (
     AWAY,
@@ -70,13 +68,10 @@ from .schedule import (
     next_due,
     pauses,
 )
-from .seats import TIMEOUTS_TO_BOT, HumanSeat
+from .seats import TIMEOUTS_TO_BOT, HumanSeat, bot_view, readers, standin
 from .states import PresenceState
 
-__all__ = ["STANDIN_LEVEL", "Referee"]
-
-STANDIN_LEVEL = "medium"
-"""The level of the computer player that stands in for a person who is away or timed out."""
+__all__ = ["Referee"]
 
 class Referee:
     """One table's timing rules around one game.  See the module docstring.
@@ -287,7 +282,7 @@ class Referee:
         seat = due[3]
         bot = self._state.brains[seat]
         assert bot is not None
-        return Decision(seat, bot, self._view(seat), self.game.version)
+        return Decision(seat, bot, bot_view(self.game, seat, self._state.brains[seat]), self.game.version)
 
     def decided(self, decision: Decision, action: Action | None, now: float) -> Outcome:
         """Apply ``action`` for ``decision`` if the game is still in the state it was for.
@@ -341,7 +336,7 @@ class Referee:
         """A computer player's turn, decided here on what it may see (timed with ``clock``)."""
         bot = self._state.brains[seat]
         assert bot is not None
-        view = self._view(seat)
+        view = bot_view(self.game, seat, self._state.brains[seat])
         clock = self.clock
         t0 = clock() if clock is not None else 0
         try:
@@ -367,7 +362,7 @@ class Referee:
                 )
         if (type(action) is Deal and g.phase == Phase.ROUND_OVER and g.dealer == seat
                 and self._state.ready_at is None):
-            waiting = [g.names[h.seat] for h in self._needed() if not h.ready]
+            waiting = [g.names[h.seat] for h in readers(g, self._humans.values()) if not h.ready]
             return Refusal(seat, seq, NOT_READY, f"wait: {', '.join(waiting)} still reading the results")
         return None
 
@@ -405,7 +400,7 @@ class Referee:
         bot = state.brains[seat]
         assert bot is not None
         try:
-            action = react(bot, self._view(seat))
+            action = react(bot, bot_view(self.game, seat, self._state.brains[seat]))
         except Exception as exc:  # a broken bot must not stop the table
             self.bot_errors.append(f"{seat}: {exc!r}")
             return
@@ -427,7 +422,7 @@ class Referee:
         h = self._humans[seat]
         h.timeouts += 1
         if h.timeouts >= TIMEOUTS_TO_BOT and h.standin is None:
-            self._set_brain(h, self._standin(), now)
+            self._set_brain(h, standin(self._rng), now)
             self._pres.append(PresenceChange(seat, PresenceState.BOT))
 
     def _expire_hold(self, h: HumanSeat, now: float) -> None:
@@ -435,7 +430,7 @@ class Referee:
         h.lost = True
         self._state.away.remove(h)
         if h.standin is None:
-            self._set_brain(h, self._standin(), now)
+            self._set_brain(h, standin(self._rng), now)
             self._pres.append(PresenceChange(h.seat, PresenceState.BOT))
         self._check_ready(now)
 
@@ -463,17 +458,12 @@ class Referee:
 
     # ----- seats ------------------------------------------------------------------------------
 
-    def _needed(self) -> list[HumanSeat]:
-        """People whose readiness the next deal waits for (connected, in control, not the
-        dealer: a person who deals says so by dealing)."""
-        dealer = self.game.dealer if self.game.phase == Phase.ROUND_OVER else -1
-        return [h for h in self._humans.values() if h.in_control and h.seat != dealer]
-
     def _check_ready(self, now: float) -> None:
         """Record when the last person needed has read the round's result."""
         state = self._state
-        ended = self.game.phase == Phase.ROUND_OVER
-        if ended and state.ready_at is None and all(h.ready for h in self._needed()):
+        if self.game.phase != Phase.ROUND_OVER or state.ready_at is not None:
+            return
+        if all(h.ready for h in readers(self.game, self._humans.values())):
             state.ready_at = now
 
     def _set_brain(self, h: HumanSeat, bot: Bot | None, now: float) -> None:
@@ -490,17 +480,6 @@ class Referee:
         """Record the pauses of whoever decides for ``seat`` now (the schedule reads them)."""
         state = self._state
         state.think[seat], state.catch[seat] = pauses(state.brains[seat], self.pacing)
-
-    def _standin(self) -> Bot:
-        """The computer player that stands in for a person (seeded from ``rng`` if given)."""
-        seed = self._rng.getrandbits(64) if self._rng is not None else None
-        return make_bot(STANDIN_LEVEL, Random(seed))
-
-    def _view(self, seat: int) -> SeatView:
-        """What a computer player sees: this round's log at most (none if it reads none)."""
-        g = self.game
-        reads_log = getattr(self._state.brains[seat], "uses_log", True)
-        return seat_view(g, seat, g.round_log_start if reads_log else len(g.log))
 
     def _finish(self, now: float) -> Outcome:
         """Collect what this call did into an :class:`Outcome`."""

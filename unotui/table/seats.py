@@ -1,4 +1,5 @@
-"""Bookkeeping for the seats people hold: connection, stand-ins, readiness, intents seen.
+"""Bookkeeping for the seats people hold: connection, stand-ins, readiness, intents seen;
+who stands in for a person, and what a computer player sees.
 
 Kept apart from the referee's timing rules so that each is short enough to read whole.
 Nothing here knows about time beyond storing the moments the referee passes in.
@@ -7,12 +8,19 @@ Nothing here knows about time beyond storing the moments the referee passes in.
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from random import Random
 
-from ..bots import Bot
+from ..bots import Bot, make_bot
+from ..engine import Game, Phase, SeatView, seat_view
 from .outcome import BAD_SEQ, STALE_SEQ, Refusal
 
-__all__ = ["ANSWERS_KEPT", "TIMEOUTS_TO_BOT", "HumanSeat", "Replay"]
+__all__ = ["ANSWERS_KEPT", "STANDIN_LEVEL", "TIMEOUTS_TO_BOT", "HumanSeat", "Replay", "bot_view", "readers",
+           "standin"]
+
+STANDIN_LEVEL = "medium"
+"""The level of the computer player that stands in for a person who is away or timed out."""
 
 ANSWERS_KEPT = 64
 """Answers remembered per seat for retried intents (far more than a client has in flight)."""
@@ -83,3 +91,22 @@ class HumanSeat:
         self.answers[seq] = refusal
         while len(self.answers) > ANSWERS_KEPT:
             self.answers.popitem(last=False)
+
+
+def readers(game: Game, humans: Iterable[HumanSeat]) -> list[HumanSeat]:
+    """People whose readiness the next deal waits for (connected, in control, not the
+    dealer: a person who deals says so by dealing)."""
+    dealer = game.dealer if game.phase == Phase.ROUND_OVER else -1
+    return [h for h in humans if h.in_control and h.seat != dealer]
+
+
+def standin(rng: Random | None) -> Bot:
+    """The computer player that stands in for a person (seeded from ``rng`` if given)."""
+    seed = rng.getrandbits(64) if rng is not None else None
+    return make_bot(STANDIN_LEVEL, Random(seed))
+
+
+def bot_view(game: Game, seat: int, brain: Bot | None) -> SeatView:
+    """What a computer player sees: this round's log at most (none if it reads none)."""
+    reads_log = getattr(brain, "uses_log", True)
+    return seat_view(game, seat, game.round_log_start if reads_log else len(game.log))

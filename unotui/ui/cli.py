@@ -11,6 +11,7 @@ import argparse
 import gc
 import os
 import sys
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -19,9 +20,12 @@ if TYPE_CHECKING:
     from ..engine import Rules
     from ..net.config import RoomConfig
     from ..net.controller import Controller
+    from .app import UnoApp
     from .settings import Config, GameOptions
 
-__all__ = ["add_arguments", "build_options", "run", "run_hosted", "run_joined"]
+__all__ = [
+    "add_arguments", "build_options", "run", "run_hosted", "run_joined", "settings_options", "table_app",
+]
 
 
 def add_rules_arguments(parser: argparse.ArgumentParser) -> None:
@@ -67,13 +71,35 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--theme", choices=("default", "colourblind", "mono"), help="colour theme")
 
 
+def settings_options(config: Config) -> GameOptions:
+    """The solo game the settings describe: what the menu's first entry deals, whether the
+    app opened on the menu (``unotui``, ``unotui play``, which then apply their options) or
+    on a table (``unotui host``/``join``, whose menu after the match is the same menu).
+    An unknown level in the file is the default here: ``unotui play`` refuses it with a
+    sentence (:func:`build_options`), but a table's player only meets it after the match."""
+    from ..bots import LEVELS
+    from ..table import MIN_CATCH_GRACE
+    from .settings import GameOptions
+
+    grace = config.catch_grace
+    if os.environ.get("UNOTUI_TEST_MODE") != "1":
+        grace = max(grace, MIN_CATCH_GRACE)
+    return GameOptions(
+        players=config.players,
+        level=config.bots if config.bots in LEVELS else GameOptions.level,
+        rules=config.rules,
+        name=config.name,
+        delay=config.delay,
+        catch_grace=grace,
+    )
+
+
 def build_options(args: argparse.Namespace) -> tuple[Config, GameOptions]:
     """(Config, GameOptions) from the arguments and the settings file; raises RulesError."""
     from ..bots import LEVELS
     from ..engine import RulesError
     from ..protocol.text import clean_name
-    from ..table import MIN_CATCH_GRACE
-    from .settings import GameOptions, load_config
+    from .settings import load_config
 
     config = load_config()
     rules = rules_from_args(args, config.rules)
@@ -86,20 +112,17 @@ def build_options(args: argparse.Namespace) -> tuple[Config, GameOptions]:
     delay = config.delay if args.delay is None else args.delay
     if not 0 <= delay <= 10:
         raise RulesError("--delay must be between 0 and 10 seconds")
-    grace = config.catch_grace
-    if os.environ.get("UNOTUI_TEST_MODE") != "1":
-        grace = max(grace, MIN_CATCH_GRACE)
     level = args.bots or config.bots
     if level not in LEVELS:
         raise RulesError(f"unknown bot level {level!r} (known: {', '.join(LEVELS)})")
-    options = GameOptions(
+    options = replace(
+        settings_options(config),
         players=players,
         level=level,
         rules=rules,
         name=clean_name(args.name, "You") if args.name else config.name,
         seed=args.seed,
         delay=delay,
-        catch_grace=grace,
     )
     return config, options
 
@@ -129,17 +152,23 @@ def run(args: argparse.Namespace) -> int:
     return code if isinstance(code, int) else (app.return_code or 0)
 
 
+def table_app(start: Callable[[GameOptions], Controller], name: str | None) -> UnoApp:
+    """The app that opens straight onto a hosted or joined table (``start`` makes its
+    controller), with the settings' solo game for the menu it goes to afterwards."""
+    from ..protocol.text import clean_name
+    from .app import UnoApp
+    from .settings import load_config
+
+    config = load_config()
+    options = replace(settings_options(config), name=clean_name(name, config.name) if name else config.name)
+    return UnoApp(config, options, start=start)
+
+
 def _run_app(start: Callable[[GameOptions], Controller], name: str | None) -> int:
     """Run the app straight onto a hosted or joined table; returns the exit status."""
     gc.disable()
     try:
-        from ..protocol.text import clean_name
-        from .app import UnoApp
-        from .settings import GameOptions, load_config
-
-        config = load_config()
-        options = GameOptions(name=clean_name(name, config.name) if name else config.name)
-        app = UnoApp(config, options, start=start)
+        app = table_app(start, name)
         code = app.run()
     finally:
         gc.enable()

@@ -27,7 +27,8 @@ def password_of(args: argparse.Namespace) -> str:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The ``join`` subcommand's arguments."""
     parser.add_argument("address", metavar="HOST[:PORT]", help="the host's address (port 7777 unless given)")
-    parser.add_argument("--name", help="your name at the table, 1-16 characters (default: your settings)")
+    parser.add_argument("--name", help="your name at the table, 1-16 characters (default: your settings); "
+                        "joining again takes back only the seat this name held")
     add_password(parser, "the table's password, if it has one")
     parser.add_argument("--spectate", action="store_true", help="watch instead of taking a seat")
     parser.add_argument("--table", default="", metavar="CODE",

@@ -63,6 +63,7 @@ class LobbyHome:
         ssh_port: the lobby's SSH port, for the line others type to join a table.
         public_host: the host name in that line (``unotui serve --public-host``).
         quick_seats: the seats of a table quick match opens (what its question says).
+        greeting: the lobby log's first line (who the player's key says they are).
     """
 
     name = "the lobby"
@@ -83,6 +84,7 @@ class LobbyHome:
         ssh_port: int = 2222,
         public_host: str = "THIS-HOST",
         quick_seats: int = 4,
+        greeting: str = "",
     ) -> None:
         self.lobby_host, self.lobby_port = host, port
         self.identity = identity
@@ -91,6 +93,7 @@ class LobbyHome:
         self.ssh_port = ssh_port
         self.public_host = public_host
         self.quick_seats = quick_seats
+        self.greeting = greeting
         #: the lobby the app is in, if any (not while it is at a table)
         self.lobby: InLobby | None = None
         #: the player's name as the lobby made it unique
@@ -112,7 +115,10 @@ class LobbyHome:
     # ----- the lobby on screen ------------------------------------------------------------------
 
     async def open(self) -> None:
-        await self.app.push_screen(LobbyScreen(keyed=self.keyed, quick_seats=self.quick_seats))
+        screen = LobbyScreen(keyed=self.keyed, quick_seats=self.quick_seats)
+        if self.greeting:
+            screen.say(self.greeting, Style(bold=True))
+        await self.app.push_screen(screen)
         if len(self.command) == 2 and self.command[0] in ("join", "spectate"):
             self.went_back = True  # the table asked for comes first
             self.sit(self.command[1].upper(), spectate=self.command[0] == "spectate")

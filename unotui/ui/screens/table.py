@@ -21,7 +21,6 @@ the turn clock stops, and the game keys say the game is closed instead of sendin
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 from collections.abc import Callable, Iterable, Sequence
 from typing import ClassVar, TypeVar
@@ -281,7 +280,7 @@ class TableScreen(Screen[None]):
             return
         tall = self.has_class("-tall")
         # a closed game's cards are playable no more: its hand marks none
-        hand_view = dataclasses.replace(view, legal=()) if self.closed else view
+        hand_view = view._replace(legal=()) if self.closed else view
         self.hand = HandShown(hand_view, self.order, self.cursor, self.palette, tall)
         middle = self.size.height - (9 if tall else 7)
         lines = view.players + 2 + sum(1 for s in view.face_up if s != view.seat)
