@@ -63,7 +63,7 @@ from ..widgets import (
 )
 from ..words import refusal
 from .decisions import Decisions
-from .table_keys import CLOSED, WATCHING_NOTE, applies, closed_note, describe_action, meaning
+from .table_keys import CLOSED, WATCHING_NOTE, applies, closed_note, describe_action, key_bar, meaning
 
 __all__ = ["MIN_HEIGHT", "MIN_WIDTH", "TableScreen"]
 
@@ -89,10 +89,6 @@ def _players_only(action: _A) -> _A:
             action(self, *args)
 
     return run  # type: ignore[return-value]
-
-
-# Key-bar ranks: 0 is always shown; when the bar is short of room, the highest go first.
-_BAR_RANK = {"sort": 5, "hint": 4, "move": 3, "help": 2}
 
 
 class TableScreen(Screen[None]):
@@ -289,17 +285,7 @@ class TableScreen(Screen[None]):
 
     def _key_bar(self) -> tuple[tuple[str, str, int], ...]:
         """The key bar: every binding that is shown and applies now, ranked for room."""
-        shown = []
-        for binding in self.BINDINGS:
-            if not isinstance(binding, Binding) or not binding.show:
-                continue
-            action = binding.action.split("(")[0]
-            if not self.applies(action):
-                continue
-            key = KeyBar.key_name(binding.key, binding.key_display)
-            what = self.home if action == "leave" else binding.description
-            shown.append((key, what, _BAR_RANK.get(action, 0)))
-        return tuple(shown)
+        return key_bar(self.BINDINGS, self.applies, self.home)
 
     def _fit(self, width: int, height: int) -> None:
         """Choose the layout for a ``width`` x ``height`` terminal.
