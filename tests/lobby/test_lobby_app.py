@@ -14,7 +14,8 @@ from tests.net.lan_support import until
 from unotui.engine import Rules
 from unotui.lobby.lobby import LobbySettings
 from unotui.net.remote import RemoteGame
-from unotui.ui.lobby_app import LobbyApp
+from unotui.ui.app import UnoApp
+from unotui.ui.lobby_home import LobbyHome, lobby_app
 from unotui.ui.screens.create_table import CreateTableScreen
 from unotui.ui.screens.lobby import LobbyScreen, lobby_text
 from unotui.ui.screens.table import TableScreen
@@ -29,17 +30,19 @@ SETTINGS = LobbySettings(bot_delay=0.0, catch_grace=0.0, reap_every=0.2, empty_g
 
 async def lobby_ready(pilot: Pilot[Any]) -> LobbyScreen:
     app = pilot.app
-    assert isinstance(app, LobbyApp)
+    assert isinstance(app, UnoApp)
+    home = app.home
+    assert isinstance(home, LobbyHome)
 
     async def ready() -> bool:
         await pilot.pause(0.05)
-        screen = app.lobby_screen()
+        screen = home.lobby_screen()
         return screen is not None and screen.state is not None and app.screen is screen
 
     for _ in range(200):
         if await ready():
             break
-    screen = app.lobby_screen()
+    screen = home.lobby_screen()
     assert screen is not None and screen.state is not None
     return screen
 
@@ -55,7 +58,7 @@ async def screen_is(pilot: Pilot[Any], cls: type) -> None:
 
 async def test_create_a_table_wait_leave_then_quick_match(tmp_path: Path) -> None:
     async with lobby_host(tmp_path, SETTINGS) as (lobby, port):
-        app = LobbyApp("127.0.0.1", port, "Ann")
+        app = lobby_app("127.0.0.1", port, "Ann")
         async with app.run_test(size=(80, 24)) as pilot:
             screen = await lobby_ready(pilot)
             assert "Ann - 1 online" in lobby_text(screen.state)  # type: ignore[arg-type]
@@ -81,7 +84,7 @@ async def test_create_a_table_wait_leave_then_quick_match(tmp_path: Path) -> Non
                 if not lobby.tables:
                     break
             assert not lobby.tables
-            await pilot.press("q")
+            await pilot.press("q", "y")  # quick match, and yes to what it starts
             await screen_is(pilot, TableScreen)
             assert app.view is not None and len(app.view.names) == 4
 
@@ -97,7 +100,7 @@ async def test_enter_sits_at_the_highlighted_table_and_w_watches(tmp_path: Path)
         await seat.start()  # the quick table starts: Ann may only watch it
         bob.client.create("Open", 3, 0, Rules(), "easy", 30.0, False)
         await until(lambda: len(bob.created()) == 2)
-        app = LobbyApp("127.0.0.1", port, "Ann")
+        app = lobby_app("127.0.0.1", port, "Ann")
         async with app.run_test(size=(120, 40)) as pilot:
             screen = await lobby_ready(pilot)
             quick = bob.created()[0]
@@ -129,7 +132,7 @@ async def test_the_app_keeps_trying_when_the_lobby_answers_late(tmp_path: Path) 
     with socket.socket() as s:  # a port nobody listens on yet
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    app = LobbyApp("127.0.0.1", port, "Ann")
+    app = lobby_app("127.0.0.1", port, "Ann")
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause(1.0)  # refused at least once
         from unotui.lobby.lobby import Lobby
@@ -172,20 +175,21 @@ async def test_quitting_a_match_says_what_becomes_of_the_seat(tmp_path: Path, ke
 
     async with lobby_host(tmp_path, SETTINGS) as (lobby, port):
         identity = lobby.credentials.issue("SHA256:annsKeyAAAAAAAA") if keyed else None
-        app = LobbyApp("127.0.0.1", port, "Ann", identity=identity)
+        app = lobby_app("127.0.0.1", port, "Ann", identity=identity)
         async with app.run_test(size=(100, 30)) as pilot:
             await lobby_ready(pilot)
             await pilot.pause(0.1)  # the empty leaderboard says what it takes to be on it
             board = " ".join(str(app.screen.query_one("#leaders", Static).render()).split())
             assert board == ("No rated games yet. Finish a match to be ranked." if keyed else
                              "No rated games yet. Play with an SSH key to be ranked.")
-            await pilot.press("q")  # a quick match: seated at once, bots fill the table
+            await pilot.press("q", "y")  # a quick match (yes): seated at once, bots fill the table
             await at_table(pilot)
             await pilot.press("ctrl+q")
             await screen_is(pilot, ConfirmScreen)
             said = " ".join(str(w.render()) for w in app.screen.query(Static))
             assert "The table plays on" in said and "cannot be resumed" not in said
             assert ("same SSH key" in said) is keyed
+            assert "End the SSH session and leave this match?" in said  # Ctrl+Q says what it ends
             await pilot.press("n")
             await at_table(pilot)  # (or its colour picker, if a wild came first)
     (tmp_path / "watch").mkdir()
@@ -195,7 +199,7 @@ async def test_quitting_a_match_says_what_becomes_of_the_seat(tmp_path: Path, ke
         await until(lambda: bob.created())
         seat = RemoteGame("127.0.0.1", port, name="Bob", table=bob.created()[0])
         await seat.start()
-        watcher = LobbyApp("127.0.0.1", port, "Ann")
+        watcher = lobby_app("127.0.0.1", port, "Ann")
         async with watcher.run_test(size=(100, 30)) as pilot:
             screen = await lobby_ready(pilot)
             for _ in range(100):
@@ -227,7 +231,7 @@ async def test_help_in_the_lobby_shows_the_lobby_s_keys_first(tmp_path: Path) ->
         if binding.key != "question_mark":  # (the help itself)
             assert names.get(binding.key, binding.key) in listed, binding.key
     async with lobby_host(tmp_path, SETTINGS) as (_lobby, port):
-        app = LobbyApp("127.0.0.1", port, "Ann")
+        app = lobby_app("127.0.0.1", port, "Ann")
         async with app.run_test(size=(100, 40)) as pilot:
             await lobby_ready(pilot)
             await pilot.press("question_mark")
@@ -238,3 +242,107 @@ async def test_help_in_the_lobby_shows_the_lobby_s_keys_first(tmp_path: Path) ->
             assert "join a private table by its code" in text and "Rules in force" not in text
             await pilot.press("escape")
             await screen_is(pilot, LobbyScreen)
+
+
+async def test_quick_match_says_what_it_starts_and_starts_nothing_without_a_yes(tmp_path: Path) -> None:
+    """q used to seat the player at once in a four-seat match to 500 points: now it asks
+    first, saying the seats, the computer players and the target; n starts nothing."""
+    from textual.widgets import Static
+
+    from unotui.lobby.lobby import QUICK_SEATS
+    from unotui.ui.screens.dialogs import ConfirmScreen
+
+    async with lobby_host(tmp_path, SETTINGS) as (lobby, port):
+        app = lobby_app("127.0.0.1", port, "Ann", quick_seats=QUICK_SEATS)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await lobby_ready(pilot)
+            await pilot.press("q")
+            await screen_is(pilot, ConfirmScreen)
+            said = " ".join(" ".join(str(w.render()) for w in app.screen.query(Static)).split())
+            assert "Start a quick match?" in said
+            assert f"a new table of {QUICK_SEATS} seats" in said and f"the other {QUICK_SEATS - 1}" in said
+            assert "a match to 500 points" in said and "stay in the lobby" in said
+            await pilot.press("n")
+            await screen_is(pilot, LobbyScreen)
+            await pilot.pause(0.3)
+            assert not lobby.tables and app.controller is None  # nothing started
+
+
+def _bar(app: Any) -> str:
+    from tests.ui.tui_support import full_text
+
+    return " ".join(full_text(app).splitlines()[-1].split())
+
+
+async def test_escape_leaves_a_lobby_table_for_the_lobby_with_the_seat_held(tmp_path: Path) -> None:
+    """At a lobby table Escape did nothing (and Ctrl+Q ended the whole SSH session).  Now
+    the key bar offers Esc for the lobby and says Ctrl+Q quits SSH; Escape during a match
+    asks, then the table connection closes, the lobby shows where the seat is held, and
+    Enter on that table takes the same seat back."""
+    from unotui.ui.screens.dialogs import ConfirmScreen
+    from unotui.ui.screens.lobby import held_text
+
+    async with lobby_host(tmp_path, SETTINGS) as (lobby, port):
+        identity = lobby.credentials.issue("SHA256:annsKeyAAAAAAAA")
+        app = lobby_app("127.0.0.1", port, "Ann", identity=identity)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await lobby_ready(pilot)
+            await pilot.press("q", "y")
+            await at_table(pilot)
+            while not isinstance(app.screen, TableScreen):  # a first card that asks for a colour
+                await pilot.press("r")
+                await pilot.pause(0.05)
+            assert app.view is not None and app.view.seat is not None
+            seat, code = app.view.seat, next(iter(lobby.tables))
+            bar = _bar(app)
+            assert "Esc Lobby" in bar and "^Q Quit SSH" in bar, bar
+            game = app.controller
+            await pilot.press("escape")
+            await screen_is(pilot, ConfirmScreen)
+            from textual.widgets import Static
+
+            said = " ".join(str(w.render()) for w in app.screen.query(Static))
+            assert "Leave this match for the lobby?" in said and "The table plays on" in said
+            assert "In the lobby, Enter on that table takes your seat back." in said
+            await pilot.press("y")
+            screen = await lobby_ready(pilot)
+            assert app.controller is None and game is not None
+            for _ in range(100):  # the lobby learns the seat is held
+                await pilot.pause(0.05)
+                if screen.state is not None and screen.state.seat_at == code:
+                    break
+            assert screen.state is not None and screen.state.seat_at == code
+            await pilot.pause(0.2)
+            head = " ".join(str(screen.query_one("#lobby-head", Static).render()).split())
+            assert held_text(code) in head
+            assert app.screen is screen  # not sent back to the table by itself
+            assert screen.highlighted() == code
+            await pilot.press("enter")
+            await at_table(pilot)
+            assert app.view is not None and app.view.seat == seat  # the same seat, taken back
+
+
+async def test_escape_stops_watching_at_once(tmp_path: Path) -> None:
+    """A spectator abandons nothing: Escape goes straight back to the lobby."""
+    async with lobby_host(tmp_path, SETTINGS) as (_lobby, port):
+        bob = await visit(port, "Bob")
+        bob.client.quick()
+        await until(lambda: bob.created())
+        seat = RemoteGame("127.0.0.1", port, name="Bob", table=bob.created()[0])
+        await seat.start()
+        app = lobby_app("127.0.0.1", port, "Ann")
+        async with app.run_test(size=(80, 24)) as pilot:
+            screen = await lobby_ready(pilot)
+            for _ in range(100):
+                await pilot.pause(0.05)
+                if screen.query_one("#tables", DataTable).row_count == 1:
+                    break
+            await pilot.press("w")
+            await at_table(pilot)
+            assert app.view is not None and app.view.seat is None
+            assert "Esc Lobby" in _bar(app)
+            await pilot.press("escape")
+            await lobby_ready(pilot)
+            assert app.controller is None
+        await seat.close()
+        await bob.client.close()

@@ -107,10 +107,11 @@ def show_update(
 
 
 def show_closed(update: m.Closed, table: TableScreen | None, waiting: WaitingScreen | None) -> None:
-    """The game is gone (the host left, the connection died): say so plainly."""
+    """The game is gone (the host left, the connection died): say so plainly; the table
+    shows its end state (``TableScreen.closed``: game keys off, the clock stopped)."""
     why = f"Game closed: {update.message}"
     if table is not None:
-        table.say(why + "  (Ctrl+Q: quit)", warn=True)
+        table.closed = update.message
         table.note(why, Style(bold=True))
     elif waiting is not None:
         waiting.table_closed(why + "  (Escape: leave)")

@@ -35,8 +35,10 @@ KEYS: tuple[tuple[str, str], ...] = (
     ("t", "switch colour theme: default, colourblind, mono"),
     ("? or F1", "this help"),
     ("Ctrl+P", "command palette"),
-    ("Escape", "close a screen or dialog (on the round summary: next round)"),
-    ("Ctrl+Q", "quit, from anywhere (during a match it asks first: y or Ctrl+Q again)"),
+    ("Escape", "at the table: back to the menu (the lobby, at a lobby table); asks during a "
+               "match. Elsewhere: close a screen or dialog (on the round summary: next round)"),
+    ("Ctrl+Q", "quit, from anywhere; in the SSH lobby it ends the SSH session "
+               "(during a match it asks first: y or Ctrl+Q again)"),
 )
 
 _STACKING = {"off": "no stacking", "official": "+2 on +2, +4 on +4", "cross": "+2 and +4 stack on each other"}
@@ -87,11 +89,12 @@ LOBBY_KEYS: tuple[tuple[str, str], ...] = (
     ("Enter", "sit at the highlighted table"),
     ("w", "watch the highlighted table (a spectator sees no hand)"),
     ("n", "open a new table (seats, computer players, rules, turn timer, private)"),
-    ("q", "quick match: a seat at a waiting table, or a new one"),
+    ("q", "quick match (it asks first): a seat at a waiting table, or a new one with "
+          "computer players, to 500 points"),
     ("c", "join a private table by its code"),
     ("/", "say something to everyone in the lobby"),
     ("t", "switch colour theme: default, colourblind, mono"),
-    ("Ctrl+Q", "leave the lobby"),
+    ("Ctrl+Q", "quit: the SSH session ends (Escape at a table goes back to the lobby)"),
 )
 
 
