@@ -346,3 +346,57 @@ async def test_escape_stops_watching_at_once(tmp_path: Path) -> None:
             assert app.controller is None
         await seat.close()
         await bob.client.close()
+
+
+async def test_the_create_form_sets_how_long_the_match_lasts(tmp_path: Path) -> None:
+    """A lobby table need not be a match to 500: "Match to" in the create form sets the
+    table's target score, and the table's rules carry it."""
+    async with lobby_host(tmp_path, replace(SETTINGS, empty_grace=60.0)) as (lobby, port):
+        app = lobby_app("127.0.0.1", port, "Ann")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await lobby_ready(pilot)
+            await pilot.press("n")
+            await screen_is(pilot, CreateTableScreen)
+            form = app.screen
+            from textual.widgets import Select
+
+            target = form.query_one("#target", Select)
+            assert target.value == 500  # the official length unless changed
+            target.focus()
+            await pilot.pause()
+            await pilot.press("enter", "up", "up", "up", "enter")  # to the first choice, 100
+            await pilot.pause()
+            assert target.value == 100
+            await pilot.press("ctrl+s")
+            await screen_is(pilot, WaitingScreen)
+            (table,) = lobby.tables.values()
+            assert table.room.config.rules.target_score == 100
+
+
+async def test_the_leaderboard_says_what_its_numbers_are() -> None:
+    """Not bare numbers: a header names the skill and the games, and the help says what
+    skill is."""
+    from textual.app import App
+    from textual.widgets import Static
+
+    from unotui.protocol import messages as m
+    from unotui.ui.screens.help import LEADERBOARD_TEXT
+
+    state = m.LobbyState("Ann", "", 2, (), (m.LeaderRow("alice", 4, 3, 23), m.LeaderRow("bob", 2, 0, -34)), None)
+
+    class One(App[None]):
+        def on_mount(self) -> None:
+            self.push_screen(LobbyScreen(keyed=True))
+
+    app = One()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, LobbyScreen)
+        screen.state = state
+        await pilot.pause()
+        board = str(screen.query_one("#leaders", Static).render()).splitlines()
+        assert board[0].split() == ["player", "skill", "games"]
+        assert board[1].split() == ["1.", "alice", "2.3", "4"]
+        assert board[2].split() == ["2.", "bob", "-3.4", "2"]
+    assert "newcomer starts at 0" in LEADERBOARD_TEXT

@@ -150,8 +150,12 @@ class LobbyScreen(Screen[None]):
         if not state.leaders:  # what it takes to be on it (a guest is never ranked)
             how = "Finish a match\nto be ranked." if self.keyed else "Play with an SSH key\nto be ranked."
             board.append(f"No rated games yet.\n{how}", Style(dim=True))
-        for i, r in enumerate(state.leaders[:12], 1):
-            board.append(f"{i:>2}. {display_name(r.name):<16} {r.rating_tenths / 10:>5.1f}\n")
+        else:  # what the numbers are (? says more): a skill that starts at 0, matches rated
+            board.append(f"    {'player':<10} skill games\n", Style(dim=True))
+        for i, r in enumerate(state.leaders[:12], 1):  # 26 columns: the panel at 80x24
+            name = display_name(r.name)
+            name = name if len(name) <= 10 else name[:9] + "…"
+            board.append(f"{i:>2}. {name:<10} {r.rating_tenths / 10:>5.1f} {r.games:>5}\n")
         self.query_one("#leaders", Static).update(board)
 
     def say(self, line: str, style: Style | None = None) -> None:
