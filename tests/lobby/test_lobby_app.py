@@ -56,6 +56,28 @@ async def screen_is(pilot: Pilot[Any], cls: type) -> None:
     raise AssertionError(f"{cls.__name__} never came; the screen is {pilot.app.screen!r}")
 
 
+async def bob_at_a_quick_match(port: int) -> tuple[Any, RemoteGame]:
+    """Bob in the lobby, seated at a quick match of his own (his lobby visit, his seat)."""
+    bob = await visit(port, "Bob")
+    bob.client.quick()
+    await until(lambda: bob.created())
+    seat = RemoteGame("127.0.0.1", port, name="Bob", table=bob.created()[0])
+    await seat.start()
+    return bob, seat
+
+
+async def watch_the_only_table(pilot: Pilot[Any]) -> LobbyScreen:
+    """From the lobby, once its one table is listed, watch it (w) and be at that table."""
+    screen = await lobby_ready(pilot)
+    for _ in range(100):
+        await pilot.pause(0.05)
+        if screen.query_one("#tables", DataTable).row_count == 1:
+            break
+    await pilot.press("w")
+    await at_table(pilot)
+    return screen
+
+
 async def test_create_a_table_wait_leave_then_quick_match(tmp_path: Path) -> None:
     async with lobby_host(tmp_path, SETTINGS) as (lobby, port):
         app = lobby_app("127.0.0.1", port, "Ann")
@@ -194,20 +216,10 @@ async def test_quitting_a_match_says_what_becomes_of_the_seat(tmp_path: Path, ke
             await at_table(pilot)  # (or its colour picker, if a wild came first)
     (tmp_path / "watch").mkdir()
     async with lobby_host(tmp_path / "watch", SETTINGS) as (_lobby, port):
-        bob = await visit(port, "Bob")
-        bob.client.quick()
-        await until(lambda: bob.created())
-        seat = RemoteGame("127.0.0.1", port, name="Bob", table=bob.created()[0])
-        await seat.start()
+        bob, seat = await bob_at_a_quick_match(port)
         watcher = lobby_app("127.0.0.1", port, "Ann")
         async with watcher.run_test(size=(100, 30)) as pilot:
-            screen = await lobby_ready(pilot)
-            for _ in range(100):
-                await pilot.pause(0.05)
-                if screen.query_one("#tables", DataTable).row_count == 1:
-                    break
-            await pilot.press("w")
-            await at_table(pilot)
+            await watch_the_only_table(pilot)
             await pilot.press("ctrl+q")  # nothing to abandon: no question
             await pilot.pause(0.3)
             assert not isinstance(watcher.screen, ConfirmScreen)
@@ -325,20 +337,10 @@ async def test_escape_leaves_a_lobby_table_for_the_lobby_with_the_seat_held(tmp_
 async def test_escape_stops_watching_at_once(tmp_path: Path) -> None:
     """A spectator abandons nothing: Escape goes straight back to the lobby."""
     async with lobby_host(tmp_path, SETTINGS) as (_lobby, port):
-        bob = await visit(port, "Bob")
-        bob.client.quick()
-        await until(lambda: bob.created())
-        seat = RemoteGame("127.0.0.1", port, name="Bob", table=bob.created()[0])
-        await seat.start()
+        bob, seat = await bob_at_a_quick_match(port)
         app = lobby_app("127.0.0.1", port, "Ann")
         async with app.run_test(size=(80, 24)) as pilot:
-            screen = await lobby_ready(pilot)
-            for _ in range(100):
-                await pilot.pause(0.05)
-                if screen.query_one("#tables", DataTable).row_count == 1:
-                    break
-            await pilot.press("w")
-            await at_table(pilot)
+            await watch_the_only_table(pilot)
             assert app.view is not None and app.view.seat is None
             assert "Esc Lobby" in _bar(app)
             await pilot.press("escape")
@@ -382,7 +384,8 @@ async def test_the_leaderboard_says_what_its_numbers_are() -> None:
     from unotui.protocol import messages as m
     from unotui.ui.screens.help import LEADERBOARD_TEXT
 
-    state = m.LobbyState("Ann", "", 2, (), (m.LeaderRow("alice", 4, 3, 23), m.LeaderRow("bob", 2, 0, -34)), None)
+    leaders = (m.LeaderRow("alice", 4, 3, 23), m.LeaderRow("bob", 2, 0, -34))
+    state = m.LobbyState("Ann", "", 2, (), leaders, None)
 
     class One(App[None]):
         def on_mount(self) -> None:

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from .modes import ControllerFactory
     from .settings import Config, GameOptions
 
-__all__ = ["Home", "HomeApp"]
+__all__ = ["AppSlot", "Home", "HomeApp"]
 
 
 class HomeApp(Protocol):
@@ -115,3 +115,19 @@ class Home(Protocol):
 
     async def close(self) -> None:
         """The app is closing: close what the home keeps open."""
+
+
+class AppSlot:
+    """The app a home belongs to, as both homes hold it: set once by :meth:`attach`."""
+
+    _app: HomeApp | None = None
+
+    @property
+    def app(self) -> HomeApp:
+        """The app this is the home of."""
+        assert self._app is not None, "a home belongs to an app (UnoApp attaches it)"
+        return self._app
+
+    def attach(self, app: HomeApp) -> None:
+        """Belong to ``app`` (called once, by the app's constructor)."""
+        self._app = app

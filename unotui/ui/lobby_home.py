@@ -21,7 +21,7 @@ from rich.style import Style
 from ..net.lobby_client import LobbyClient, LobbyClosed, LobbyUpdate
 from ..net.remote import JoinError, RemoteGame
 from ..protocol import messages as m
-from .home import HomeApp
+from .home import AppSlot
 from .messages import CreateTable, HomeMessage, JoinTable, LobbyChat, QuickMatch
 from .screens.lobby import LobbyScreen
 from .settings import Config, GameOptions
@@ -50,7 +50,7 @@ def lobby_app(host: str, port: int, name: str, *, config: Config | None = None, 
                   home=home)
 
 
-class LobbyHome:
+class LobbyHome(AppSlot):
     """The lobby as the app's home (see the module docstring).
 
     Args:
@@ -101,16 +101,6 @@ class LobbyHome:
         #: whether the lobby's ``seat_at`` was acted on: once a session, so that a player
         #: who left a table by choice is not sent straight back to it
         self.went_back = False
-        self._app: HomeApp | None = None
-
-    @property
-    def app(self) -> HomeApp:
-        """The app this is the home of."""
-        assert self._app is not None, "a home belongs to an app (UnoApp attaches it)"
-        return self._app
-
-    def attach(self, app: HomeApp) -> None:
-        self._app = app
 
     # ----- the lobby on screen ------------------------------------------------------------------
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from .home import HomeApp
+from .home import AppSlot
 from .lan import hosted, joined
 from .messages import HomeMessage, HostGame, JoinGame, PlaySolo, SettingsSaved
 from .screens.menu import MenuScreen
@@ -19,7 +19,7 @@ from .screens.menu import MenuScreen
 __all__ = ["MenuHome"]
 
 
-class MenuHome:
+class MenuHome(AppSlot):
     """The main menu (see the module docstring).
 
     Args:
@@ -33,16 +33,6 @@ class MenuHome:
 
     def __init__(self, bind: str = "0.0.0.0", port: int = 7777) -> None:
         self.bind, self.port = bind, port
-        self._app: HomeApp | None = None
-
-    @property
-    def app(self) -> HomeApp:
-        """The app this is the home of."""
-        assert self._app is not None, "a home belongs to an app (UnoApp attaches it)"
-        return self._app
-
-    def attach(self, app: HomeApp) -> None:
-        self._app = app
 
     async def open(self) -> None:
         app = self.app
