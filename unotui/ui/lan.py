@@ -87,7 +87,8 @@ def show_update(
         template = _PRESENCE.get(update.state, "{name}: " + update.state)
         line = template.format(name=display_name(update.name))
     elif isinstance(update, m.ChatLine):
-        line = f"{display_name(update.name)}: {update.text}"
+        who = display_name(update.name) + (" (watching)" if update.seat is None else "")
+        line = f"{who}: {update.text}"
         style = Style(bold=True)
     elif isinstance(update, m.Deadline) and update.kind == DeadlineKind.TURN:
         seat, seconds = -1 if update.seat is None else update.seat, update.ms / 1000
