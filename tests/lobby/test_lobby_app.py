@@ -403,3 +403,32 @@ async def test_the_leaderboard_says_what_its_numbers_are() -> None:
         assert board[1].split() == ["1.", "alice", "2.3", "4"]
         assert board[2].split() == ["2.", "bob", "-3.4", "2"]
     assert "newcomer starts at 0" in LEADERBOARD_TEXT
+
+
+async def test_enter_on_a_finished_table_says_it_is_over_not_started() -> None:
+    from textual.app import App
+
+    from unotui.protocol import messages as m
+
+    over = m.LobbyTable("AB12C", "Done", 2, 2, 0, "over", "classic", None)
+    playing = m.LobbyTable("CD34E", "Busy", 2, 2, 0, "playing", "classic", None)
+
+    class One(App[None]):
+        def on_mount(self) -> None:
+            self.push_screen(LobbyScreen(keyed=True))
+
+    app = One()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, LobbyScreen)
+        screen.state = m.LobbyState("Ann", "", 2, (over, playing), (), None)
+        await pilot.pause()
+        log = screen.query_one("#lobby-log", RichLog)
+        await pilot.press("enter")  # the first row: the finished table
+        await pilot.pause()
+        await pilot.press("down", "enter")
+        await pilot.pause()
+        said = [line.text.strip() for line in log.lines]
+        assert any("The match at AB12C is over" in line for line in said), said
+        assert any("The match at CD34E has started" in line for line in said), said

@@ -459,6 +459,18 @@ class Lobby:
                         bots=room.config.bots, rules=rules_summary(room.config.rules), status=room.status,
                         private=room.config.private, turn_timer=room.config.turn_timer, created=table.born)
 
+    def no_code(self) -> str:
+        """What a ``hello`` for a table but with no code is told (``unotui join HOST`` at
+        a lobby, without ``--table``): how to name one, and the public tables waiting for
+        players now (at most five), so that the next try can name one."""
+        waiting = [self._row(t) for t in self.tables.values()
+                   if not t.room.config.private and t.room.status == TableStatus.WAITING][:5]
+        listed = "; ".join(f"{r.code} ({clean(r.name, 40)}, {r.humans} of {r.seats} seats taken)"
+                           for r in waiting)
+        where = f"Tables waiting for players: {listed}." if waiting else "No table waits for players now."
+        return ("This host is a lobby: name a table with --table CODE (unotui join HOST --table CODE), "
+                "or open one over SSH. " + where)
+
     def online(self) -> int:
         """People in the lobby or at its tables (each connection counted once)."""
         seated = sum(1 for t in self.tables.values() for _link in t.room.members)

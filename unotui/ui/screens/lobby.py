@@ -187,7 +187,10 @@ class LobbyScreen(Screen[None]):
         state = self.state
         row = next((t for t in state.tables if t.code == code), None) if state is not None else None
         if row is not None and row.status != TableStatus.WAITING and (state is None or state.seat_at != code):
-            self.say(f"The match at {code} has started: w watches it, q finds you a seat elsewhere.")
+            if row.status == TableStatus.OVER:
+                self.say(f"The match at {code} is over: pick another table, or q finds you a seat.")
+            else:
+                self.say(f"The match at {code} has started: w watches it, q finds you a seat elsewhere.")
             return
         self.post_message(JoinTable(code))
 
