@@ -70,7 +70,21 @@ def joined(host: str, port: int, **kwargs: Any) -> ControllerFactory:
 def waiting_room(controller: Controller) -> WaitingScreen:
     """The waiting room for ``controller``'s table (no view yet: a hosted table filling up)."""
     hints = tuple(getattr(controller, "hints", ()))
-    return WaitingScreen(getattr(controller, "room", None), hints)
+    return WaitingScreen(getattr(controller, "room", None), hints, renamed(controller))
+
+
+def renamed(controller: Controller) -> str:
+    """What to tell a player whose name the host changed (another at the table had it,
+    ignoring case: the host seats "Dave 2"), or "" (the name asked for, or not a remote
+    table)."""
+    from ..net.remote import RemoteGame
+
+    if not isinstance(controller, RemoteGame) or controller.seat is None:
+        return ""
+    given, asked = controller.seat_name, controller.name
+    if not asked or given == asked:
+        return ""
+    return f"You are {display_name(given)} at this table: {display_name(asked)} was taken."
 
 
 def show_update(

@@ -122,15 +122,18 @@ class WaitingScreen(Screen[None]):
     #: the table is gone: nothing to wait for, nothing to start
     closed: var[bool] = var(False, bindings=True, init=False)
 
-    def __init__(self, room: RoomInfo | None = None, hints: tuple[str, ...] = ()) -> None:
+    def __init__(self, room: RoomInfo | None = None, hints: tuple[str, ...] = (), note: str = "") -> None:
+        """``note``: the first line under the room (the name the host gave, if not the
+        one asked for)."""
         super().__init__()
         self.set_reactive(WaitingScreen.room, room)
         self.hints = hints
+        self.note = note
 
     def compose(self) -> ComposeResult:
         with Vertical(id="waiting"):
             yield Static(id="room")
-            yield Static(id="note")
+            yield Static(Text(self.note), id="note")
         yield Footer()
 
     def on_mount(self) -> None:
