@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 from textual.pilot import Pilot
+from textual.widgets import OptionList
 
 from tests.net.lan_support import FAST, hosted
 from unotui.engine import Rules
@@ -75,6 +76,9 @@ async def test_m_after_a_joined_match_then_enter_plays_the_settings_solo_game(
             text = full_text(app)
             assert "Play solo against five computer players (hard)" in text
             assert "three computer players" not in text
+            menu = app.screen
+            await _until(pilot, lambda: isinstance(app.focused, OptionList) and app.focused.screen is menu
+                         and app.focused.highlighted == 0, "the menu's first entry, focused and highlighted")
             await pilot.press("enter")  # the first entry, focused
             await settle(pilot)
             await _until(pilot, lambda: isinstance(app.screen, TableScreen), "the solo table")
