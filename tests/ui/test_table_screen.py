@@ -380,3 +380,34 @@ async def test_the_first_view_is_drawn_whole_without_a_second_one() -> None:
         await pilot.pause()
         hand = str(screen.query_one(HandView).content)
         assert "7 cards" in hand and "playable" in hand and "No cards" not in hand
+
+
+async def test_lines_said_before_the_table_is_up_are_shown_once_it_is_and_none_after_it_is_gone() -> None:
+    """A chat line or a turn-timer line can arrive between the app making the table and its
+    mounting (a lobby table filling as it opens): shown when the table is up, not lost
+    and no crash; one still queued after the table is gone says nothing."""
+    from textual.app import App
+    from textual.widgets import Static
+
+    from unotui.engine import Game, seat_view
+    from unotui.ui.screens.table import TableScreen
+    from unotui.ui.widgets import GameLog
+
+    screen = TableScreen(seat_view(Game(2, seed=3), 0))
+    screen.note("Bob: hello")
+    screen.say("Turn timer: 30 s to decide, or the table acts for you.")
+
+    class One(App[None]):
+        def on_mount(self) -> None:
+            self.push_screen(screen)
+
+    app = One()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        log = " ".join(line.text for line in screen.query_one(GameLog).lines)
+        assert "Bob: hello" in log
+        assert "Turn timer: 30 s" in str(screen.query_one("#message", Static).render())
+        await app.pop_screen()
+        await pilot.pause()
+        screen.say("late")  # an update still in the queue: nothing, and no NoMatches
+        screen.note("late")

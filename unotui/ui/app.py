@@ -48,6 +48,7 @@ from .messages import (
     Rematch,
     SendChat,
     StartMatch,
+    TableStarted,
 )
 from .modes import AtTable, ControllerFactory, local_game
 from .screens.table import TableScreen
@@ -199,9 +200,17 @@ class UnoApp(App[int]):
         mode = AtTable(make, make(self.options))
         self.mode = mode
         mode.controller.listen(self._deliver(mode))
-        if not await self._started(mode):
+        if await self._started(mode):
+            self.post_message(TableStarted())
+
+    async def on_table_started(self, _: TableStarted) -> None:
+        """The table's controller has started: its table on screen (drawn complete from
+        the view it has), or its waiting room if it has none yet (a table filling up).
+        A view that came first has opened the table already."""
+        mode = self.mode
+        if mode is None or mode.table is not None or self.waiting_screen() is not None:
             return
-        try:  # draw the first frame of the table complete (a remote game may not know yet)
+        try:
             mode.saw(mode.controller.view)
         except LookupError:
             await self.push_screen(waiting_room(mode.controller))

@@ -46,6 +46,7 @@ __all__ = [
     "SendChat",
     "SettingsSaved",
     "StartMatch",
+    "TableStarted",
 ]
 
 
@@ -67,6 +68,13 @@ class GameUpdate(Message):
             and isinstance(self.update, ViewUpdated)
             and message.update.view.phase not in ENDED_PHASES
         )
+
+
+class TableStarted(Message):
+    """The table's controller has started (posted by the worker that started it): the
+    app puts the table, or the waiting room, on screen in its own message queue, in
+    turn with the controller's updates, so that a view arriving meanwhile and the start
+    never both open a screen (a lobby table filling as it opened ended the session)."""
 
 
 class Intent(Message):

@@ -173,6 +173,12 @@ class TableScreen(Screen[None]):
         self.shuffles = ShuffleWatch()  # the commitments this seat saw; round verdicts
         self.decisions = Decisions(self)
         self._hint_for = -1  # version of the view the message line's hint is about
+        # What was said before the screen was up (a chat line or a presence can arrive
+        # between the app making the table and its mounting): shown on mount, not lost.
+        self._early: list[tuple[str, Style | None]] = []
+        self._early_say: tuple[str, bool] | None = None
+        self._up = False  # composed and mounted (``is_mounted`` comes before the children)
+        self._gone = False  # unmounted: an update still in the app's queue says nothing
         self.turn_clock = TurnClock()  # a hosted table's turn timer, beside the pile
 
     def compose(self) -> ComposeResult:
@@ -195,6 +201,15 @@ class TableScreen(Screen[None]):
         if view is not None:  # as if it had just come (drawn on the first resize)
             self.set_reactive(TableScreen.view, None)
             self.view = view
+        self._up = True
+        for text, style in self._early:
+            self.note(text, style)
+        if self._early_say is not None:
+            self.say(*self._early_say)
+        self._early, self._early_say = [], None
+
+    def on_unmount(self) -> None:
+        self._gone = True
 
     # ----- state down ---------------------------------------------------------------------
 
@@ -325,6 +340,11 @@ class TableScreen(Screen[None]):
 
     def say(self, text: str, warn: bool = False) -> None:
         """Show ``text`` on the message line (literal text)."""
+        if self._gone:
+            return
+        if not self._up:
+            self._early_say = (text, warn)
+            return
         self._hint_for = -1
         style = Style(bold=True, reverse=True) if warn else Style(italic=True)
         self.query_one("#message", Static).update(
@@ -333,8 +353,12 @@ class TableScreen(Screen[None]):
 
     def note(self, text: str, style: Style | None = None) -> None:
         """A line in the log that is not a game event (chat, presence): literal text."""
-        if self.is_mounted:
-            self.query_one(GameLog).note(Text(clean(text, 400, collapse=False), style or Style(italic=True)))
+        if self._gone:
+            return
+        if not self._up:
+            self._early.append((text, style))
+            return
+        self.query_one(GameLog).note(Text(clean(text, 400, collapse=False), style or Style(italic=True)))
 
     def refused(self, code: str, message: str) -> None:
         """An intent was refused: say why; nothing else changes."""
