@@ -48,14 +48,24 @@ def _block(lines: list[Text]) -> Text:
     return out
 
 
-def _set(widget: Static, content: Text, height: int | None = None) -> None:
-    """Update ``widget``; lay out again only if its height must change."""
+class _Panel(Static):
+    """A table widget that repaints only when what it shows changed: Textual repaints on
+    every ``update``, even of the same content, rendering all the widget's lines again,
+    and a table update (a move, a chat line, a key) changes only a few of the panels."""
+
+    _shown: Text | None = None
+
+
+def _set(widget: _Panel, content: Text, height: int | None = None) -> None:
+    """Show ``content`` in ``widget`` unless it shows it already; lay out again only if its
+    height must change (a layout reflows the whole screen)."""
     current = widget.styles.height
     if height is not None and (current is None or current.cells != height):
         widget.styles.height = height
         widget.update(content)
-    else:
+    elif content != widget._shown:
         widget.update(content, layout=False)
+    widget._shown = content
 
 
 def names_of(view: SeatView) -> list[str]:
@@ -174,16 +184,16 @@ class HandShown:
 
 @dataclass(frozen=True)
 class PileShown:
-    """What the pile panel draws: ``view``'s piles (in 3 lines when ``compact``) and
-    ``clock``, the turn timer's line."""
+    """What the pile panel draws: ``view``'s piles (in 3 lines when ``compact``).  The turn
+    timer is a line of its own below (:class:`~unotui.ui.turn_clock.ClockLine`), so that
+    its tick each second does not repaint the pile."""
 
     view: SeatView
     palette: str
     compact: bool
-    clock: str = ""
 
 
-class StatusLine(Static):
+class StatusLine(_Panel):
     """One line: round, rules, and what to do now."""
 
     view: var[SeatView | None] = var(None, init=False)
@@ -205,7 +215,7 @@ class StatusLine(Static):
         _set(self, _block([text]))
 
 
-class PlayersView(Static):
+class PlayersView(_Panel):
     """Every seat: turn marker, seat number, name, cards, UNO status, score.
 
     The seat whose turn it is is a highlighted row (and ``>``).  Names are cut to fit the
@@ -214,6 +224,7 @@ class PlayersView(Static):
 
     view: var[SeatView | None] = var(None, init=False)
     palette: var[str] = var("default", init=False)
+    _titles: tuple[str, str] = ("", "")
 
     def watch_view(self) -> None:
         self.draw()
@@ -275,11 +286,13 @@ class PlayersView(Static):
                 lines.append(cards)
         _set(self, _block(lines), len(lines) + 2)
         arrow = "↓" if view.direction > 0 else "↑"
-        self.border_title = f"Players, {direction_name(view.direction)} {arrow}"
-        self.border_subtitle = f"to {view.rules.target_score}"
+        titles = f"Players, {direction_name(view.direction)} {arrow}", f"to {view.rules.target_score}"
+        if titles != self._titles:  # (setting a title repaints the panel, even the same one)
+            self._titles = titles
+            self.border_title, self.border_subtitle = titles
 
 
-class PileView(Static):
+class PileView(_Panel):
     """The draw pile, the top discard, the colour in play and the direction."""
 
     shown: var[PileShown | None] = var(None, init=False)
@@ -292,7 +305,7 @@ class PileView(Static):
         shown = self.shown
         if shown is None:
             return
-        view, palette, compact, clock = shown.view, shown.palette, shown.compact, shown.clock
+        view, palette, compact = shown.view, shown.palette, shown.compact
         colour = Text(f" {view.colour.name.title()} ", colour_style(view.colour, palette))
         colour.append(f" ({view.colour.letter})")
         nxt = names_of(view)[view.next_seat(view.turn)] if view.turn in view.active else "?"
@@ -305,14 +318,6 @@ class PileView(Static):
         ]
         if view.pending:
             info.append(Text(f"Pending draw: +{view.pending}", Style(bold=True)))
-        if clock:  # on a line of its own if there is one free beside the cards, else after one
-            timer = Text(clock, Style(bold=True))
-            if len(info) == 5 and not compact:  # the pile's card shows its count: room for both
-                info[3] = info.pop()
-            if len(info) < 5 and not compact:
-                info.append(timer)
-            else:
-                info[3 if compact else 4] = Text.assemble(info[3 if compact else 4], "  ", timer)
         if compact:
             line = Text.assemble(card_chip(view.top, palette), " ", info[1], "  ", info[2])
             rows = [line, info[3], *info[4:]]
@@ -328,7 +333,7 @@ class PileView(Static):
         _set(self, _block(lines), len(lines))
 
 
-class HandView(Static):
+class HandView(_Panel):
     """The viewer's hand with the cursor; playable cards and the cards just drawn marked."""
 
     shown: var[HandShown | None] = var(None, init=False)
@@ -446,7 +451,7 @@ _KEY_NAMES = {"enter": "Enter", "space": "Space", "question_mark": "?", "exclama
 _ALWAYS = [("^P", "Palette", 1), ("^Q", "Quit", 0)]
 
 
-class KeyBar(Static):
+class KeyBar(_Panel):
     """The keys that do something now, in one line (a light footer for the table).
 
     The bar always fits its width and always ends with the Quit key: when the keys that
