@@ -115,3 +115,6 @@ async def test_a_move_still_repaints_what_it_changes() -> None:
         table.view = seat_view(game, me)
         await pilot.pause()
         assert counts["HandView"] == 1 and counts["PlayersView"] == 1
+        table.cursor = (table.cursor + 1) % len(seat_view(game, me).hand)  # the selection moves
+        await pilot.pause()
+        assert counts["HandView"] == 2 and counts["PlayersView"] == 1

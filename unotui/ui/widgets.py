@@ -3,8 +3,8 @@
 "State down": each widget's reactive attributes are bound to the table screen's
 (``data_bind``): the view and the palette, or for the hand and the pile one value
 (:class:`HandShown`, :class:`PileShown`) the screen derives from them and the terminal's
-size.  A change redraws the widget (its ``watch_`` method); widgets keep no game state
-of their own and never talk to the controller.  All game text is rendered as
+size.  A change redraws the widget (its ``watch_`` method) if what it shows changed;
+widgets keep no game state of their own and never talk to the controller.  All game text is rendered as
 ``rich.text.Text`` (never markup), from sanitised names.
 """
 
@@ -49,16 +49,23 @@ def _block(lines: list[Text]) -> Text:
 
 
 class _Panel(Static):
-    """A table widget that repaints only when what it shows changed: Textual repaints on
-    every ``update``, even of the same content, rendering all the widget's lines again,
-    and a table update (a move, a chat line, a key) changes only a few of the panels."""
+    """A table widget that repaints only when its text changed: Textual repaints (renders
+    every line again) on each ``update``, even of the same text, and a move changes a few."""
 
     _shown: Text | None = None
 
+    def watch_view(self) -> None:  # (the panels bound to the view, or to what derives from it)
+        self.draw()
+
+    def watch_shown(self) -> None:
+        self.draw()
+
+    def draw(self) -> None:
+        """Draw what the panel shows (again at a new width)."""
+
 
 def _set(widget: _Panel, content: Text, height: int | None = None) -> None:
-    """Show ``content`` in ``widget`` unless it shows it already; lay out again only if its
-    height must change (a layout reflows the whole screen)."""
+    """Show ``content`` unless it shows already; lay out again only for a new height."""
     current = widget.styles.height
     if height is not None and (current is None or current.cells != height):
         widget.styles.height = height
@@ -198,9 +205,6 @@ class StatusLine(_Panel):
 
     view: var[SeatView | None] = var(None, init=False)
 
-    def watch_view(self) -> None:
-        self.draw()
-
     def draw(self) -> None:
         """Draw the view."""
         view = self.view
@@ -225,9 +229,6 @@ class PlayersView(_Panel):
     view: var[SeatView | None] = var(None, init=False)
     palette: var[str] = var("default", init=False)
     _titles: tuple[str, str] = ("", "")
-
-    def watch_view(self) -> None:
-        self.draw()
 
     def watch_palette(self) -> None:
         self.draw()
@@ -297,9 +298,6 @@ class PileView(_Panel):
 
     shown: var[PileShown | None] = var(None, init=False)
 
-    def watch_shown(self) -> None:
-        self.draw()
-
     def draw(self) -> None:
         """Draw the piles (see :class:`PileShown`)."""
         shown = self.shown
@@ -337,9 +335,7 @@ class HandView(_Panel):
     """The viewer's hand with the cursor; playable cards and the cards just drawn marked."""
 
     shown: var[HandShown | None] = var(None, init=False)
-
-    def watch_shown(self) -> None:
-        self.draw()
+    _key: tuple[object, ...] = ()
 
     def draw(self) -> None:
         """Draw the hand (see :class:`HandShown`; its width decides how cards overlap)."""
@@ -352,7 +348,13 @@ class HandView(_Panel):
         cards = [view.hand[i] for i in order]
         shown_flags = [flags[i] for i in order]
         width = self.size.width or 80
-        art, _, _ = hand_row(cards, palette, cursor, shown_flags, width, [new[i] for i in order], tall)
+        marks = [new[i] for i in order]
+        key = (tuple(cards), cursor, tuple(shown_flags), tuple(marks), width, palette, tall, view.seat,
+               view.rules)  # what the drawing depends on: the same again (another's move) draws nothing
+        if key == self._key:
+            return
+        self._key = key
+        art, _, _ = hand_row(cards, palette, cursor, shown_flags, width, marks, tall)
         info = Text()
         n = len(cards)
         if n:
