@@ -68,8 +68,6 @@ import asyncio
 import os
 import random
 import re
-import signal
-import subprocess
 import sys
 import tempfile
 import time
@@ -92,7 +90,15 @@ from bench.lobby_seats import (  # noqa: E402
     Player,
     SshSeat,
 )
-from bench.ssh_load import SIZE, _cpu_seconds, _descendants, _pss_kib, percentile, start_lobby  # noqa: E402
+from bench.ssh_load import (  # noqa: E402
+    SIZE,
+    _cpu_seconds,
+    _descendants,
+    _pss_kib,
+    percentile,
+    start_lobby,
+    stop_server,
+)
 
 # ----- seating ---------------------------------------------------------------------------------
 
@@ -287,12 +293,7 @@ def one_run(args: argparse.Namespace) -> Result:
             result = asyncio.run(asyncio.wait_for(_run(server.pid, ssh_port, tcp_port, args),
                                                   args.timeout * 4 + args.seconds + 60))
         finally:
-            server.send_signal(signal.SIGTERM)
-            try:
-                server.wait(30)
-            except subprocess.TimeoutExpired:
-                server.kill()
-                server.wait()
+            stop_server(server)
     result.report()
     if args.profile:
         show_profile(Path(args.profile), args.seconds)

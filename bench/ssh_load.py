@@ -213,6 +213,17 @@ class Session:
                 await asyncio.wait_for(self._conn.wait_closed(), 5)
 
 
+def stop_server(server: subprocess.Popen[str]) -> None:
+    """Stop a server this bench started: SIGTERM (its orderly shutdown), then a kill if it
+    has not exited within 30 s."""
+    server.send_signal(signal.SIGTERM)
+    try:
+        server.wait(30)
+    except subprocess.TimeoutExpired:
+        server.kill()
+        server.wait()
+
+
 def start_lobby(sessions: int, data_dir: Path, per_process: int,
                 raise_limits: bool = True) -> tuple[subprocess.Popen[str], int, int]:
     """``unotui serve`` (the real lobby), with the per-address limits raised for one
@@ -422,11 +433,7 @@ def main() -> int:
             ssh = asyncio.run(sequential_ssh(port, marker, args.runs + 1))[1:]
             result = asyncio.run(load(server.pid, port, args))
         finally:
-            server.send_signal(signal.SIGTERM)
-            try:
-                server.wait(30)
-            except subprocess.TimeoutExpired:
-                server.kill()
+            stop_server(server)
     report(args.sessions, server.pid, local, ssh, result)
     return 0
 

@@ -32,7 +32,7 @@ from unotui.protocol.codec import encode
 from unotui.protocol.framing import FrameDecoder
 from unotui.protocol.sync import ViewEncoder
 from unotui.ui.app import UnoApp
-from unotui.ui.lobby_app import LobbyApp
+from unotui.ui.lobby_home import lobby_app
 from unotui.ui.screens.table import TableScreen
 from unotui.ui.screens.waiting import WaitingScreen
 from unotui.ui.settings import Config, GameOptions
@@ -111,7 +111,7 @@ async def test_the_lobby_screen_shows_hostile_names_tables_motd_and_chat_literal
         eve = await visit(port, EVE)
         eve.client.create(f"{OSC}[b]T[/b]{BIDI}", 4, 2, Rules.preset("classic"), "easy", None, False)
         await until(lambda: eve.created())
-        app = LobbyApp("127.0.0.1", port, BOLD)
+        app = lobby_app("127.0.0.1", port, BOLD)
         async with app.run_test(size=(160, 50)) as pilot:
             await wait_for(pilot, lambda: "[b]T[/b]" in words(app))
             eve.client.chat(CHAT)

@@ -150,7 +150,9 @@ def test_a_hostile_user_name_is_literal_and_the_host_key_survives_a_restart(
         eve.keys("Enter")
         screen = eve.wait("boom")
         assert "[@click=app.quit]boom [red]x[/red]" in screen  # a link or markup would vanish
-        eve.keys("q")  # and the session still works: a quick match deals a hand
+        eve.keys("q")  # and the session still works: a quick match (yes) deals a hand
+        eve.wait("Start a quick match?")
+        eve.keys("y")
         eve.wait("Round 1", timeout=30)
         eve.keys("C-q")
         eve.wait("leave this match?")

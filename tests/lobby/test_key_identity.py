@@ -16,9 +16,9 @@ import pytest
 
 from tests.net.lan_support import Player, has_view, until
 from unotui.engine import Rules
-from unotui.lobby.lobby import in_use_text
 from unotui.lobby.serve import session_extra
 from unotui.lobby.session import greeting
+from unotui.lobby.words import in_use_text
 from unotui.net.remote import JoinError, RemoteGame
 from unotui.protocol import messages as m
 from unotui.ssh.spec import SessionSpec

@@ -306,3 +306,25 @@ async def test_a_match_that_ends_as_the_lobby_dies_is_counted_once(tmp_path: Pat
     second.close()
     second_store.close()
     store.close()
+
+
+async def test_a_join_without_a_table_code_at_a_lobby_says_how_and_lists_the_waiting_tables(
+    tmp_path: Path,
+) -> None:
+    """``unotui join HOST`` at a lobby, no ``--table``: not "no table with that code" (no
+    code was given) but how to name one, and the codes of the tables waiting now."""
+    async with lobby_host(tmp_path, LobbySettings(empty_grace=60.0)) as (_lobby, port):
+        lonely = RemoteGame("127.0.0.1", port, name="Ann")
+        with pytest.raises(JoinError) as none_yet:
+            await lonely.start()
+        said = str(none_yet.value)
+        assert "--table CODE" in said and "No table waits for players now." in said
+        bob = await visit(port, "Bob")
+        bob.client.create("Bob's", 4, 2, Rules(), "medium", 30.0, False)
+        await until(lambda: bob.created())
+        code = bob.created()[0]
+        again = RemoteGame("127.0.0.1", port, name="Ann")
+        with pytest.raises(JoinError) as listed:
+            await again.start()
+        assert f"{code} (Bob's, 0 of 4 seats taken)" in str(listed.value)
+        await bob.client.close()

@@ -119,3 +119,17 @@ def test_a_table_restored_from_its_records_is_the_same_table_with_everyone_away(
     again.admit("ann", box, hello("Ann", token), None, 51.0)  # back with the token
     assert box.seat == boxes["ann"].seat and box.token != token  # rotated
     assert sorted(box.last_view().hand) == sorted(again.game.hands[box.seat])
+
+
+def test_a_spectators_chat_line_carries_the_name_it_watches_under() -> None:
+    """Not "spectator": the name the watcher said hello with (seat None says it watches)."""
+    core, boxes, _records = two_seated(TWO)
+    eve = Box()
+    core.admit("eve", eve, HelloReceived(m.Hello(1, 1, "Eve", spectate=True), 1), None, 1.0)
+    assert eve.seat is None
+    core.receive("eve", m.Chat("nice play"), 2.0)
+    assert m.ChatLine(None, "Eve", "nice play") in boxes["ann"].sent
+    core.receive("ann", m.Chat("thanks"), 3.0)
+    assert m.ChatLine(0, "Ann", "thanks") in eve.sent
+    core.gone("eve", 4.0)
+    assert "eve" not in core.audience.watchers

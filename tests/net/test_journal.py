@@ -46,13 +46,19 @@ async def test_a_table_rebuilt_from_its_journal_is_the_same_table(tmp_path: Path
     # in-flight intents land, and the table has nothing due (its bot waits for a person).
     # Not at a round's end: there the live table waits for the people's "ready", while the
     # rebuilt one, every person away, would let its computer dealer deal at once.
-    for _ in range(5):
+    while True:
         await until(lambda: not any(p.game.in_flight for p in players) and room.core.next_deadline() is None)
         assert room.game is not None
         if room.game.phase is not Phase.ROUND_OVER:
             break
-        for p in players:
-            p.act()  # ready (or deal): once each
+        # ready, then deal: a person who deals is refused until the others are ready, so
+        # each acts again until the next round is dealt (a ready is no intent in flight)
+        for _ in range(200):
+            for p in players:
+                p.act()
+            await asyncio.sleep(0.05)
+            if room.game.phase is not Phase.ROUND_OVER:
+                break
     game = room.game
     assert game is not None
     again = restore_rooms(Journal(tmp_path / "journal.sqlite3"), on_event=lambda _t: None)[""]

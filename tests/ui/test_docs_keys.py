@@ -21,6 +21,7 @@ NAMES = {
     "space": "Space",
     "f1": "F1",
     "slash": "/",
+    "escape": "Escape",
 }
 
 

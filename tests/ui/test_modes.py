@@ -16,6 +16,7 @@ from unotui.engine import Rules
 from unotui.net.config import RoomConfig
 from unotui.net.local import LocalGame
 from unotui.ui.app import UnoApp
+from unotui.ui.menu_home import MenuHome
 from unotui.ui.screens.menu import MenuScreen
 from unotui.ui.screens.table import TableScreen
 from unotui.ui.screens.waiting import WaitingScreen
@@ -32,7 +33,9 @@ async def _until(pilot: Pilot[Any], condition: Callable[[], bool], what: str) ->
         if condition():
             return
         await pilot.pause(0.02)
-    raise AssertionError(f"never: {what}")
+    app = pilot.app
+    stack = [type(screen).__name__ for screen in app.screen_stack]
+    raise AssertionError(f"never: {what} (screens {stack}, focused {app.focused!r})")
 
 
 async def _leave_for_the_menu_then_play_solo(pilot: Pilot[Any]) -> None:
@@ -50,8 +53,8 @@ async def _leave_for_the_menu_then_play_solo(pilot: Pilot[Any]) -> None:
     await _until(pilot, lambda: isinstance(app.screen, MenuScreen), "the menu")
     assert app.controller is None and app.view is None  # nothing of the match is left
     menu = app.screen
-    await _until(pilot, lambda: isinstance(app.focused, OptionList) and app.focused.screen is menu,
-                 "the menu's entries, focused")
+    await _until(pilot, lambda: isinstance(app.focused, OptionList) and app.focused.screen is menu
+                 and app.focused.highlighted == 0, "the menu's entries, focused, the first highlighted")
     await pilot.press("enter")  # Play solo
     await settle(pilot)
     await _until(pilot, lambda: isinstance(app.screen, TableScreen), "the solo table")
@@ -61,8 +64,8 @@ async def _leave_for_the_menu_then_play_solo(pilot: Pilot[Any]) -> None:
 
 
 async def test_after_hosting_a_match_the_menu_plays_solo() -> None:
-    app = UnoApp(Config(), GameOptions(delay=0), menu=True, save_settings=False)
-    app.host_bind, app.host_port = "127.0.0.1", 0
+    app = UnoApp(Config(), GameOptions(delay=0), menu=True, save_settings=False,
+                 home=MenuHome(bind="127.0.0.1", port=0))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         await pilot.press("down", "enter")  # Host a game on your network

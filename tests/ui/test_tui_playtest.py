@@ -9,6 +9,7 @@ import pytest
 
 from unotui.engine import Rules
 from unotui.ui.app import UnoApp
+from unotui.ui.menu_home import MenuHome
 from unotui.ui.widgets import GameLog
 
 from .tui_support import ScriptedBot, deal_order, full_text, play_card, scripted_app, settle, words
@@ -463,8 +464,8 @@ async def test_menu_host_opens_the_waiting_room_and_starts_with_computer_players
     from unotui.ui.screens.waiting import WaitingScreen
     from unotui.ui.settings import Config, GameOptions
 
-    app = UnoApp(Config(), GameOptions(delay=0), menu=True, save_settings=False)
-    app.host_bind, app.host_port = "127.0.0.1", 0
+    app = UnoApp(Config(), GameOptions(delay=0), menu=True, save_settings=False,
+                 home=MenuHome(bind="127.0.0.1", port=0))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         await pilot.press("down", "enter")  # Host a game on your network

@@ -37,6 +37,7 @@ from .identity import Credentials, table_code
 from .limits import ChatGate, Creator, table_refusal
 from .results import placings
 from .store import LobbyStore, TableRow
+from .words import in_use_text, rules_summary
 
 __all__ = ["Lobby", "LobbySettings", "in_use_text", "rules_summary"]
 
@@ -103,35 +104,6 @@ class _Table:
     recorded: bool = False
     creator: Creator | None = None  # who created it (quick match's and resumed tables: None)
     lonely_since: float | None = None
-
-
-def in_use_text(code: str) -> str:
-    """Why a key is not sent back to its seat at table ``code``: another terminal of the
-    key is at it (the lobby's line, and the table's refusal)."""
-    return (f"Your seat at table {code} is in use in another terminal of your SSH key, so it "
-            "stays there. To play it here, leave that table there (or close that terminal): "
-            "then this lobby takes you back to it.")
-
-
-def rules_summary(rules: Rules) -> str:
-    """The rules in a few words for the list: the preset, then the house rules on."""
-    extras = [
-        label
-        for on, label in (
-            (rules.stacking.value != "off", f"stacking ({rules.stacking.value})"),
-            (rules.seven_o, "7-0"),
-            (rules.jump_in, "jump-in"),
-            (rules.draw_to_match, "draw to match"),
-            (rules.forced_play, "forced play"),
-            (rules.no_bluffing, "no bluffing"),
-            (rules.teams, "teams"),
-            (rules.custom_wilds > 0, "custom wild"),
-            (rules.target_score != 500, f"to {rules.target_score}"),
-        )
-        if on
-    ]
-    return ", ".join([rules.name, *extras])[:200]
-
 
 
 class Lobby:
@@ -458,6 +430,18 @@ class Lobby:
         return TableRow(code=room.code, name=room.config.name, seats=room.config.seats, humans=humans,
                         bots=room.config.bots, rules=rules_summary(room.config.rules), status=room.status,
                         private=room.config.private, turn_timer=room.config.turn_timer, created=table.born)
+
+    def no_code(self) -> str:
+        """What a ``hello`` for a table but with no code is told (``unotui join HOST`` at
+        a lobby, without ``--table``): how to name one, and the public tables waiting for
+        players now (at most five), so that the next try can name one."""
+        waiting = [self._row(t) for t in self.tables.values()
+                   if not t.room.config.private and t.room.status == TableStatus.WAITING][:5]
+        listed = "; ".join(f"{r.code} ({clean(r.name, 40)}, {r.humans} of {r.seats} seats taken)"
+                           for r in waiting)
+        where = f"Tables waiting for players: {listed}." if waiting else "No table waits for players now."
+        return ("This host is a lobby: name a table with --table CODE (unotui join HOST --table CODE), "
+                "or open one over SSH. " + where)
 
     def online(self) -> int:
         """People in the lobby or at its tables (each connection counted once)."""

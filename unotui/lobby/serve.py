@@ -44,7 +44,7 @@ __all__ = ["ServeOptions", "run_serve", "serve", "session_extra"]
 ENTRY = "unotui.lobby.session:run"
 APP_ENTRY = "unotui.lobby.session:make_app"
 #: what the forkserver imports once for every session (shared pages, a faster first frame)
-PRELOAD = ("unotui.ui.preload", "unotui.ui.lobby_app", "unotui.ui.screens.lobby", "unotui.lobby.session")
+PRELOAD = ("unotui.ui.preload", "unotui.ui.lobby_home", "unotui.ui.screens.lobby", "unotui.lobby.session")
 
 
 def _log_to(path: Path) -> None:

@@ -1,4 +1,4 @@
-"""What runs for each SSH session: the lobby app on the session's pty.
+"""What runs for each SSH session: the lobby's app on the session's pty.
 
 The SSH layer (:mod:`unotui.ssh`) passes what it knows in a
 :class:`~unotui.ssh.spec.SessionSpec`: the SSH user name (the nickname, cleaned here), the
@@ -18,16 +18,17 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from ..ui.lobby_app import LobbyApp
+    from ..ui.app import UnoApp
     from ..ui.session_driver import SessionTerminalLike
 
 __all__ = ["greeting", "make_app", "run"]
 
 
-def _build(spec: Any) -> LobbyApp | str:
-    """The session's app, or the one line a banned key reads instead."""
+def _build(spec: Any) -> UnoApp | str:
+    """The session's app (the lobby as its home), or the one line a banned key reads instead."""
     from ..protocol.text import clean_name
-    from ..ui.lobby_app import LobbyApp
+    from ..ui.lobby_home import lobby_app
+    from .lobby import QUICK_SEATS
 
     extra: dict[str, str] = dict(getattr(spec, "extra", {}) or {})
     if "banned" in extra:
@@ -38,12 +39,13 @@ def _build(spec: Any) -> LobbyApp | str:
     keyed = bool(getattr(spec, "fingerprint", None))
     name = clean_name(extra.get("name", ""), typed) if keyed else typed
     command = tuple(getattr(spec, "command", ()) or ())
-    return LobbyApp(extra.get("host", "127.0.0.1"), int(extra.get("port", "7777")), name,
-                    identity=extra.get("identity") or None, keyed=keyed,
-                    greeting=greeting(name, typed, keyed),
-                    command=command,
-                    ssh_port=int(extra.get("ssh_port", "2222")),
-                    public_host=extra.get("public_host") or "THIS-HOST")
+    return lobby_app(extra.get("host", "127.0.0.1"), int(extra.get("port", "7777")), name,
+                     identity=extra.get("identity") or None, keyed=keyed,
+                     greeting=greeting(name, typed, keyed),
+                     command=command,
+                     ssh_port=int(extra.get("ssh_port", "2222")),
+                     public_host=extra.get("public_host") or "THIS-HOST",
+                     quick_seats=QUICK_SEATS)
 
 
 def greeting(name: str, typed: str, keyed: bool) -> str:
@@ -72,7 +74,7 @@ def run(spec: Any) -> int:
     return 0
 
 
-def make_app(spec: Any, terminal: SessionTerminalLike) -> LobbyApp | int:
+def make_app(spec: Any, terminal: SessionTerminalLike) -> UnoApp | int:
     """The lobby app for one SSH session in a worker, bound to its terminal (or, for a
     banned key, the line written on the terminal and the status 1)."""
     from ..ui.session_driver import attach

@@ -29,21 +29,25 @@ class Audience(Generic[K]):
     def __init__(self) -> None:
         self.members: dict[K, int | None] = {}
         self.outbox: dict[K, Outbox] = {}
+        #: a spectator's name (what its chat lines say; "" for a seat, whose name is its seat's)
+        self.watchers: dict[K, str] = {}
         #: members with messages queued since the core last drained
         self.dirty: set[K] = set()
 
     def __contains__(self, member: object) -> bool:
         return member in self.members
 
-    def add(self, member: K, outbox: Outbox, seat: int | None) -> None:
-        """``member`` sits at ``seat`` (or watches)."""
+    def add(self, member: K, outbox: Outbox, seat: int | None, watcher: str = "") -> None:
+        """``member`` sits at ``seat`` (or watches, as ``watcher``)."""
         self.members[member] = seat
         self.outbox[member] = outbox
+        self.watchers[member] = watcher
         self.dirty.add(member)
 
     def remove(self, member: K) -> int | None:
         """``member`` is gone (its outbox is not closed here); returns its seat."""
         del self.outbox[member]
+        del self.watchers[member]
         return self.members.pop(member)
 
     def holding(self, seat: int) -> Iterator[K]:
@@ -61,6 +65,7 @@ class Audience(Generic[K]):
             self.dirty.add(member)
         self.members.clear()
         self.outbox.clear()
+        self.watchers.clear()
 
     def send(self, member: K, message: m.Message) -> None:
         """One message to one member, if it is still here."""

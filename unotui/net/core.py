@@ -217,7 +217,7 @@ class TableCore(Generic[K]):
             self._broadcast_table()
             return
         if hello.spectate:
-            self._seat(member, outbox, None, None)
+            self._seat(member, outbox, None, None, watcher=hello.name)
             self._broadcast_table()
             return
         if self.status != TableStatus.WAITING:
@@ -290,7 +290,10 @@ class TableCore(Generic[K]):
             audience.remove(member)
             audience.dirty.add(member)
 
-    def _seat(self, member: K, outbox: Outbox, seat: int | None, token: str | None) -> None:
+    def _seat(self, member: K, outbox: Outbox, seat: int | None, token: str | None,
+              watcher: str = "") -> None:
+        """Admit ``member`` to ``seat`` (or to watch, as ``watcher``: the name its chat
+        lines carry)."""
         outbox.accept(
             seat=seat,
             token=token,
@@ -300,7 +303,7 @@ class TableCore(Generic[K]):
             rules=self.config.rules,
             name=self.book.seats[seat].name if seat is not None else None,
         )
-        self.audience.add(member, outbox, seat)
+        self.audience.add(member, outbox, seat, watcher)
         if self.game is not None:
             outbox.send_view(seat_view(self.game, seat, self.game.round_log_start))
 
@@ -336,7 +339,8 @@ class TableCore(Generic[K]):
         if member not in self.audience or not text:
             return
         seat = self.members[member]
-        name = self.book.seats[seat].name if seat is not None else "spectator"
+        name = self.book.seats[seat].name if seat is not None else self.audience.watchers[member]
+        name = name or "spectator"
         self.audience.send_all(m.ChatLine(seat, name, text))
 
     def _request_start(self, member: K, now: float) -> None:

@@ -72,6 +72,7 @@ class Hall(Protocol):
     def create(self, link: Link, request: m.Create) -> None: ...
     def quick(self, link: Link) -> None: ...
     def chat(self, link: Link, text: str) -> None: ...
+    def no_code(self) -> str: ...
 
 
 class Host:
@@ -221,7 +222,10 @@ class Host:
         if lobby is not None and to_lobby:
             lobby.admit(link, event, identity)
         elif target is None:
-            session.reject("no_such_table", "There is no table with that code here.")
+            why = "There is no table with that code here."
+            if lobby is not None and not hello.table:  # a lobby's join without a code
+                why = lobby.no_code()
+            session.reject("no_such_table", why)
         else:
             self._room_of[link] = target
             target.admit(link, event, identity)

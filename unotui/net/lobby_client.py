@@ -21,7 +21,7 @@ from ..engine import Rules
 from ..protocol import messages as m
 from ..protocol.peer_session import PeerSession
 from ..protocol.session import PROTOCOL_VERSION, ConnectionClosed
-from ..protocol.text import clean
+from ..protocol.text import CHAT_MAX, clean
 from .link import Link, session_of
 from .remote import JoinError, dial, hang_up
 
@@ -84,7 +84,7 @@ class LobbyClient:
     def chat(self, text: str) -> None:
         """A line to everyone in the lobby."""
         if text.strip():
-            self._out(m.Chat(text[:280]))
+            self._out(m.Chat(text[:CHAT_MAX]))
 
     async def close(self) -> None:
         """Say goodbye and close."""

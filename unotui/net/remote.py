@@ -30,7 +30,7 @@ from ..engine import DEAL, Action, Phase, Rules, SeatView
 from ..protocol import messages as m
 from ..protocol.peer_session import PeerSession
 from ..protocol.session import PROTOCOL_VERSION, ConnectionClosed, Fault, ViewUpdated
-from ..protocol.text import clean
+from ..protocol.text import CHAT_MAX, clean
 from ..table import PresenceState
 from .addresses import DEFAULT_PORT, unreachable
 from .controller import Controller
@@ -235,7 +235,7 @@ class RemoteGame(Controller):
             self._out(m.Ready())
 
     def chat(self, text: str) -> None:
-        self._out(m.Chat(text[:280]))
+        self._out(m.Chat(text[:CHAT_MAX]))
 
     def start_match(self) -> None:
         """Ask the host to start now (only the host's own seat may)."""

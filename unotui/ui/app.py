@@ -1,14 +1,18 @@
 """The Textual application: screens, theme, and the table it is at.
 
-The app is at home (the main menu) or at one table, an :class:`~unotui.ui.modes.AtTable`
-it holds while it is there: the controller, the last :class:`SeatView` and the chart's
-rows.  Leaving the table drops it, so the next game (solo from the menu, hosted, joined)
-starts from nothing.  Controller updates arrive as
-:class:`~unotui.ui.messages.GameUpdate` messages, all handled in :meth:`UnoApp.on_game_update`;
-the app keeps the view and hands it down to the table screen.  The screens send
-everything back up as messages (an intent, the next round, a rematch, a hint request, a
-theme or hand-order change, the menu's choices): only the app talks to the controller
-and the settings file, and no screen imports the app.
+The app is at home or at one table.  Its home is a part it is given
+(:mod:`unotui.ui.home`): the main menu (:class:`~unotui.ui.menu_home.MenuHome`, the
+default) or the SSH lobby (:class:`~unotui.ui.lobby_home.LobbyHome`); the app asks it
+only what differs between them, and hands it every message from the home's screens.  A
+table is an :class:`~unotui.ui.modes.AtTable` the app holds while it is there: the
+controller, the last :class:`SeatView` and the chart's rows.  Leaving the table drops it,
+so the next game (solo from the menu, hosted, joined, a lobby's) starts from nothing.
+Controller updates arrive as :class:`~unotui.ui.messages.GameUpdate` messages, all
+handled in :meth:`UnoApp.on_game_update`; the app keeps the view and hands it down to
+the table screen.  The screens send everything back up as messages (an intent, the next
+round, a rematch, a hint request, a theme or hand-order change, the home's choices): only
+the app and its home talk to controllers and the settings file, and no screen imports
+either.
 """
 
 from __future__ import annotations
@@ -28,22 +32,21 @@ from ..engine import Action, Phase, SeatView
 from ..net.controller import Controller, Update
 from ..protocol import messages as m
 from ..protocol.session import ViewUpdated
-from .lan import hosted, joined, show_closed, show_update, waiting_room
+from .home import Home
+from .lan import show_closed, show_update, waiting_room
+from .menu_home import MenuHome
 from .messages import (
     CycleSort,
     CycleTheme,
     GameUpdate,
+    GoHome,
     HintRequest,
-    HostGame,
+    HomeMessage,
     Intent,
-    JoinGame,
     LeaveTable,
-    MainMenu,
     NextRound,
-    PlaySolo,
     Rematch,
     SendChat,
-    SettingsSaved,
     StartMatch,
 )
 from .modes import AtTable, ControllerFactory, local_game
@@ -58,18 +61,17 @@ if TYPE_CHECKING:
 __all__ = ["UnoApp"]
 
 class UnoApp(App[int]):
-    """unotui: the main menu, the table and their dialogs.
+    """unotui: its home, the table and their dialogs.
 
     Args:
+        menu: start at home (else at a table: ``start``, or a solo one).
         factory: the solo table's controller (the menu's first entry; tests script it).
         start: the table to go to at once instead of a solo one (``unotui host``/``join``).
+        home: the app's home (default: the main menu, :class:`MenuHome`).
     """
 
     CSS_PATH = "app.tcss"
     TITLE = "unotui"
-    #: where the menu's Host entry listens (tests use loopback and any free port)
-    host_bind = "0.0.0.0"
-    host_port = 7777
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+q", "quit", "Quit", priority=True),
         Binding("ctrl+c", "quit_hint", show=False, priority=True),
@@ -93,6 +95,7 @@ class UnoApp(App[int]):
         start: ControllerFactory | None = None,
         save_settings: bool = True,
         terminal: SessionTerminalLike | None = None,
+        home: Home | None = None,
     ) -> None:
         super().__init__()
         if terminal is not None:  # an SSH session's thread in a worker process
@@ -107,6 +110,9 @@ class UnoApp(App[int]):
         self.save_settings = save_settings
         #: the table the app is at, if any (see :mod:`unotui.ui.modes`)
         self.mode: AtTable | None = None
+        #: where the app is when it is at no table (see :mod:`unotui.ui.home`)
+        self.home: Home = home if home is not None else MenuHome()
+        self.home.attach(self)
         self.palette = config.theme if config.theme in THEMES else "default"
         #: a sentence to print after the full-screen view is gone (why a join failed)
         self.exit_message = ""
@@ -119,22 +125,16 @@ class UnoApp(App[int]):
                 title = "Settings file problem (defaults used)"
                 self.notify(problem, title=title, severity="warning", timeout=20, markup=False)
         if self.menu:
-            await self.open_home()
+            await self.home.open()
         else:
             await self._start(self._first)
-
-    async def open_home(self) -> None:
-        """Put the home screen up (the main menu; the lobby in the SSH lobby's app)."""
-        from .screens.menu import MenuScreen
-
-        await self.push_screen(MenuScreen(self.config, self.options))
-        self.call_after_refresh(self.first_frame_drawn)
 
     async def on_unmount(self) -> None:
         await self.shutdown()
 
     async def shutdown(self) -> None:
-        """The app is closing: end the game (and, in subclasses, other connections)."""
+        """The app is closing: end the game and close what the home keeps open."""
+        await self.home.close()
         await self._stop()
 
     def first_frame_drawn(self) -> None:
@@ -223,15 +223,11 @@ class UnoApp(App[int]):
             return False
         return True
 
-    def has_home(self) -> bool:
-        """Whether a screen to go back to (the main menu) is under the game."""
-        from .screens.menu import MenuScreen
-
-        return any(isinstance(s, MenuScreen) for s in self.screen_stack)
-
     def _failed(self, why: str) -> None:
-        if self.has_home():
-            self.notify(why, title="Could not join", severity="error", timeout=15, markup=False)
+        """A table could not be joined: the home says so, or (none up) the app quits
+        with the reason printed after the full-screen view is gone."""
+        if self.home.is_up():
+            self.home.failed(why)
             return
         self.exit_message = why
         self.exit(1)
@@ -252,6 +248,8 @@ class UnoApp(App[int]):
             history=mode.history,
             summary_pause=self.options.summary_pause,
             can_chat=mode.controller.can_chat,
+            home=self.home.name.split()[-1].capitalize(),  # "Menu", "Lobby": the key bar is short
+            quit_label=self.home.quit_label,
         )
         mode.table = table
         if self.waiting_screen() is not None:
@@ -267,19 +265,10 @@ class UnoApp(App[int]):
 
         return deliver
 
-    def rematch(self) -> None:
-        """Same players and rules; a new deal (the next seed if one was given)."""
-        seed = self.options.seed
-        self.start_game(replace(self.options, seed=None if seed is None else seed + 1))
-
-    def back_to_menu(self) -> None:
-        """Leave the table for the main menu."""
-        from .screens.menu import MenuScreen
-
+    def go_home(self) -> None:
+        """Leave the table for home (its controller closes in the background)."""
         self._close(self._leave())
-        while len(self.screen_stack) > 1:
-            self.pop_screen()
-        self.push_screen(MenuScreen(self.config, self.options))
+        self.home.back()
 
     def _close(self, mode: AtTable | None) -> None:
         """Close a table left behind (in the background: the screen changes at once)."""
@@ -289,27 +278,30 @@ class UnoApp(App[int]):
     # ----- leaving a match -------------------------------------------------------------
 
     def match_running(self) -> bool:
-        """Whether leaving now would abandon a match (a table is up and it is not over)."""
+        """Whether leaving now would abandon a match (a table is up, its game is not
+        closed, and the match is not over)."""
         mode = self.mode
         view = self.view
         return (
             mode is not None
             and mode.table is not None
             and mode.table in self.screen_stack
+            and not mode.table.closed
             and view is not None
             and view.seat is not None  # a spectator abandons nothing
             and view.phase != Phase.MATCH_OVER
         )
 
-    def leave_match(self, then: Callable[[], object], question: str) -> None:
-        """Run ``then`` at once, or after a yes if it would abandon a running match."""
+    def leave_match(self, then: Callable[[], object], question: str, after: str = "") -> None:
+        """Run ``then`` at once, or after a yes if it would abandon a running match (the
+        question says what becomes of the seat, then ``after``)."""
         from .screens.dialogs import ConfirmScreen
 
         if not self.match_running():
             then()
             return
         assert self.controller is not None  # (match_running says so)
-        detail = self.controller.leaving
+        detail = " ".join(filter(None, (self.controller.leaving, after)))
 
         def answered(yes: bool | None) -> None:
             if yes:
@@ -324,7 +316,7 @@ class UnoApp(App[int]):
         if isinstance(self.screen, ConfirmScreen):
             self.exit(0)
             return
-        self.leave_match(lambda: self.exit(0), "Quit unotui and leave this match?")
+        self.leave_match(lambda: self.exit(0), f"{self.home.quitting} and leave this match?")
 
     async def on_game_update(self, message: GameUpdate) -> None:
         """Every controller update, in this one place: the view kept and handed down,
@@ -365,10 +357,16 @@ class UnoApp(App[int]):
             self.controller.next_round()
 
     def on_rematch(self, _: Rematch) -> None:
-        self.rematch()
+        """The match summary's rematch: what that is, the home says (the lobby has none)."""
+        self.home.rematch()
 
-    def on_main_menu(self, _: MainMenu) -> None:
-        self.back_to_menu()
+    def on_go_home(self, _: GoHome) -> None:
+        """Back home from the table (the match summary, Escape): asked first during a match."""
+        self.leave_match(self.go_home, f"Leave this match for {self.home.name}?", self.home.way_back)
+
+    def on_home_message(self, message: HomeMessage) -> None:
+        """Every message from the home's screens, in this one place: the home's to handle."""
+        self.home.handle(message)
 
     async def on_hint_request(self, _: HintRequest) -> None:
         """Ask the controller's computer player, then hand the answer down to the table."""
@@ -378,11 +376,15 @@ class UnoApp(App[int]):
             mode.table.show_hint(hint)
 
     def on_cycle_theme(self, _: CycleTheme) -> None:
+        """The next theme, handed down to the table and said where the key was pressed."""
         name = self.cycle_theme()
         table = self.table_screen
         if table is not None:
             table.palette = self.palette
+        if table is not None and self.screen is table:
             table.say(f"Theme: {name}.")
+        else:
+            self.home.say(f"Theme: {name} (t: next).")
 
     def on_cycle_sort(self, _: CycleSort) -> None:
         """The next hand order, saved in the settings and handed down to the table."""
@@ -393,25 +395,6 @@ class UnoApp(App[int]):
             table.hand_order = order
             shown = {"colour": "by colour", "rank": "by rank"}[order]
             table.say(f"Hand shown {shown} (s: next order).")
-
-    def on_play_solo(self, _: PlaySolo) -> None:
-        """The menu's first entry: a solo game with the current settings."""
-        self.play(self.factory)
-
-    def on_host_game(self, _: HostGame) -> None:
-        """The menu's Host entry: a table here, with the settings' seats, rules and bots."""
-        from ..net.config import RoomConfig
-
-        config = self.config
-        room = RoomConfig(
-            name=config.name, seats=config.players, rules=config.rules, level=config.bots,
-            bot_delay=config.delay,
-        )
-        self.play(hosted(room, config.name, self.host_bind, self.host_port))
-
-    def on_join_game(self, message: JoinGame) -> None:
-        """The menu's Join entry, with an address it has checked."""
-        self.play(joined(message.host, message.port, name=self.config.name))
 
     def on_send_chat(self, message: SendChat) -> None:
         """A chat line from the table."""
@@ -424,20 +407,11 @@ class UnoApp(App[int]):
             self.controller.start_match()
 
     def on_leave_table(self, _: LeaveTable) -> None:
-        """Leave the waiting room: back to the menu, or quit if there is none."""
-        if self.has_home():
-            self.back_to_menu()
+        """Leave the waiting room: back home, or quit if there is none up."""
+        if self.home.is_up():
+            self.go_home()
         else:
             self.exit(0)
-
-    def on_settings_saved(self, message: SettingsSaved) -> None:
-        """The house-rules form saved new settings: keep them and hand them down to the menu."""
-        from .screens.menu import MenuScreen
-
-        self.set_config(message.config)
-        for screen in self.screen_stack:
-            if isinstance(screen, MenuScreen):
-                screen.show_settings(self.config, self.options)
 
     # ----- settings -------------------------------------------------------------------------
 
@@ -485,8 +459,9 @@ class UnoApp(App[int]):
             "Start a new game with the current settings",
             lambda: self.leave_match(self.start_game, "Start a new game and leave this match?"),
         )
+        home = self.home.name
         yield SystemCommand(
-            "Main menu",
-            "Leave the table for the main menu",
-            lambda: self.leave_match(self.back_to_menu, "Leave this match for the main menu?"),
+            home.removeprefix("the ").capitalize(),
+            f"Leave the table for {home}",
+            lambda: self.leave_match(self.go_home, f"Leave this match for {home}?"),
         )

@@ -70,7 +70,21 @@ def joined(host: str, port: int, **kwargs: Any) -> ControllerFactory:
 def waiting_room(controller: Controller) -> WaitingScreen:
     """The waiting room for ``controller``'s table (no view yet: a hosted table filling up)."""
     hints = tuple(getattr(controller, "hints", ()))
-    return WaitingScreen(getattr(controller, "room", None), hints)
+    return WaitingScreen(getattr(controller, "room", None), hints, renamed(controller))
+
+
+def renamed(controller: Controller) -> str:
+    """What to tell a player whose name the host changed (another at the table had it,
+    ignoring case: the host seats "Dave 2"), or "" (the name asked for, or not a remote
+    table)."""
+    from ..net.remote import RemoteGame
+
+    if not isinstance(controller, RemoteGame) or controller.seat is None:
+        return ""
+    given, asked = controller.seat_name, controller.name
+    if not asked or given == asked:
+        return ""
+    return f"You are {display_name(given)} at this table: {display_name(asked)} was taken."
 
 
 def show_update(
@@ -87,7 +101,8 @@ def show_update(
         template = _PRESENCE.get(update.state, "{name}: " + update.state)
         line = template.format(name=display_name(update.name))
     elif isinstance(update, m.ChatLine):
-        line = f"{display_name(update.name)}: {update.text}"
+        who = display_name(update.name) + (" (watching)" if update.seat is None else "")
+        line = f"{who}: {update.text}"
         style = Style(bold=True)
     elif isinstance(update, m.Deadline) and update.kind == DeadlineKind.TURN:
         seat, seconds = -1 if update.seat is None else update.seat, update.ms / 1000
@@ -107,10 +122,11 @@ def show_update(
 
 
 def show_closed(update: m.Closed, table: TableScreen | None, waiting: WaitingScreen | None) -> None:
-    """The game is gone (the host left, the connection died): say so plainly."""
+    """The game is gone (the host left, the connection died): say so plainly; the table
+    shows its end state (``TableScreen.closed``: game keys off, the clock stopped)."""
     why = f"Game closed: {update.message}"
     if table is not None:
-        table.say(why + "  (Ctrl+Q: quit)", warn=True)
+        table.closed = update.message
         table.note(why, Style(bold=True))
     elif waiting is not None:
         waiting.table_closed(why + "  (Escape: leave)")

@@ -8,11 +8,15 @@ Two directions, one rule each ("attributes down, messages up"):
   "next round", "rematch", a hint request, a theme or sort change.  Screens never import
   the app or call its methods; the app is the only one that talks to the controller and
   the settings file, so a screen can be tested, reused or replaced without it.
+* The home's screens (the main menu, the lobby) post :class:`HomeMessage` subclasses: the
+  app hands every one of them to its home in one handler (``UnoApp.on_home_message``),
+  because what they mean depends on the home the app was given (:mod:`unotui.ui.home`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from textual.message import Message
 
@@ -26,14 +30,15 @@ __all__ = [
     "CycleSort",
     "CycleTheme",
     "GameUpdate",
+    "GoHome",
     "HintRequest",
+    "HomeMessage",
     "HostGame",
     "Intent",
     "JoinGame",
     "JoinTable",
     "LeaveTable",
     "LobbyChat",
-    "MainMenu",
     "NextRound",
     "PlaySolo",
     "QuickMatch",
@@ -80,8 +85,9 @@ class Rematch(Message):
     """Play again: same players and rules, a new deal."""
 
 
-class MainMenu(Message):
-    """Leave the table for the main menu."""
+class GoHome(Message):
+    """Leave the table for home (the main menu, or the lobby); during a match the app
+    asks first."""
 
 
 class HintRequest(Message):
@@ -104,19 +110,29 @@ class CycleSort(Message):
     """Switch to the next hand order (the app saves it and hands the order down)."""
 
 
+class HomeMessage(Message):
+    """A message up from the home's screens, for the home: every subclass is handled by
+    the app's one ``on_home_message``, which hands it to its home (a menu's choice means
+    nothing to the lobby, and the lobby's nothing to the menu)."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.handler_name = "on_home_message"
+
+
 # ----- up from the main menu and its house-rules form ------------------------------------
 
 
-class PlaySolo(Message):
+class PlaySolo(HomeMessage):
     """Deal a solo game with the current settings."""
 
 
-class HostGame(Message):
+class HostGame(HomeMessage):
     """Host a table on this network with the current settings and sit at it."""
 
 
 @dataclass
-class JoinGame(Message):
+class JoinGame(HomeMessage):
     """Join the table hosted at ``host``:``port`` (an address already checked)."""
 
     host: str
@@ -124,7 +140,7 @@ class JoinGame(Message):
 
 
 @dataclass
-class SettingsSaved(Message):
+class SettingsSaved(HomeMessage):
     """The house-rules form saved ``config`` (already in the settings file): it applies
     to the next game, and the app hands the new settings down to the menu."""
 
@@ -142,23 +158,23 @@ class LeaveTable(Message):
     """The player leaves the table from the waiting room (back home, or quit if none)."""
 
 
-# ----- up from the lobby and its create-table form (handled by the lobby app) -----------
+# ----- up from the lobby and its create-table form (handled by the lobby home) -----------
 
 
 @dataclass
-class JoinTable(Message):
+class JoinTable(HomeMessage):
     """Sit at (or watch) the table ``code``."""
 
     code: str
     spectate: bool = False
 
 
-class QuickMatch(Message):
+class QuickMatch(HomeMessage):
     """A seat at once."""
 
 
 @dataclass
-class CreateTable(Message):
+class CreateTable(HomeMessage):
     """Open a table with these settings (see :class:`~unotui.protocol.messages.Create`)."""
 
     name: str
@@ -171,7 +187,7 @@ class CreateTable(Message):
 
 
 @dataclass
-class LobbyChat(Message):
+class LobbyChat(HomeMessage):
     """A line to everyone in the lobby."""
 
     text: str

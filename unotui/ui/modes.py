@@ -1,7 +1,7 @@
 """The modes the app can be in, each an object the app holds only while it is in it.
 
-The app is at home (the main menu, or the lobby in the SSH lobby's app: see
-:mod:`unotui.ui.lobby_app`) or at a table.  A table is one :class:`AtTable`: the
+The app is at home (its :mod:`~unotui.ui.home`: the main menu, or the SSH lobby with
+its connection, :class:`~unotui.ui.lobby_home.InLobby`) or at a table.  A table is one :class:`AtTable`: the
 controller, the last view, the chart's rows and the table screen.  Leaving the table
 drops the object, so nothing of one game (a hosted table's controller, a joined table's
 view) is left for the next; the seams issue's menu still thought it was joined because

@@ -201,9 +201,14 @@ class PileShown:
 
 
 class StatusLine(_Panel):
-    """One line: round, rules, and what to do now."""
+    """One line: round, rules, and what to do now (or, at a closed game, that it is)."""
 
     view: var[SeatView | None] = var(None, init=False)
+    #: why the game is closed ("" while it is open: then the line says what to do now)
+    closed: var[str] = var("", init=False)
+
+    def watch_closed(self) -> None:
+        self.draw()
 
     def draw(self) -> None:
         """Draw the view."""
@@ -213,6 +218,10 @@ class StatusLine(_Panel):
         text = Text()
         text.append(f" Round {view.round_no} ", Style(reverse=True, bold=True))
         text.append(" ")
+        if self.closed:
+            text.append(f"Game closed: {self.closed}", Style(bold=True))
+            _set(self, _block([text]))
+            return
         if view.seat is None:
             text.append("Watching. ", Style(italic=True))
         text.append(prompt(view), Style(bold=view.my_turn))
@@ -450,15 +459,19 @@ class GameLog(RichLog):
 
 
 _KEY_NAMES = {"enter": "Enter", "space": "Space", "question_mark": "?", "exclamation_mark": "!"}
-_ALWAYS = [("^P", "Palette", 1), ("^Q", "Quit", 0)]
 
 
 class KeyBar(_Panel):
     """The keys that do something now, in one line (a light footer for the table).
 
-    The bar always fits its width and always ends with the Quit key: when the keys that
-    apply do not fit, the least needed ones (ranked by the caller) are left out first.
+    The bar always fits its width and always ends with the Quit key (``quit_label`` says
+    what it does: "Quit", or "Quit SSH" where Ctrl+Q ends an SSH session): when the keys
+    that apply do not fit, the least needed ones (ranked by the caller) are left out first.
     """
+
+    def __init__(self, *, quit_label: str = "Quit", id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.quit_label = quit_label
 
     #: the (key, description, rank) triples that apply now (bound to the table's)
     keys: var[tuple[tuple[str, str, int], ...]] = var((), init=False)
@@ -475,7 +488,7 @@ class KeyBar(_Panel):
 
         ``rank`` 0 means "always shown"; higher ranks are left out first when space is short.
         """
-        entries = [*bindings, *_ALWAYS]
+        entries = [*bindings, ("^P", "Palette", 1), ("^Q", self.quit_label, 0)]
         width = self.size.width or 80
 
         def length(items: Sequence[tuple[str, str, int]]) -> int:

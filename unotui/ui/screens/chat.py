@@ -17,10 +17,27 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
-__all__ = ["CHAT_MAX", "AddressScreen", "AskScreen", "ChatScreen", "CodeScreen"]
+from ...protocol.text import CHAT_MAX
 
-#: the longest chat line (the protocol's limit)
-CHAT_MAX = 280
+__all__ = ["AddressScreen", "AskScreen", "ChatInput", "ChatScreen", "CodeScreen", "chat_count"]
+
+
+def chat_count(length: int) -> str:
+    """How much of a chat line is used, as the dialog says it under the line (the
+    protocol's limit, :data:`~unotui.protocol.text.CHAT_MAX`: the input takes no more, a
+    longer paste is cut, and at the limit the line says so)."""
+    if length >= CHAT_MAX:
+        return f"{CHAT_MAX}/{CHAT_MAX}: a line holds no more (the rest was left out)"
+    return f"{length}/{CHAT_MAX}"
+
+
+class ChatInput(Input):
+    """The chat line's input: a paste longer than the room left is cut to fit (Textual's
+    input refuses a too-long insertion whole, so a long paste vanished without a word),
+    and the count under the line says the limit was reached."""
+
+    def insert_text_at_cursor(self, text: str) -> None:
+        super().insert_text_at_cursor(text[: max(0, CHAT_MAX - len(self.value))])
 
 
 class ChatScreen(ModalScreen[str | None]):
@@ -36,10 +53,16 @@ class ChatScreen(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Static(Text(f"{self.prompt} (Enter: send, Escape: close)", Style(bold=True)))
-            yield Input(placeholder="a line of chat", max_length=CHAT_MAX, id="chat-line")
+            yield ChatInput(placeholder="a line of chat", max_length=CHAT_MAX, id="chat-line")
+            yield Static(Text(chat_count(0), Style(dim=True)), id="chat-count")
 
     def on_mount(self) -> None:
         self.query_one(Input).focus()
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        full = len(event.value) >= CHAT_MAX
+        style = Style(color="yellow", bold=True) if full else Style(dim=True)
+        self.query_one("#chat-count", Static).update(Text(chat_count(len(event.value)), style))
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         text = event.value.strip()

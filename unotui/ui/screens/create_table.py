@@ -1,4 +1,4 @@
-"""Open a table from the lobby: its name, seats, computer players, rules and timer.
+"""Open a table from the lobby: its name, seats, computer players, rules, timer and length.
 
 A form of drop-downs and switches (Tab moves, Enter or Ctrl+S creates, Escape goes
 back).  The house rules offered are the ones players ask for most; a table's full rules
@@ -21,11 +21,15 @@ from ...bots import LEVELS
 from ...engine import PRESETS, Rules, Stacking
 from ..messages import CreateTable
 
-__all__ = ["TIMERS", "CreateTableScreen"]
+__all__ = ["TARGETS", "TIMERS", "CreateTableScreen"]
 
 #: turn timer choices (label, seconds); "none" only for private tables
 TIMERS: tuple[tuple[str, float | None], ...] = (
     ("15 s", 15.0), ("30 s", 30.0), ("60 s", 60.0), ("none", None)
+)
+#: how long a match lasts: the score that ends it (500, the official rules, is many rounds)
+TARGETS: tuple[tuple[str, int], ...] = (
+    ("100 points (short)", 100), ("200 points", 200), ("300 points", 300), ("500 points (official)", 500)
 )
 _SWITCHES = ("seven_o", "jump_in", "draw_to_match", "no_bluffing")
 
@@ -63,6 +67,7 @@ class CreateTableScreen(ModalScreen[CreateTable | None]):
                 yield self._row(key.replace("_", " ").capitalize().replace("Seven o", "Seven-O"),
                                 Switch(False, id=key))
             yield self._choice("Turn timer", "timer", [(label, label) for label, _s in TIMERS], "30 s")
+            yield self._choice("Match to", "target", [(label, points) for label, points in TARGETS], 500)
             yield self._row("Private (join by code)", Switch(False, id="private"))
             yield Static(id="problem")
             yield Horizontal(Button("Create", id="create", variant="primary"), Button("Back", id="back"),
@@ -96,6 +101,7 @@ class CreateTableScreen(ModalScreen[CreateTable | None]):
             return
         rules = Rules.preset(str(self.query_one("#preset", Select).value)).with_(
             stacking=str(self.query_one("#stacking", Select).value),
+            target_score=int(self.query_one("#target", Select).value),  # type: ignore[arg-type]
             **{key: self.query_one(f"#{key}", Switch).value for key in _SWITCHES},
         )
         name = self.query_one("#name", Input).value.strip() or self.table_name

@@ -31,7 +31,7 @@ from ...engine import (
     SeatView,
     ShuffleWatch,
 )
-from ..messages import MainMenu, NextRound, Rematch
+from ..messages import GoHome, NextRound, Rematch
 
 __all__ = ["DecidingTable", "Decisions"]
 
@@ -198,4 +198,4 @@ class Decisions:
         elif choice == "quit":
             self._table.app.exit(0)
         else:
-            self._table.post_message(MainMenu())
+            self._table.post_message(GoHome())

@@ -207,10 +207,11 @@ class RevealScreen(ModalScreen[None]):
 
 
 class ConfirmScreen(ModalScreen[bool]):
-    """A yes/no question before something that cannot be undone (abandoning a match).
+    """A yes/no question before something that cannot be undone (abandoning a match) or
+    that commits the player for a long while (a quick match to 500 points).
 
     ``y`` or Enter says yes (so does the key that asked, pressed again: Ctrl+Q twice
-    quits); ``n`` or Escape says no.
+    quits); ``n`` or Escape says no, and ``no`` says what no means ("keep playing").
     """
 
     CSS_PATH = "dialogs.tcss"
@@ -219,17 +220,18 @@ class ConfirmScreen(ModalScreen[bool]):
         Binding("n,escape", "answer(False)", "No"),
     ]
 
-    def __init__(self, question: str, detail: str = "") -> None:
+    def __init__(self, question: str, detail: str = "", no: str = "no, keep playing") -> None:
         super().__init__()
         self.question = question
         self.detail = detail
+        self.no = no
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Static(Text(self.question, Style(bold=True)))
             if self.detail:
                 yield Static(Text(self.detail))
-            yield Static(Text("y / Enter: yes    n / Escape: no, keep playing", Style(dim=True)))
+            yield Static(Text(f"y / Enter: yes    n / Escape: {self.no}", Style(dim=True)))
 
     def action_answer(self, yes: bool) -> None:
         """Close with the answer."""

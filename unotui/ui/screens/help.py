@@ -35,8 +35,10 @@ KEYS: tuple[tuple[str, str], ...] = (
     ("t", "switch colour theme: default, colourblind, mono"),
     ("? or F1", "this help"),
     ("Ctrl+P", "command palette"),
-    ("Escape", "close a screen or dialog (on the round summary: next round)"),
-    ("Ctrl+Q", "quit, from anywhere (during a match it asks first: y or Ctrl+Q again)"),
+    ("Escape", "at the table: back to the menu (the lobby, at a lobby table); asks during a "
+               "match. Elsewhere: close a screen or dialog (on the round summary: next round)"),
+    ("Ctrl+Q", "quit, from anywhere; in the SSH lobby it ends the SSH session "
+               "(during a match it asks first: y or Ctrl+Q again)"),
 )
 
 _STACKING = {"off": "no stacking", "official": "+2 on +2, +4 on +4", "cross": "+2 and +4 stack on each other"}
@@ -86,12 +88,22 @@ LOBBY_KEYS: tuple[tuple[str, str], ...] = (
     ("Up/Down", "move through the list of tables (waiting tables first)"),
     ("Enter", "sit at the highlighted table"),
     ("w", "watch the highlighted table (a spectator sees no hand)"),
-    ("n", "open a new table (seats, computer players, rules, turn timer, private)"),
-    ("q", "quick match: a seat at a waiting table, or a new one"),
+    ("n", "open a new table (seats, computer players, rules, timer, length, private)"),
+    ("q", "quick match (it asks first): a seat at a waiting table, or a new one with "
+          "computer players, to 500 points"),
     ("c", "join a private table by its code"),
     ("/", "say something to everyone in the lobby"),
     ("t", "switch colour theme: default, colourblind, mono"),
-    ("Ctrl+Q", "leave the lobby"),
+    ("Ctrl+Q", "quit: the SSH session ends (Escape at a table goes back to the lobby)"),
+)
+
+
+#: what the leaderboard's numbers are (players with an SSH key who finished a match)
+LEADERBOARD_TEXT = (
+    "skill: a conservative estimate of how well you play (openskill's mu - 3 sigma). A "
+    "newcomer starts at 0 and climbs as finished matches make the lobby surer; one lucky "
+    "win does not top the board. games: the matches rated. Guests (no SSH key) are not "
+    "ranked."
 )
 
 
@@ -127,6 +139,8 @@ class HelpScreen(Screen[None]):
                 yield Static(keys_text())
                 yield Static(Text("The classic rules (a table's own rules: ? at that table)", heading))
                 yield Static(rules_text(self.rules))
+                yield Static(Text("The leaderboard", heading))
+                yield Static(LEADERBOARD_TEXT)
             else:
                 yield Static(Text("Rules in force", heading))
                 yield Static(rules_text(self.rules))

@@ -28,12 +28,25 @@ from ...table import TableStatus
 from ..messages import CreateTable, CycleTheme, JoinTable, LobbyChat, QuickMatch
 from ..words import display_name
 
-__all__ = ["LobbyScreen", "lobby_text"]
+__all__ = ["LobbyScreen", "held_text", "lobby_text", "quick_text"]
 
 def players(table: LobbyTable) -> str:
     """``2/4 (+1 bot)``: people seated of the seats people may take, and the bots."""
     bots = f" +{table.bots} bot{'s' if table.bots != 1 else ''}" if table.bots else ""
     return f"{table.humans}/{table.seats - table.bots}{bots}"
+
+
+def quick_text(seats: int) -> str:
+    """What quick match starts, said before it does."""
+    target = Rules.preset("classic").target_score
+    return (f"You get a seat at a table waiting for players, or else a new table of {seats} seats "
+            f"where computer players take the other {seats - 1}: the classic rules, a match to "
+            f"{target} points (many rounds). It starts as soon as its seats are filled.")
+
+
+def held_text(code: str) -> str:
+    """The line that says where the player's seat is held (after leaving that table)."""
+    return f"Your seat at table {code} is held for you: Enter on it takes it back."
 
 
 def lobby_text(state: LobbyState) -> str:
@@ -63,10 +76,13 @@ class LobbyScreen(Screen[None]):
     #: what the lobby last said (set by the app); the list, leaders and head follow it
     state: var[LobbyState | None] = var(None, always_update=True, init=False)
 
-    def __init__(self, keyed: bool = False) -> None:
+    def __init__(self, keyed: bool = False, quick_seats: int = 4) -> None:
         super().__init__()
         #: whether the player came with an SSH key (only keyed players are ranked)
         self.keyed = keyed
+        #: the seats of a table quick match opens (its question says what it starts)
+        self.quick_seats = quick_seats
+        self._held: str | None = None  # the table whose held seat the cursor went to
         self._pending: list[Text] = []
 
     def compose(self) -> ComposeResult:
@@ -112,6 +128,9 @@ class LobbyScreen(Screen[None]):
         if state.motd:
             head.append("\n")
             head.append(clean(state.motd), Style(italic=True))
+        if state.seat_at:
+            head.append("\n")
+            head.append(held_text(state.seat_at), Style(bold=True))
         self.query_one("#lobby-head", Static).update(head)
         table = self.query_one("#tables", DataTable)
         keep = self.highlighted()
@@ -121,14 +140,22 @@ class LobbyScreen(Screen[None]):
             table.add_row(Text(t.code), Text(clean(t.name)), Text(players(t)), Text(t.status),
                           Text(clean(t.rules)), Text(timer), key=t.code)
         self.query_one("#empty").display = not state.tables
-        if keep is not None and keep in {t.code for t in state.tables}:
+        codes = {t.code for t in state.tables}
+        if state.seat_at != self._held and state.seat_at in codes:  # newly held: go to it
+            keep = state.seat_at
+        self._held = state.seat_at
+        if keep is not None and keep in codes:
             table.move_cursor(row=table.get_row_index(keep))
         board = Text()
         if not state.leaders:  # what it takes to be on it (a guest is never ranked)
             how = "Finish a match\nto be ranked." if self.keyed else "Play with an SSH key\nto be ranked."
             board.append(f"No rated games yet.\n{how}", Style(dim=True))
-        for i, r in enumerate(state.leaders[:12], 1):
-            board.append(f"{i:>2}. {display_name(r.name):<16} {r.rating_tenths / 10:>5.1f}\n")
+        else:  # what the numbers are (? says more): a skill that starts at 0, matches rated
+            board.append(f"    {'player':<10} skill games\n", Style(dim=True))
+        for i, r in enumerate(state.leaders[:12], 1):  # 26 columns: the panel at 80x24
+            name = display_name(r.name)
+            name = name if len(name) <= 10 else name[:9] + "…"
+            board.append(f"{i:>2}. {name:<10} {r.rating_tenths / 10:>5.1f} {r.games:>5}\n")
         self.query_one("#leaders", Static).update(board)
 
     def say(self, line: str, style: Style | None = None) -> None:
@@ -160,7 +187,10 @@ class LobbyScreen(Screen[None]):
         state = self.state
         row = next((t for t in state.tables if t.code == code), None) if state is not None else None
         if row is not None and row.status != TableStatus.WAITING and (state is None or state.seat_at != code):
-            self.say(f"The match at {code} has started: w watches it, q finds you a seat elsewhere.")
+            if row.status == TableStatus.OVER:
+                self.say(f"The match at {code} is over: pick another table, or q finds you a seat.")
+            else:
+                self.say(f"The match at {code} has started: w watches it, q finds you a seat elsewhere.")
             return
         self.post_message(JoinTable(code))
 
@@ -173,9 +203,17 @@ class LobbyScreen(Screen[None]):
         self.post_message(JoinTable(code, spectate=True))
 
     def action_quick(self) -> None:
-        """q: a seat at once."""
-        self.say("Finding you a seat...", Style(dim=True))
-        self.post_message(QuickMatch())
+        """q: a seat at once, once the player has said yes to what it starts (a match to
+        hundreds of points is no thing to fall into by one key)."""
+        from .dialogs import ConfirmScreen
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.say("Finding you a seat...", Style(dim=True))
+                self.post_message(QuickMatch())
+
+        self.app.push_screen(ConfirmScreen("Start a quick match?", quick_text(self.quick_seats),
+                                           no="no, stay in the lobby"), answered)
 
     def action_create(self) -> None:
         """n: open a table."""

@@ -12,6 +12,11 @@ match summaries) are opened by its :class:`~unotui.ui.screens.decisions.Decision
 Which keys apply now, and what each means, is read from ``view.legal`` alone
 (:mod:`unotui.ui.screens.table_keys`); the key bar shows those.  A key that does not
 apply still runs and says why on the message line, so no key press is silently ignored.
+
+Escape leaves the table for the app's home (the main menu, or the lobby: the key bar
+names it; the app asks first during a match).  When the game is closed (the host quit,
+the seat was taken elsewhere) the app sets ``closed`` to why: the status line says it,
+the turn clock stops, and the game keys say the game is closed instead of sending.
 """
 
 from __future__ import annotations
@@ -41,7 +46,7 @@ from ...engine import (
     play,
 )
 from ...protocol.text import clean
-from ..messages import CycleSort, CycleTheme, HintRequest, Intent, SendChat
+from ..messages import CycleSort, CycleTheme, GoHome, HintRequest, Intent, SendChat
 from ..render import hand_order
 from ..settings import HAND_ORDERS
 from ..turn_clock import ClockLine, TurnClock
@@ -58,7 +63,7 @@ from ..widgets import (
 )
 from ..words import refusal
 from .decisions import Decisions
-from .table_keys import WATCHING_NOTE, applies, describe_action, meaning
+from .table_keys import CLOSED, WATCHING_NOTE, applies, closed_note, describe_action, key_bar, meaning
 
 __all__ = ["MIN_HEIGHT", "MIN_WIDTH", "TableScreen"]
 
@@ -75,18 +80,15 @@ _A = TypeVar("_A", bound=Callable[..., None])
 
 
 def _players_only(action: _A) -> _A:
-    """A game key: a spectator pressing it is told that watching is all they do."""
+    """A game key: at a closed game it says so; a spectator pressing it is told that
+    watching is all they do."""
 
     @functools.wraps(action)
     def run(self: TableScreen, *args: object) -> None:
-        if not self.watching():
+        if not self.game_closed() and not self.watching():
             action(self, *args)
 
     return run  # type: ignore[return-value]
-
-
-# Key-bar ranks: 0 is always shown; when the bar is short of room, the highest go first.
-_BAR_RANK = {"sort": 5, "hint": 4, "move": 3, "help": 2}
 
 
 class TableScreen(Screen[None]):
@@ -104,6 +106,8 @@ class TableScreen(Screen[None]):
         history: the totals after each round, for the match chart.
         summary_pause: seconds the round's last card stays on show before its summary.
         can_chat: whether there is anyone to chat with (a hosted table).
+        home: the app's home as the key bar names Escape's way back ("Menu", "Lobby").
+        quit_label: what the key bar says Ctrl+Q does ("Quit"; "Quit SSH" in the lobby).
     """
 
     CSS_PATH = "table.tcss"
@@ -125,6 +129,7 @@ class TableScreen(Screen[None]):
         Binding("question_mark,f1", "help", "Help"),
         Binding("t", "theme", "Theme", show=False),
         Binding("slash", "chat", "Chat", key_display="/"),
+        Binding("escape", "leave", "Menu", key_display="Esc"),
     ]
 
     #: the latest view from the controller (set by the app; a new object each time)
@@ -141,6 +146,8 @@ class TableScreen(Screen[None]):
     pile: var[PileShown | None] = var(None, init=False)
     keys: var[tuple[tuple[str, str, int], ...]] = var((), init=False)
     clock: var[str] = var("", init=False)  # the turn timer's line (its own widget: a tick repaints it alone)
+    #: why the game is closed (set by the app when it is; "" while it is open)
+    closed: var[str] = var("", init=False)
 
     def __init__(
         self,
@@ -151,6 +158,8 @@ class TableScreen(Screen[None]):
         history: Sequence[Sequence[int]] = (),
         summary_pause: float = 0.0,
         can_chat: bool = False,
+        home: str = "Menu",
+        quit_label: str = "Quit",
     ) -> None:
         super().__init__()
         self.set_reactive(TableScreen.view, view)  # drawn once mounted
@@ -159,6 +168,8 @@ class TableScreen(Screen[None]):
         self.set_reactive(TableScreen.history, history)
         self.summary_pause = summary_pause
         self.can_chat = can_chat
+        self.home = home
+        self.quit_label = quit_label
         self.order: tuple[int, ...] = ()  # indices into view.hand, in the order shown
         self.shuffles = ShuffleWatch()  # the commitments this seat saw; round verdicts
         self.decisions = Decisions(self)
@@ -166,7 +177,7 @@ class TableScreen(Screen[None]):
         self.turn_clock = TurnClock()  # a hosted table's turn timer, below the pile
 
     def compose(self) -> ComposeResult:
-        yield StatusLine(id="status").data_bind(TableScreen.view)
+        yield StatusLine(id="status").data_bind(TableScreen.view, TableScreen.closed)
         with Horizontal(id="middle"):
             with Vertical(id="left"):
                 yield PlayersView(id="players").data_bind(TableScreen.view, TableScreen.palette)
@@ -175,7 +186,7 @@ class TableScreen(Screen[None]):
             yield GameLog(id="log").data_bind(TableScreen.view)
         yield Static(id="message")
         yield HandView(id="hand").data_bind(shown=TableScreen.hand)
-        yield KeyBar(id="keys").data_bind(TableScreen.keys)
+        yield KeyBar(id="keys", quit_label=self.quit_label).data_bind(TableScreen.keys)
         yield Static(id="too-small")
 
     def on_mount(self) -> None:
@@ -240,6 +251,15 @@ class TableScreen(Screen[None]):
         self.turn_clock.set(*deadline)
         self._derive()
 
+    def watch_closed(self, why: str) -> None:
+        """The game is closed: the turn clock stops, the game keys leave the bar, and the
+        message line says why and what the player can do."""
+        if not why:
+            return
+        self.turn_clock.set(-1, None)
+        self.say(closed_note(self.home), warn=True)
+        self._derive()
+
     def tick_clock(self) -> None:
         """Redraw the turn timer if its second changed (every second while the table is up)."""
         if self.is_mounted:
@@ -258,7 +278,9 @@ class TableScreen(Screen[None]):
         if view is None or not self.is_mounted:
             return
         tall = self.has_class("-tall")
-        self.hand = HandShown(view, self.order, self.cursor, self.palette, tall)
+        # a closed game's cards are playable no more: its hand marks none
+        hand_view = view._replace(legal=()) if self.closed else view
+        self.hand = HandShown(hand_view, self.order, self.cursor, self.palette, tall)
         middle = self.size.height - (9 if tall else 7)
         lines = view.players + 2 + sum(1 for s in view.face_up if s != view.seat)
         compact = lines + 5 + self.turn_clock.timed > middle  # (5 pile lines, and the clock's)
@@ -268,16 +290,7 @@ class TableScreen(Screen[None]):
 
     def _key_bar(self) -> tuple[tuple[str, str, int], ...]:
         """The key bar: every binding that is shown and applies now, ranked for room."""
-        shown = []
-        for binding in self.BINDINGS:
-            if not isinstance(binding, Binding) or not binding.show:
-                continue
-            action = binding.action.split("(")[0]
-            if not self.applies(action):
-                continue
-            key = KeyBar.key_name(binding.key, binding.key_display)
-            shown.append((key, binding.description, _BAR_RANK.get(action, 0)))
-        return tuple(shown)
+        return key_bar(self.BINDINGS, self.applies, self.home)
 
     def _fit(self, width: int, height: int) -> None:
         """Choose the layout for a ``width`` x ``height`` terminal.
@@ -353,6 +366,8 @@ class TableScreen(Screen[None]):
         if not self.can_chat:
             self.say("Chat is for games with other people (unotui host / join).")
             return
+        if self.game_closed():
+            return
         from .chat import ChatScreen
 
         def done(text: str | None) -> None:
@@ -365,8 +380,18 @@ class TableScreen(Screen[None]):
     # ----- keys -----------------------------------------------------------------------------
 
     def applies(self, action: str) -> bool:
-        """Does the key for ``action`` do something now?  Read from ``view.legal`` only."""
+        """Does the key for ``action`` do something now?  Read from ``view.legal`` only
+        (at a closed game: only looking things up and leaving)."""
+        if self.closed:
+            return action in CLOSED
         return applies(action, self.view, self.can_chat)
+
+    def game_closed(self) -> bool:
+        """Whether the game is closed (then a game key says so, and does nothing)."""
+        if not self.closed:
+            return False
+        self.say(closed_note(self.home), warn=True)
+        return True
 
     def watching(self) -> bool:
         """Whether the viewer is a spectator (then a game key says so, and does nothing)."""
@@ -413,7 +438,7 @@ class TableScreen(Screen[None]):
         if self.decisions.pausing:  # the round is over: Enter shows its summary now
             self.decisions.end_pause()
             return
-        if not self.watching():
+        if not self.game_closed() and not self.watching():
             self._press("play")
 
     @_players_only
@@ -467,6 +492,10 @@ class TableScreen(Screen[None]):
 
         if self.view is not None:
             self.app.push_screen(HelpScreen(self.view.rules))
+
+    def action_leave(self) -> None:
+        """Escape: leave the table for home (the app asks first during a match)."""
+        self.post_message(GoHome())
 
     def commands(self) -> Iterable[SystemCommand]:
         """The table's entries in the command palette (the app adds leaving ones)."""

@@ -2,12 +2,16 @@
 
 Which keys apply is read from ``view.legal`` alone (the engine's answer), never
 re-derived from the rules.  A key means an action to send, or a sentence saying why it
-does nothing now (and what to do instead), so no key press is silently ignored.  The
-table screen (:mod:`unotui.ui.screens.table`) binds the keys and sends or says what
-these return.
+does nothing now (and what to do instead), so no key press is silently ignored; the key
+bar lists the keys that apply (:func:`key_bar`).  The table screen
+(:mod:`unotui.ui.screens.table`) binds the keys and sends or says what these return.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+from textual.binding import Binding, BindingType
 
 from ...engine import (
     ACCEPT,
@@ -26,14 +30,26 @@ from ...engine import (
     SeatView,
     play,
 )
-from ..widgets import names_of, prompt
+from ..widgets import KeyBar, names_of, prompt
 from ..words import card_name, display_name
 
-__all__ = ["WATCHING", "WATCHING_NOTE", "applies", "cannot", "describe_action", "meaning"]
+__all__ = ["CLOSED", "WATCHING", "WATCHING_NOTE", "applies", "cannot", "closed_note", "describe_action",
+           "key_bar", "meaning"]
+
+# Key-bar ranks: 0 is always shown; when the bar is short of room, the highest go first.
+_BAR_RANK = {"sort": 5, "hint": 4, "move": 3, "help": 2}
 
 #: what a spectator's keys do: look things up, talk, leave (every other key says so)
-WATCHING = frozenset({"help", "chat", "theme"})
-WATCHING_NOTE = "You are watching this table: spectators do not play (Ctrl+Q leaves)."
+WATCHING = frozenset({"help", "chat", "theme", "leave"})
+WATCHING_NOTE = "You are watching this table: spectators do not play (Esc stops watching)."
+#: what a closed game's keys do: look things up, leave (every game key says it is closed)
+CLOSED = frozenset({"help", "theme", "leave"})
+
+
+def closed_note(home: str) -> str:
+    """What a closed game says on every game key: what the player can do now (why it
+    closed is on the status line and in the log; the message line is one short line)."""
+    return f"The game is closed: Esc goes back to the {home.lower()}, Ctrl+Q quits."
 
 
 def describe_action(action: Action, view: SeatView) -> str:
@@ -75,6 +91,23 @@ def applies(action: str, view: SeatView | None, can_chat: bool) -> bool:
     if action == "chat":
         return can_chat
     return True
+
+
+def key_bar(bindings: Iterable[BindingType], applies_now: Callable[[str], bool],
+            home: str) -> tuple[tuple[str, str, int], ...]:
+    """The key bar's (key, description, rank) triples: every binding that is shown and
+    ``applies_now``, ranked for room; Escape's entry is named by the app's ``home``."""
+    shown = []
+    for binding in bindings:
+        if not isinstance(binding, Binding) or not binding.show:
+            continue
+        action = binding.action.split("(")[0]
+        if not applies_now(action):
+            continue
+        key = KeyBar.key_name(binding.key, binding.key_display)
+        what = home if action == "leave" else binding.description
+        shown.append((key, what, _BAR_RANK.get(action, 0)))
+    return tuple(shown)
 
 
 def cannot(view: SeatView | None, what: str, why: str = "") -> str:

@@ -23,7 +23,7 @@ from textual.widgets import Footer, Static
 from ...engine import Rules
 from ...net.room_info import RoomInfo
 from ...table import SeatKind, TableStatus
-from ..messages import LeaveTable, StartMatch
+from ..messages import LeaveTable, SendChat, StartMatch
 from ..words import display_name
 
 __all__ = ["WaitingScreen", "room_text"]
@@ -113,6 +113,7 @@ class WaitingScreen(Screen[None]):
         Binding("s", "start", "Start match"),
         Binding("s", "not_owner", show=False),
         Binding("escape", "leave", "Leave"),
+        Binding("slash", "chat", "Chat", key_display="/"),
         Binding("question_mark", "help", "Rules"),
     ]
 
@@ -121,15 +122,18 @@ class WaitingScreen(Screen[None]):
     #: the table is gone: nothing to wait for, nothing to start
     closed: var[bool] = var(False, bindings=True, init=False)
 
-    def __init__(self, room: RoomInfo | None = None, hints: tuple[str, ...] = ()) -> None:
+    def __init__(self, room: RoomInfo | None = None, hints: tuple[str, ...] = (), note: str = "") -> None:
+        """``note``: the first line under the room (the name the host gave, if not the
+        one asked for)."""
         super().__init__()
         self.set_reactive(WaitingScreen.room, room)
         self.hints = hints
+        self.note = note
 
     def compose(self) -> ComposeResult:
         with Vertical(id="waiting"):
             yield Static(id="room")
-            yield Static(id="note")
+            yield Static(Text(self.note), id="note")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -182,6 +186,20 @@ class WaitingScreen(Screen[None]):
             self.say("The match has already started.")
             return
         self.post_message(StartMatch())
+
+    def action_chat(self) -> None:
+        """Say something to the people waiting (the line arrives as the note under the
+        room, as theirs do here, and in the log once the match starts)."""
+        if self.closed:
+            self.say("The table is closed: Escape leaves.")
+            return
+        from .chat import ChatScreen
+
+        def said(text: str | None) -> None:
+            if text:
+                self.post_message(SendChat(text))
+
+        self.app.push_screen(ChatScreen("Say to the waiting room"), said)
 
     def action_help(self) -> None:
         """Every rule of the table."""

@@ -1,28 +1,35 @@
-"""The app an SSH player gets: the lobby first, then tables, then the lobby again.
+"""The SSH lobby as the app's home: the lobby first, then tables, then the lobby again.
 
-It is the same :class:`~unotui.ui.app.UnoApp` as solo and LAN play (the same table
-screen, keys and dialogs); only its home is the lobby instead of the main menu.  The
-lobby connection is open while the lobby is on screen and closed while the player sits
-at a table (a table is its own connection), so "online" counts each person once.  A
-seat held for the player's key is taken back at once when the lobby says so.
+An SSH player gets the same :class:`~unotui.ui.app.UnoApp` as solo and LAN play (the
+same table screen, keys and dialogs), given this home instead of the main menu
+(:func:`lobby_app`).  The lobby connection is open while the lobby is on screen and
+closed while the player sits at a table (a table is its own connection), so "online"
+counts each person once.  A seat held for the player's key is taken back at once when
+the lobby first says so in a session; after the player left a table by choice
+(Escape) the lobby only says where the seat is held, and Enter on that table takes it
+back.
 """
 
 from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from rich.style import Style
 
 from ..net.lobby_client import LobbyClient, LobbyClosed, LobbyUpdate
 from ..net.remote import JoinError, RemoteGame
 from ..protocol import messages as m
-from .app import UnoApp
-from .messages import CreateTable, CycleTheme, JoinTable, LobbyChat, QuickMatch
+from .home import AppSlot
+from .messages import CreateTable, HomeMessage, JoinTable, LobbyChat, QuickMatch
 from .screens.lobby import LobbyScreen
 from .settings import Config, GameOptions
 
-__all__ = ["InLobby", "LobbyApp"]
+__all__ = ["InLobby", "LobbyHome", "lobby_app"]
+
+if TYPE_CHECKING:
+    from .app import UnoApp
 
 
 @dataclass(eq=False)
@@ -31,12 +38,20 @@ class InLobby:
     the lobby connection, open only while the lobby is on screen; gone with it."""
 
     client: LobbyClient
-    #: whether the lobby's ``seat_at`` was acted on (once per visit)
-    went_back: bool = False
 
 
-class LobbyApp(UnoApp):
-    """The lobby's app (see the module docstring).
+def lobby_app(host: str, port: int, name: str, *, config: Config | None = None, **kwargs: Any) -> UnoApp:
+    """The app an SSH player gets: a :class:`UnoApp` whose home is the lobby at
+    ``host``:``port`` (``kwargs``: :class:`LobbyHome`'s)."""
+    from .app import UnoApp
+
+    home = LobbyHome(host, port, name, **kwargs)
+    return UnoApp(config or Config(name=name), GameOptions(name=name), menu=True, save_settings=False,
+                  home=home)
+
+
+class LobbyHome(AppSlot):
+    """The lobby as the app's home (see the module docstring).
 
     Args:
         host, port: the lobby host (the serving process's own loopback port).
@@ -47,8 +62,15 @@ class LobbyApp(UnoApp):
         command: ``("join", CODE)`` or ``("spectate", CODE)`` to go straight to a table.
         ssh_port: the lobby's SSH port, for the line others type to join a table.
         public_host: the host name in that line (``unotui serve --public-host``).
+        quick_seats: the seats of a table quick match opens (what its question says).
         greeting: the lobby log's first line (who the player's key says they are).
     """
+
+    name = "the lobby"
+    #: Ctrl+Q ends the SSH session, not just the table: the key bar says so
+    quit_label = "Quit SSH"
+    quitting = "End the SSH session"
+    way_back = "In the lobby, Enter on that table takes your seat back."
 
     def __init__(
         self,
@@ -59,62 +81,74 @@ class LobbyApp(UnoApp):
         identity: str | None = None,
         keyed: bool | None = None,
         command: tuple[str, ...] = (),
-        config: Config | None = None,
         ssh_port: int = 2222,
         public_host: str = "THIS-HOST",
+        quick_seats: int = 4,
         greeting: str = "",
     ) -> None:
-        config = config or Config(name=name)
-        super().__init__(config, GameOptions(name=name), menu=True, save_settings=False)
         self.lobby_host, self.lobby_port = host, port
         self.identity = identity
         self.keyed = identity is not None if keyed is None else keyed
         self.command = command
         self.ssh_port = ssh_port
         self.public_host = public_host
+        self.quick_seats = quick_seats
         self.greeting = greeting
         #: the lobby the app is in, if any (not while it is at a table)
         self.lobby: InLobby | None = None
+        #: the player's name as the lobby made it unique
         self.you = name
+        #: whether the lobby's ``seat_at`` was acted on: once a session, so that a player
+        #: who left a table by choice is not sent straight back to it
+        self.went_back = False
 
-    # ----- home -------------------------------------------------------------------------------
+    # ----- the lobby on screen ------------------------------------------------------------------
 
-    async def open_home(self) -> None:
-        screen = LobbyScreen(keyed=self.keyed)
+    async def open(self) -> None:
+        screen = LobbyScreen(keyed=self.keyed, quick_seats=self.quick_seats)
         if self.greeting:
             screen.say(self.greeting, Style(bold=True))
-        await self.push_screen(screen)
+        await self.app.push_screen(screen)
         if len(self.command) == 2 and self.command[0] in ("join", "spectate"):
+            self.went_back = True  # the table asked for comes first
             self.sit(self.command[1].upper(), spectate=self.command[0] == "spectate")
         else:
-            self.run_worker(self._open_lobby(), group="lobby")
-
-    def has_home(self) -> bool:
-        return any(isinstance(s, LobbyScreen) for s in self.screen_stack)
+            self.app.run_worker(self._open_lobby(), group="lobby")
 
     def lobby_screen(self) -> LobbyScreen | None:
         """The lobby, if it is on the stack."""
-        for screen in self.screen_stack:
-            if isinstance(screen, LobbyScreen):
-                return screen
-        return None
+        return next((s for s in self.app.screen_stack if isinstance(s, LobbyScreen)), None)
 
-    def back_to_menu(self) -> None:
-        """Leave the table for the lobby."""
-        self._close(self._leave())
+    def is_up(self) -> bool:
+        return self.lobby_screen() is not None
+
+    def back(self) -> None:
+        """Down to the lobby screen, and into the lobby again."""
+        app = self.app
         home = self.lobby_screen()
-        while len(self.screen_stack) > 1 and self.screen is not home:
-            self.pop_screen()
-        self.run_worker(self._open_lobby(), group="lobby")
+        while len(app.screen_stack) > 1 and app.screen is not home:
+            app.pop_screen()
+        app.run_worker(self._open_lobby(), group="lobby")
 
     def rematch(self) -> None:
         """In the lobby a rematch is a new table: back to the list."""
-        self.back_to_menu()
+        self.app.go_home()
+
+    def failed(self, why: str) -> None:
+        screen = self.lobby_screen()
+        if screen is not None:
+            screen.say(f"Could not join: {why}", Style(bold=True))
+        self.app.run_worker(self._open_lobby(), group="lobby")
+
+    def say(self, line: str) -> None:
+        screen = self.lobby_screen()
+        if screen is not None and self.app.screen is screen:
+            screen.say(line)
 
     async def _open_lobby(self) -> None:
         """Connect to the lobby, trying again for a minute: on a busy server (many
         sessions starting at once) the first answer may come late."""
-        await self._close_lobby()
+        await self.close()
         delay, waited = 0.5, 0.0
         while True:
             client = LobbyClient(self.lobby_host, self.lobby_port, name=self.you, identity=self.identity,
@@ -122,7 +156,7 @@ class LobbyApp(UnoApp):
             lobby = self.lobby = InLobby(client)
 
             def heard(update: LobbyUpdate, lobby: InLobby = lobby) -> None:
-                self.call_later(self._lobby_update, lobby, update)
+                self.app.call_later(self._lobby_update, lobby, update)
 
             client.listen(heard)
             try:
@@ -140,9 +174,10 @@ class LobbyApp(UnoApp):
                 await asyncio.sleep(delay)
                 waited += delay
                 delay = min(delay * 2, 8.0)
-        self.first_frame_drawn()
+        self.app.first_frame_drawn()
 
-    async def _close_lobby(self) -> None:
+    async def close(self) -> None:
+        """Leave the lobby (its connection closes)."""
         lobby, self.lobby = self.lobby, None
         if lobby is not None:
             await lobby.client.close()
@@ -154,8 +189,8 @@ class LobbyApp(UnoApp):
         if isinstance(update, m.LobbyState):
             self.you = update.you
             screen.state = update
-            if update.seat_at and not lobby.went_back and self.screen is screen:
-                lobby.went_back = True
+            if update.seat_at and not self.went_back and self.app.screen is screen:
+                self.went_back = True
                 screen.say(f"Back to your seat at table {update.seat_at}.")
                 self.sit(update.seat_at)
         elif isinstance(update, m.Created):
@@ -171,7 +206,8 @@ class LobbyApp(UnoApp):
 
     def sit(self, code: str, spectate: bool = False) -> None:
         """Go to table ``code`` (a seat, or a chair to watch)."""
-        self.run_worker(self._close_lobby(), group="lobby")
+        self.went_back = True  # (a seat held there is taken back by sitting)
+        self.app.run_worker(self.close(), group="lobby")
 
         def make(_options: GameOptions) -> RemoteGame:
             game = RemoteGame(self.lobby_host, self.lobby_port, name=self.you, spectate=spectate,
@@ -182,40 +218,20 @@ class LobbyApp(UnoApp):
             )
             return game
 
-        self.play(make)
+        self.app.play(make)
 
-    def _failed(self, why: str) -> None:
-        screen = self.lobby_screen()
-        if screen is not None:
-            screen.say(f"Could not join: {why}", Style(bold=True))
-        self.run_worker(self._open_lobby(), group="lobby")
-
-    def on_join_table(self, message: JoinTable) -> None:
-        self.sit(message.code, message.spectate)
-
-    def on_quick_match(self, _: QuickMatch) -> None:
-        if self.lobby is not None:
-            self.lobby.client.quick()
-
-    def on_create_table(self, message: CreateTable) -> None:
-        if self.lobby is not None:
-            self.lobby.client.create(message.name, message.seats, message.bots, message.rules, message.level,
-                               message.turn_timer, message.private)
-
-    def on_cycle_theme(self, message: CycleTheme) -> None:
-        """t in the lobby: the next theme (the table gets it when the player sits)."""
-        message.prevent_default()
-        name = self.cycle_theme()
-        screen = self.lobby_screen()
-        if self.table_screen is not None:
-            self.table_screen.palette = self.palette
-        if screen is not None and self.screen is screen:
-            screen.say(f"Theme: {name} (t: next).")
-
-    def on_lobby_chat(self, message: LobbyChat) -> None:
-        if self.lobby is not None:
-            self.lobby.client.chat(message.text)
-
-    async def shutdown(self) -> None:
-        await self._close_lobby()
-        await self._stop()
+    def handle(self, message: HomeMessage) -> None:
+        """The lobby screen's wishes: a table to sit at or watch, quick match, a new
+        table, a chat line; the lobby's answers come back as lobby updates."""
+        client = self.lobby.client if self.lobby is not None else None
+        if isinstance(message, JoinTable):
+            self.sit(message.code, message.spectate)
+        elif client is None:
+            return  # (not connected yet: the lobby screen says so)
+        elif isinstance(message, QuickMatch):
+            client.quick()
+        elif isinstance(message, CreateTable):
+            client.create(message.name, message.seats, message.bots, message.rules, message.level,
+                          message.turn_timer, message.private)
+        elif isinstance(message, LobbyChat):
+            client.chat(message.text)

@@ -1,0 +1,52 @@
+"""Chat in the waiting room (issue 18 item 8: ``/`` did nothing there, silently): the host
+says a line before the match, a joined player gets it, and theirs shows in the room."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from textual.widgets import Static
+
+from tests.net.lan_support import until
+from unotui.net.hosted import HostedGame
+from unotui.net.remote import RemoteGame
+from unotui.protocol import messages as m
+from unotui.ui.app import UnoApp
+from unotui.ui.menu_home import MenuHome
+from unotui.ui.screens.chat import ChatScreen
+from unotui.ui.screens.waiting import WaitingScreen
+from unotui.ui.settings import Config, GameOptions
+
+from .test_modes import _until
+
+pytestmark = [pytest.mark.usefixtures("fast_keys"), pytest.mark.timeout(60)]
+
+
+async def test_the_waiting_room_has_chat_both_ways() -> None:
+    app = UnoApp(Config(name="Hosty"), GameOptions(delay=0), menu=True, save_settings=False)
+    home = app.home
+    assert isinstance(home, MenuHome)
+    home.bind, home.port = "127.0.0.1", 0
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("down", "enter")  # Host a game on your network
+        await _until(pilot, lambda: isinstance(app.screen, WaitingScreen) and app.screen.room is not None,
+                     "the waiting room")
+        waiting = app.screen
+        hosted = app.controller
+        assert isinstance(hosted, HostedGame)
+        joey = RemoteGame("127.0.0.1", hosted.port, name="Joey")
+        heard: list[Any] = []
+        joey.listen(heard.append)
+        await joey.start()
+        await pilot.press("slash")
+        await _until(pilot, lambda: isinstance(app.screen, ChatScreen), "the chat line")
+        await pilot.press(*"hi all", "enter")
+        await until(lambda: any(isinstance(u, m.ChatLine) and u.text == "hi all" for u in heard))
+        line = next(u for u in heard if isinstance(u, m.ChatLine))
+        assert line.name == "Hosty"
+        joey.chat("hello")
+        note = waiting.query_one("#note", Static)
+        await _until(pilot, lambda: "Joey: hello" in str(note.render()), "Joey's line in the room")
+        await joey.close()

@@ -1,0 +1,91 @@
+"""The main menu as the app's home (``unotui play``, ``host``, ``join``; see :mod:`.home`).
+
+The menu's choices come up as :class:`~unotui.ui.messages.HomeMessage` subclasses and
+are carried out here: a solo table, a table hosted here, a seat at a table elsewhere, new
+settings.  Each table is made from the settings as they are now, never from the last
+table, so nothing of a hosted or joined game outlives it.  Going back puts a fresh menu
+up, drawn from the current settings.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from .home import AppSlot
+from .lan import hosted, joined
+from .messages import HomeMessage, HostGame, JoinGame, PlaySolo, SettingsSaved
+from .screens.menu import MenuScreen
+
+__all__ = ["MenuHome"]
+
+
+class MenuHome(AppSlot):
+    """The main menu (see the module docstring).
+
+    Args:
+        bind, port: where the menu's Host entry listens (tests use loopback and port 0).
+    """
+
+    name = "the main menu"
+    quit_label = "Quit"
+    quitting = "Quit unotui"
+    way_back = ""  # (a joined table's own sentence says how: join it again)
+
+    def __init__(self, bind: str = "0.0.0.0", port: int = 7777) -> None:
+        self.bind, self.port = bind, port
+
+    async def open(self) -> None:
+        app = self.app
+        await app.push_screen(MenuScreen(app.config, app.options))
+        app.call_after_refresh(app.first_frame_drawn)
+
+    def menu(self) -> MenuScreen | None:
+        """The menu, if it is on the stack."""
+        return next((s for s in self.app.screen_stack if isinstance(s, MenuScreen)), None)
+
+    def is_up(self) -> bool:
+        return self.menu() is not None
+
+    def back(self) -> None:
+        """A fresh menu (from the current settings) over nothing but the default screen."""
+        app = self.app
+        while len(app.screen_stack) > 1:
+            app.pop_screen()
+        app.push_screen(MenuScreen(app.config, app.options))
+
+    def rematch(self) -> None:
+        """Same players and rules; a new deal (the next seed if one was given)."""
+        app = self.app
+        seed = app.options.seed
+        app.start_game(replace(app.options, seed=None if seed is None else seed + 1))
+
+    def failed(self, why: str) -> None:
+        self.app.notify(why, title="Could not join", severity="error", timeout=15, markup=False)
+
+    def say(self, line: str) -> None:
+        menu = self.menu()
+        if menu is not None:
+            menu.say(line)
+
+    def handle(self, message: HomeMessage) -> None:
+        """The menu's choices: a table of each kind, or new settings."""
+        app = self.app
+        config = app.config
+        if isinstance(message, PlaySolo):
+            app.play(app.factory)
+        elif isinstance(message, HostGame):
+            from ..net.config import RoomConfig
+
+            room = RoomConfig(name=config.name, seats=config.players, rules=config.rules,
+                              level=config.bots, bot_delay=config.delay)
+            app.play(hosted(room, config.name, self.bind, self.port))
+        elif isinstance(message, JoinGame):
+            app.play(joined(message.host, message.port, name=config.name))
+        elif isinstance(message, SettingsSaved):  # kept, and handed down to the menu
+            app.set_config(message.config)
+            for screen in app.screen_stack:
+                if isinstance(screen, MenuScreen):
+                    screen.show_settings(app.config, app.options)
+
+    async def close(self) -> None:
+        """Nothing to close: the menu keeps no connection."""
