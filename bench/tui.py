@@ -10,6 +10,9 @@
    knows it is being measured.  Target: ratio <= 1.3.
 2. Re-render of the table after a move with 10 players (120x40, headless): the time from
    handing the screen a new view to the frame being composed, median over many moves.
+3. A turn-clock tick at the same table: the time from the clock's next second to the
+   frame being composed, and which panels were rendered again for it (only the clock's
+   line should be: a seated session pays this every second, whoever is acting).
 
 Run: ``.venv/bin/python bench/tui.py [--runs N]``.  The last line is a summary:
 ``first_frame_ratio=R rerender_ms=M``.
@@ -29,7 +32,7 @@ import tempfile
 import time
 import uuid
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from unotui.engine import Action, SeatView
@@ -192,6 +195,44 @@ async def rerender(players: int = 10, moves: int = 200) -> float:
     return statistics.median(times) * 1000
 
 
+async def clock_tick(players: int = 10, ticks: int = 30) -> tuple[float, list[str]]:
+    """Median milliseconds to show a turn-clock tick, and the panels rendered for it."""
+    from textual.app import App
+
+    from unotui.ui.screens.table import TableScreen
+
+    view = _views(players, 1, 7)[0]
+    table = TableScreen(view)
+    now = [1000.0]
+    table.turn_clock.clock = lambda: now[0]
+    rendered: set[str] = set()
+
+    class One(App[None]):
+        def on_mount(self) -> None:
+            self.push_screen(table)
+
+    times: list[float] = []
+    async with One().run_test(size=(120, 40)) as pilot:
+        table.deadline = (view.actor, 300.0)
+        await pilot.pause()
+        for widget in table.query("*"):  # from here on: which panels render their content again
+            original = widget.render
+
+            def render(original: Any = original, name: str = f"{type(widget).__name__}#{widget.id}") -> Any:
+                rendered.add(name)
+                return original()
+
+            widget.render = render  # type: ignore[method-assign]
+        for _ in range(ticks):
+            now[0] += 1.0
+            start = time.perf_counter()
+            table.tick_clock()
+            await pilot._wait_for_screen()
+            table._on_timer_update()
+            times.append(time.perf_counter() - start)
+    return statistics.median(times) * 1000, sorted(rendered)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=7)
@@ -213,6 +254,8 @@ def main() -> int:
         print("tmux not found: first-frame benchmark skipped")
     ms = asyncio.run(rerender())
     print(f"table re-render after a move, 10 players, 120x40: {ms:.2f} ms (median)")
+    tick, rendered = asyncio.run(clock_tick())
+    print(f"a turn-clock tick at that table: {tick:.2f} ms (median); rendered again: {', '.join(rendered)}")
     print(f"first_frame_ratio={ratio:.2f} rerender_ms={ms:.2f}")
     return 0
 

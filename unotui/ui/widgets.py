@@ -3,8 +3,8 @@
 "State down": each widget's reactive attributes are bound to the table screen's
 (``data_bind``): the view and the palette, or for the hand and the pile one value
 (:class:`HandShown`, :class:`PileShown`) the screen derives from them and the terminal's
-size.  A change redraws the widget (its ``watch_`` method); widgets keep no game state
-of their own and never talk to the controller.  All game text is rendered as
+size.  A change redraws the widget (its ``watch_`` method) if what it shows changed;
+widgets keep no game state of their own and never talk to the controller.  All game text is rendered as
 ``rich.text.Text`` (never markup), from sanitised names.
 """
 
@@ -48,14 +48,31 @@ def _block(lines: list[Text]) -> Text:
     return out
 
 
-def _set(widget: Static, content: Text, height: int | None = None) -> None:
-    """Update ``widget``; lay out again only if its height must change."""
+class _Panel(Static):
+    """A table widget that repaints only when its text changed: Textual repaints (renders
+    every line again) on each ``update``, even of the same text, and a move changes a few."""
+
+    _shown: Text | None = None
+
+    def watch_view(self) -> None:  # (the panels bound to the view, or to what derives from it)
+        self.draw()
+
+    def watch_shown(self) -> None:
+        self.draw()
+
+    def draw(self) -> None:
+        """Draw what the panel shows (again at a new width)."""
+
+
+def _set(widget: _Panel, content: Text, height: int | None = None) -> None:
+    """Show ``content`` unless it shows already; lay out again only for a new height."""
     current = widget.styles.height
     if height is not None and (current is None or current.cells != height):
         widget.styles.height = height
         widget.update(content)
-    else:
+    elif content != widget._shown:
         widget.update(content, layout=False)
+    widget._shown = content
 
 
 def names_of(view: SeatView) -> list[str]:
@@ -174,24 +191,21 @@ class HandShown:
 
 @dataclass(frozen=True)
 class PileShown:
-    """What the pile panel draws: ``view``'s piles (in 3 lines when ``compact``) and
-    ``clock``, the turn timer's line."""
+    """What the pile panel draws: ``view``'s piles (in 3 lines when ``compact``).  The turn
+    timer is a line of its own below (:class:`~unotui.ui.turn_clock.ClockLine`), so that
+    its tick each second does not repaint the pile."""
 
     view: SeatView
     palette: str
     compact: bool
-    clock: str = ""
 
 
-class StatusLine(Static):
+class StatusLine(_Panel):
     """One line: round, rules, and what to do now (or, at a closed game, that it is)."""
 
     view: var[SeatView | None] = var(None, init=False)
     #: why the game is closed ("" while it is open: then the line says what to do now)
     closed: var[str] = var("", init=False)
-
-    def watch_view(self) -> None:
-        self.draw()
 
     def watch_closed(self) -> None:
         self.draw()
@@ -214,7 +228,7 @@ class StatusLine(Static):
         _set(self, _block([text]))
 
 
-class PlayersView(Static):
+class PlayersView(_Panel):
     """Every seat: turn marker, seat number, name, cards, UNO status, score.
 
     The seat whose turn it is is a highlighted row (and ``>``).  Names are cut to fit the
@@ -223,9 +237,7 @@ class PlayersView(Static):
 
     view: var[SeatView | None] = var(None, init=False)
     palette: var[str] = var("default", init=False)
-
-    def watch_view(self) -> None:
-        self.draw()
+    _titles: tuple[str, str] = ("", "")
 
     def watch_palette(self) -> None:
         self.draw()
@@ -284,24 +296,23 @@ class PlayersView(Static):
                 lines.append(cards)
         _set(self, _block(lines), len(lines) + 2)
         arrow = "↓" if view.direction > 0 else "↑"
-        self.border_title = f"Players, {direction_name(view.direction)} {arrow}"
-        self.border_subtitle = f"to {view.rules.target_score}"
+        titles = f"Players, {direction_name(view.direction)} {arrow}", f"to {view.rules.target_score}"
+        if titles != self._titles:  # (setting a title repaints the panel, even the same one)
+            self._titles = titles
+            self.border_title, self.border_subtitle = titles
 
 
-class PileView(Static):
+class PileView(_Panel):
     """The draw pile, the top discard, the colour in play and the direction."""
 
     shown: var[PileShown | None] = var(None, init=False)
-
-    def watch_shown(self) -> None:
-        self.draw()
 
     def draw(self) -> None:
         """Draw the piles (see :class:`PileShown`)."""
         shown = self.shown
         if shown is None:
             return
-        view, palette, compact, clock = shown.view, shown.palette, shown.compact, shown.clock
+        view, palette, compact = shown.view, shown.palette, shown.compact
         colour = Text(f" {view.colour.name.title()} ", colour_style(view.colour, palette))
         colour.append(f" ({view.colour.letter})")
         nxt = names_of(view)[view.next_seat(view.turn)] if view.turn in view.active else "?"
@@ -314,14 +325,6 @@ class PileView(Static):
         ]
         if view.pending:
             info.append(Text(f"Pending draw: +{view.pending}", Style(bold=True)))
-        if clock:  # on a line of its own if there is one free beside the cards, else after one
-            timer = Text(clock, Style(bold=True))
-            if len(info) == 5 and not compact:  # the pile's card shows its count: room for both
-                info[3] = info.pop()
-            if len(info) < 5 and not compact:
-                info.append(timer)
-            else:
-                info[3 if compact else 4] = Text.assemble(info[3 if compact else 4], "  ", timer)
         if compact:
             line = Text.assemble(card_chip(view.top, palette), " ", info[1], "  ", info[2])
             rows = [line, info[3], *info[4:]]
@@ -337,13 +340,11 @@ class PileView(Static):
         _set(self, _block(lines), len(lines))
 
 
-class HandView(Static):
+class HandView(_Panel):
     """The viewer's hand with the cursor; playable cards and the cards just drawn marked."""
 
     shown: var[HandShown | None] = var(None, init=False)
-
-    def watch_shown(self) -> None:
-        self.draw()
+    _key: tuple[object, ...] = ()
 
     def draw(self) -> None:
         """Draw the hand (see :class:`HandShown`; its width decides how cards overlap)."""
@@ -356,7 +357,13 @@ class HandView(Static):
         cards = [view.hand[i] for i in order]
         shown_flags = [flags[i] for i in order]
         width = self.size.width or 80
-        art, _, _ = hand_row(cards, palette, cursor, shown_flags, width, [new[i] for i in order], tall)
+        marks = [new[i] for i in order]
+        key = (tuple(cards), cursor, tuple(shown_flags), tuple(marks), width, palette, tall, view.seat,
+               view.rules)  # what the drawing depends on: the same again (another's move) draws nothing
+        if key == self._key:
+            return
+        self._key = key
+        art, _, _ = hand_row(cards, palette, cursor, shown_flags, width, marks, tall)
         info = Text()
         n = len(cards)
         if n:
@@ -454,7 +461,7 @@ class GameLog(RichLog):
 _KEY_NAMES = {"enter": "Enter", "space": "Space", "question_mark": "?", "exclamation_mark": "!"}
 
 
-class KeyBar(Static):
+class KeyBar(_Panel):
     """The keys that do something now, in one line (a light footer for the table).
 
     The bar always fits its width and always ends with the Quit key (``quit_label`` says

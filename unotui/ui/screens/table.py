@@ -49,7 +49,7 @@ from ...protocol.text import clean
 from ..messages import CycleSort, CycleTheme, GoHome, HintRequest, Intent, SendChat
 from ..render import hand_order
 from ..settings import HAND_ORDERS
-from ..turn_clock import TurnClock
+from ..turn_clock import ClockLine, TurnClock
 from ..widgets import (
     GameLog,
     HandShown,
@@ -145,6 +145,7 @@ class TableScreen(Screen[None]):
     hand: var[HandShown | None] = var(None, init=False)
     pile: var[PileShown | None] = var(None, init=False)
     keys: var[tuple[tuple[str, str, int], ...]] = var((), init=False)
+    clock: var[str] = var("", init=False)  # the turn timer's line (its own widget: a tick repaints it alone)
     #: why the game is closed (set by the app when it is; "" while it is open)
     closed: var[str] = var("", init=False)
 
@@ -179,7 +180,7 @@ class TableScreen(Screen[None]):
         self._early_say: tuple[str, bool] | None = None
         self._up = False  # composed and mounted (``is_mounted`` comes before the children)
         self._gone = False  # unmounted: an update still in the app's queue says nothing
-        self.turn_clock = TurnClock()  # a hosted table's turn timer, beside the pile
+        self.turn_clock = TurnClock()  # a hosted table's turn timer, below the pile
 
     def compose(self) -> ComposeResult:
         yield StatusLine(id="status").data_bind(TableScreen.view, TableScreen.closed)
@@ -187,6 +188,7 @@ class TableScreen(Screen[None]):
             with Vertical(id="left"):
                 yield PlayersView(id="players").data_bind(TableScreen.view, TableScreen.palette)
                 yield PileView(id="pile").data_bind(shown=TableScreen.pile)
+                yield ClockLine(id="clock").data_bind(text=TableScreen.clock)
             yield GameLog(id="log").data_bind(TableScreen.view)
         yield Static(id="message")
         yield HandView(id="hand").data_bind(shown=TableScreen.hand)
@@ -275,7 +277,8 @@ class TableScreen(Screen[None]):
 
     def tick_clock(self) -> None:
         """Redraw the turn timer if its second changed (every second while the table is up)."""
-        self._derive()
+        if self.is_mounted:
+            self.clock = self.turn_clock.text(self.view)
 
     def _selected_card(self, view: SeatView | None) -> Card | None:
         """The card under the cursor in ``view`` (the one shown before a new one)."""
@@ -295,7 +298,9 @@ class TableScreen(Screen[None]):
         self.hand = HandShown(hand_view, self.order, self.cursor, self.palette, tall)
         middle = self.size.height - (9 if tall else 7)
         lines = view.players + 2 + sum(1 for s in view.face_up if s != view.seat)
-        self.pile = PileShown(view, self.palette, lines + 5 > middle, self.turn_clock.text(view))
+        compact = lines + 5 + self.turn_clock.timed > middle  # (5 pile lines, and the clock's)
+        self.pile = PileShown(view, self.palette, compact)
+        self.clock = self.turn_clock.text(view)
         self.keys = self._key_bar()
 
     def _key_bar(self) -> tuple[tuple[str, str, int], ...]:

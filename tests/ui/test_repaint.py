@@ -1,0 +1,120 @@
+"""The table repaints only what changed (issue 18, "Capacity at human pace").
+
+A seated SSH session's CPU is its screen: every repaint of a panel renders all its lines
+again.  These tests count how often a panel's content is rendered (Textual calls a
+widget's ``render`` only when it was refreshed and is painted again), through the pilot,
+and check that a turn-clock tick repaints the clock's line and not the pile panel, and
+that an update whose only news is a log line repaints the log and not the hand.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from textual.app import App
+from textual.visual import VisualType
+from textual.widget import Widget
+
+from tests.ui.tui_support import full_text
+from unotui.engine import Event, EventKind, Game, Rules, seat_view
+from unotui.ui.screens.table import TableScreen
+from unotui.ui.widgets import GameLog, HandView, PileView, PlayersView, StatusLine
+
+pytestmark = pytest.mark.timeout(30)
+
+
+class Clock:
+    """A clock the test moves by hand."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def _showing(table: TableScreen) -> App[None]:
+    class One(App[None]):
+        def on_mount(self) -> None:
+            self.push_screen(table)
+
+    return One()
+
+
+def _count_renders(widgets: list[Widget]) -> Counter[str]:
+    """Count each widget's content renders (by class name) from now on."""
+    counts: Counter[str] = Counter()
+    for widget in widgets:
+        original = widget.render
+
+        def counting(original: Callable[[], VisualType] = original, name: str = type(widget).__name__) -> Any:
+            counts[name] += 1
+            return original()
+
+        widget.render = counting  # type: ignore[method-assign]
+    return counts
+
+
+def _table() -> tuple[Game, int, TableScreen]:
+    game = Game(["Me", "P1", "P2", "P3"], Rules.preset("classic"), seed=3)
+    me = game.actor
+    return game, me, TableScreen(seat_view(game, me))
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_a_turn_clock_tick_repaints_the_clock_not_the_pile(size: tuple[int, int]) -> None:
+    _game, me, table = _table()
+    clock = table.turn_clock.clock = Clock()
+    app = _showing(table)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        table.deadline = (me, 30.0)
+        await pilot.pause()
+        assert "Time left: 30 s" in full_text(app)
+        counts = _count_renders([table.query_one(w) for w in (PileView, PlayersView, HandView)])
+        for second in range(1, 6):
+            clock.now += 1.0
+            table.tick_clock()
+            await pilot.pause()
+            assert f"Time left: {30 - second} s" in full_text(app)  # the tick is shown ...
+        assert counts == Counter()  # ... and the pile (and the rest) were not rendered again
+
+
+async def test_an_update_with_only_a_new_log_line_does_not_repaint_the_hand() -> None:
+    _game, me, table = _table()
+    app = _showing(table)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        view = table.view
+        assert view is not None
+        widgets: list[Widget] = [table.query_one(w) for w in (HandView, PileView, PlayersView, StatusLine)]
+        counts = _count_renders(widgets)
+        lines = len(table.query_one(GameLog).lines)
+        # the same moment, and one more line in the log (someone called UNO early, say)
+        uno = Event(EventKind.UNO, seat=(me + 1) % 4)
+        table.view = view._replace(log=(*view.log, uno), version=view.version + 1)
+        await pilot.pause()
+        table.note("P2: good luck")  # a chat line: the log's too
+        await pilot.pause()
+        assert "good luck" in full_text(app)
+        assert len(table.query_one(GameLog).lines) == lines + 2  # the log has its two new lines ...
+        assert counts["HandView"] == counts["PileView"] == counts["PlayersView"] == counts["StatusLine"] == 0
+
+
+async def test_a_move_still_repaints_what_it_changes() -> None:
+    """The other side: a real move shows (the comparison does not swallow changes)."""
+    game, me, table = _table()
+    app = _showing(table)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        counts = _count_renders([table.query_one(w) for w in (PileView, PlayersView, HandView)])
+        game.apply(me, game.legal_actions(me)[0])
+        table.view = seat_view(game, me)
+        await pilot.pause()
+        assert counts["HandView"] == 1 and counts["PlayersView"] == 1
+        table.cursor = (table.cursor + 1) % len(seat_view(game, me).hand)  # the selection moves
+        await pilot.pause()
+        assert counts["HandView"] == 2 and counts["PlayersView"] == 1
