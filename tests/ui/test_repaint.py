@@ -20,8 +20,9 @@ from textual.widget import Widget
 
 from tests.ui.tui_support import full_text
 from unotui.engine import Event, EventKind, Game, Rules, seat_view
+from unotui.ui.game_log import GameLog
 from unotui.ui.screens.table import TableScreen
-from unotui.ui.widgets import GameLog, HandView, PileView, PlayersView, StatusLine
+from unotui.ui.widgets import HandView, PileView, PlayersView, StatusLine
 
 pytestmark = pytest.mark.timeout(30)
 

@@ -390,8 +390,8 @@ async def test_lines_said_before_the_table_is_up_are_shown_once_it_is_and_none_a
     from textual.widgets import Static
 
     from unotui.engine import Game, seat_view
+    from unotui.ui.game_log import GameLog
     from unotui.ui.screens.table import TableScreen
-    from unotui.ui.widgets import GameLog
 
     screen = TableScreen(seat_view(Game(2, seed=3), 0))
     screen.note("Bob: hello")

@@ -9,8 +9,8 @@ import pytest
 
 from unotui.engine import Rules
 from unotui.ui.app import UnoApp
+from unotui.ui.game_log import GameLog
 from unotui.ui.menu_home import MenuHome
-from unotui.ui.widgets import GameLog
 
 from .tui_support import ScriptedBot, deal_order, full_text, play_card, scripted_app, settle, words
 

@@ -21,9 +21,8 @@ the turn clock stops, and the game keys say the game is closed instead of sendin
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Callable, Iterable, Sequence
-from typing import ClassVar, TypeVar
+from collections.abc import Iterable, Sequence
+from typing import ClassVar
 
 from rich.style import Style
 from rich.text import Text
@@ -46,12 +45,12 @@ from ...engine import (
     play,
 )
 from ...protocol.text import clean
+from ..game_log import GameLog
 from ..messages import CycleSort, CycleTheme, GoHome, HintRequest, Intent, SendChat
 from ..render import hand_order
 from ..settings import HAND_ORDERS
 from ..turn_clock import ClockLine, TurnClock
 from ..widgets import (
-    GameLog,
     HandShown,
     HandView,
     KeyBar,
@@ -63,32 +62,19 @@ from ..widgets import (
 )
 from ..words import refusal
 from .decisions import Decisions
-from .table_keys import CLOSED, WATCHING_NOTE, applies, closed_note, describe_action, key_bar, meaning
+from .table_keys import (
+    CLOSED,
+    WATCHING_NOTE,
+    applies,
+    closed_note,
+    describe_action,
+    key_bar,
+    meaning,
+    players_only,
+)
+from .table_layout import fit
 
-__all__ = ["MIN_HEIGHT", "MIN_WIDTH", "TableScreen"]
-
-#: the narrowest terminal the table is drawn in (the left column and the log side by side)
-MIN_WIDTH = 66
-#: rows the table needs besides the players panel (status, pile, message, hand, keys)
-MIN_HEIGHT = 13
-#: terminals at least this large get larger cards (tall) and a wider log (wide)
-TALL, WIDE = 34, 110
-
-
-
-_A = TypeVar("_A", bound=Callable[..., None])
-
-
-def _players_only(action: _A) -> _A:
-    """A game key: at a closed game it says so; a spectator pressing it is told that
-    watching is all they do."""
-
-    @functools.wraps(action)
-    def run(self: TableScreen, *args: object) -> None:
-        if not self.game_closed() and not self.watching():
-            action(self, *args)
-
-    return run  # type: ignore[return-value]
+__all__ = ["TableScreen"]
 
 
 class TableScreen(Screen[None]):
@@ -308,25 +294,13 @@ class TableScreen(Screen[None]):
         return key_bar(self.BINDINGS, self.applies, self.home)
 
     def _fit(self, width: int, height: int) -> None:
-        """Choose the layout for a ``width`` x ``height`` terminal.
-
-        Large terminals get larger cards and a wider log; below the smallest usable size
-        a notice asks for a larger terminal instead of panels silently disappearing.
-        """
-        players = self.view.players if self.view is not None else 4
-        need = MIN_HEIGHT + players
-        small = width < MIN_WIDTH or height < need
-        self.set_class(small, "-too-small")
-        self.set_class(height >= TALL, "-tall")
-        self.set_class(width >= WIDE, "-wide")
-        if small:
-            self.query_one("#too-small", Static).update(
-                Text.assemble(
-                    ("Make the terminal larger\n", Style(bold=True)),
-                    f"It is {width} x {height}; the table needs {MIN_WIDTH} x {need}.\n\n",
-                    ("Ctrl+Q quits.", Style(dim=True)),
-                )
-            )
+        """Choose the layout for a ``width`` x ``height`` terminal (:func:`fit`)."""
+        layout = fit(width, height, self.view.players if self.view is not None else 4)
+        self.set_class(layout.notice is not None, "-too-small")
+        self.set_class(layout.tall, "-tall")
+        self.set_class(layout.wide, "-wide")
+        if layout.notice is not None:
+            self.query_one("#too-small", Static).update(layout.notice)
 
     def on_screen_resume(self) -> None:
         # Back from help (or a dialog): a decision or summary may have come up meanwhile.
@@ -445,13 +419,13 @@ class TableScreen(Screen[None]):
         else:
             self.send(what)
 
-    @_players_only
+    @players_only
     def action_move(self, step: int) -> None:
         """Move the cursor along the hand."""
         if self.view and self.view.hand:
             self.cursor = (self.cursor + step) % len(self.view.hand)
 
-    @_players_only
+    @players_only
     def action_move_to(self, index: int) -> None:
         """Jump to the first or last card."""
         if self.view and self.view.hand:
@@ -465,47 +439,47 @@ class TableScreen(Screen[None]):
         if not self.game_closed() and not self.watching():
             self._press("play")
 
-    @_players_only
+    @players_only
     def action_uno(self) -> None:
         """Call UNO; with two cards, play the selected one and call UNO with it."""
         self._press("uno")
 
-    @_players_only
+    @players_only
     def action_draw(self) -> None:
         """Draw a card (or take the pending penalty)."""
         self._press("draw")
 
-    @_players_only
+    @players_only
     def action_keep(self) -> None:
         """Keep the card just drawn."""
         self._press("keep")
 
-    @_players_only
+    @players_only
     def action_catch(self) -> None:
         """Catch whoever forgot to call UNO."""
         self._press("catch")
 
-    @_players_only
+    @players_only
     def action_challenge(self) -> None:
         """Challenge the Wild Draw Four played on you."""
         self._press("challenge")
 
-    @_players_only
+    @players_only
     def action_accept(self) -> None:
         """Accept the Wild Draw Four and draw."""
         self._press("accept")
 
-    @_players_only
+    @players_only
     def action_jump(self) -> None:
         """Jump in with the card identical to the top of the pile."""
         self._press("jump")
 
-    @_players_only
+    @players_only
     def action_sort(self) -> None:
         """Show the hand in the other order (by colour, by rank); saved."""
         self.post_message(CycleSort())
 
-    @_players_only
+    @players_only
     def action_hint(self) -> None:
         """Ask a computer player what it would do (the answer comes to ``show_hint``)."""
         self.post_message(HintRequest())

@@ -9,7 +9,9 @@ bar lists the keys that apply (:func:`key_bar`).  The table screen
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable
+from typing import Protocol, TypeVar
 
 from textual.binding import Binding, BindingType
 
@@ -34,7 +36,7 @@ from ..widgets import KeyBar, names_of, prompt
 from ..words import card_name, display_name
 
 __all__ = ["CLOSED", "WATCHING", "WATCHING_NOTE", "applies", "cannot", "closed_note", "describe_action",
-           "key_bar", "meaning"]
+           "key_bar", "meaning", "players_only"]
 
 # Key-bar ranks: 0 is always shown; when the bar is short of room, the highest go first.
 _BAR_RANK = {"sort": 5, "hint": 4, "move": 3, "help": 2}
@@ -163,3 +165,23 @@ def meaning(key: str, view: SeatView, chosen: Play | None) -> Action | str:
             return cannot(view, "jump in", "jump-in is off at this table.")
         return cannot(view, "jump in", "j plays a card identical to the top, out of turn.")
     raise ValueError(f"not a game key: {key}")
+
+
+class _Table(Protocol):
+    def game_closed(self) -> bool: ...
+    def watching(self) -> bool: ...
+
+
+_A = TypeVar("_A", bound=Callable[..., None])
+
+
+def players_only(action: _A) -> _A:
+    """A game key's action: at a closed game it says so; a spectator pressing it is told
+    that watching is all they do (each check says so itself and answers whether it did)."""
+
+    @functools.wraps(action)
+    def run(self: _Table, *args: object) -> None:
+        if not self.game_closed() and not self.watching():
+            action(self, *args)
+
+    return run  # type: ignore[return-value]
