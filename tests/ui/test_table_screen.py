@@ -411,3 +411,30 @@ async def test_lines_said_before_the_table_is_up_are_shown_once_it_is_and_none_a
         await pilot.pause()
         screen.say("late")  # an update still in the queue: nothing, and no NoMatches
         screen.note("late")
+
+
+@pytest.mark.parametrize("top", ["R+2", "W+4", "Y7"])
+async def test_the_top_card_line_is_never_cut_at_80x24(top: str) -> None:
+    """At 80x24 "Top: R+2 red Draw Two" was cut to "Top: R+2 red Draw T…": a name that
+    does not fit beside the cards' art is shown without the code (the art shows it)."""
+    from textual.app import App
+
+    from unotui.engine import Colour, Game, seat_view
+    from unotui.ui.screens.table import TableScreen
+    from unotui.ui.words import card_name
+
+    card = Card.parse(top)
+    view = seat_view(Game(4, seed=3), 0)._replace(top=card, colour=card.colour or Colour.RED)
+    screen = TableScreen(view)
+
+    class One(App[None]):
+        def on_mount(self) -> None:
+            self.push_screen(screen)
+
+    app = One()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        text = screen_text(app)  # type: ignore[arg-type]
+    top_line = next(line for line in text.splitlines() if "Top:" in line)
+    assert "…" not in top_line.split("│")[0], top_line
+    assert card_name(card) in top_line

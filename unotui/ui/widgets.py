@@ -300,6 +300,11 @@ class PlayersView(_Panel):
             self.border_title, self.border_subtitle = titles
 
 
+#: columns the pile's art takes before its lines of text: the draw pile, the top card,
+#: and the gaps (``pile_card`` and ``big_card`` are 7 wide each)
+_PILE_ART = 18
+
+
 class PileView(_Panel):
     """The draw pile, the top discard, the colour in play and the direction."""
 
@@ -315,8 +320,14 @@ class PileView(_Panel):
         colour.append(f" ({view.colour.letter})")
         nxt = names_of(view)[view.next_seat(view.turn)] if view.turn in view.active else "?"
         arrow = "↓" if view.direction > 0 else "↑"
+        top = Text.assemble("Top: ", (view.top.text, Style(bold=True)), f" {card_name(view.top)}")
+        room = self.size.width - _PILE_ART  # beside the two cards' art
+        if not compact and 0 < room < top.cell_len:  # "Top: R+2 red Draw T…": the name alone
+            top = Text(f"Top: {card_name(view.top)}")
+            if top.cell_len > room:  # (the card's own code is shorter than any name)
+                top = Text.assemble("Top: ", (view.top.text, Style(bold=True)))
         info = [
-            Text.assemble("Top: ", (view.top.text, Style(bold=True)), f" {card_name(view.top)}"),
+            top,
             Text.assemble("Colour: ", colour),
             Text(f"Next: {nxt} {arrow}"),
             Text(f"Draw pile: {view.draw_count}"),
