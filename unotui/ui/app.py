@@ -215,8 +215,18 @@ class UnoApp(App[int]):
         except LookupError:
             await self.push_screen(waiting_room(mode.controller))
             self.call_after_refresh(self.first_frame_drawn)
+            self._said_early(mode)
             return
         await self._open_table(mode)
+
+    def _said_early(self, mode: AtTable) -> None:
+        """Show what came before the table's first screen was up, on that screen."""
+        early, mode.early = mode.early, []
+        for update in early:
+            if isinstance(update, m.Closed):
+                show_closed(update, mode.table, self.waiting_screen())
+            else:
+                show_update(update, mode.view, mode.table, self.waiting_screen())
 
     async def _started(self, mode: AtTable) -> bool:
         """Start the table's controller; if the table cannot be reached or refuses, say
@@ -266,6 +276,7 @@ class UnoApp(App[int]):
         else:
             await self.push_screen(table)
         self.call_after_refresh(self.first_frame_drawn)
+        self._said_early(mode)
 
     def _deliver(self, mode: AtTable) -> Callable[[object], None]:
         def deliver(update: object) -> None:
@@ -341,6 +352,8 @@ class UnoApp(App[int]):
             else:
                 table.history = mode.history
                 table.view = update.view
+        elif table is None and self.waiting_screen() is None:
+            mode.early.append(update)  # no screen up yet: shown on the first (_said_early)
         elif isinstance(update, m.Refused):
             if table is not None:
                 table.refused(update.code, update.message)

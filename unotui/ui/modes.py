@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from ..net.controller import Controller
+from ..net.controller import Controller, Update
 from ..net.local import LocalGame
 from .settings import GameOptions
 
@@ -55,6 +55,9 @@ class AtTable:
     history: list[tuple[int, ...]] = field(default_factory=list)
     #: the table screen, once the first view is drawn
     table: TableScreen | None = None
+    #: what the controller said before either screen was up (the waiting room's chat,
+    #: presence, the room): shown on the first screen that comes up, not lost
+    early: list[Update] = field(default_factory=list)
 
     def saw(self, view: SeatView) -> None:
         """A new view: keep it, and the chart's rows, which come from the view so that
