@@ -11,6 +11,7 @@ from textual.pilot import Pilot
 from textual.widgets import DataTable, RichLog
 
 from tests.net.lan_support import until
+from tests.ui.tui_support import showing
 from unotui.engine import Rules
 from unotui.lobby.lobby import LobbySettings
 from unotui.net.remote import RemoteGame
@@ -378,7 +379,6 @@ async def test_the_create_form_sets_how_long_the_match_lasts(tmp_path: Path) -> 
 async def test_the_leaderboard_says_what_its_numbers_are() -> None:
     """Not bare numbers: a header names the skill and the games, and the help says what
     skill is."""
-    from textual.app import App
     from textual.widgets import Static
 
     from unotui.protocol import messages as m
@@ -387,11 +387,7 @@ async def test_the_leaderboard_says_what_its_numbers_are() -> None:
     leaders = (m.LeaderRow("alice", 4, 3, 23), m.LeaderRow("bob", 2, 0, -34))
     state = m.LobbyState("Ann", "", 2, (), leaders, None)
 
-    class One(App[None]):
-        def on_mount(self) -> None:
-            self.push_screen(LobbyScreen(keyed=True))
-
-    app = One()
+    app = showing(LobbyScreen(keyed=True))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         screen = app.screen
@@ -406,18 +402,13 @@ async def test_the_leaderboard_says_what_its_numbers_are() -> None:
 
 
 async def test_enter_on_a_finished_table_says_it_is_over_not_started() -> None:
-    from textual.app import App
 
     from unotui.protocol import messages as m
 
     over = m.LobbyTable("AB12C", "Done", 2, 2, 0, "over", "classic", None)
     playing = m.LobbyTable("CD34E", "Busy", 2, 2, 0, "playing", "classic", None)
 
-    class One(App[None]):
-        def on_mount(self) -> None:
-            self.push_screen(LobbyScreen(keyed=True))
-
-    app = One()
+    app = showing(LobbyScreen(keyed=True))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         screen = app.screen

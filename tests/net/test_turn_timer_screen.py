@@ -6,11 +6,10 @@ from __future__ import annotations
 import re
 
 import pytest
-from textual.app import App
 
 from tests.hostile.test_screens import joined_app, wait_for
 from tests.net.lan_support import FAST, hosted
-from tests.ui.tui_support import full_text
+from tests.ui.tui_support import HandClock, full_text, showing
 from unotui.engine import DRAW, Game, Rules, seat_view
 from unotui.net.config import RoomConfig
 from unotui.ui.screens.table import TableScreen
@@ -18,33 +17,13 @@ from unotui.ui.screens.table import TableScreen
 pytestmark = [pytest.mark.timeout(60), pytest.mark.usefixtures("fast_keys")]
 
 
-class Clock:
-    """A clock the test moves by hand."""
-
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
-def _showing(table: TableScreen) -> App[None]:
-    """An app that shows nothing but ``table`` (no game behind it: the test drives it)."""
-
-    class One(App[None]):
-        def on_mount(self) -> None:
-            self.push_screen(table)
-
-    return One()
-
-
 @pytest.mark.parametrize("players", [3, 10], ids=["roomy", "compact"])
 async def test_the_pile_counts_the_turn_timer_down_on_a_fake_clock(players: int) -> None:
     game = Game(["Me", *(f"P{k}" for k in range(1, players))], Rules.preset("classic"), seed=3)
     me = game.actor
     table = TableScreen(seat_view(game, me))
-    clock = table.turn_clock.clock = Clock()
-    app = _showing(table)
+    clock = table.turn_clock.clock = HandClock()
+    app = showing(table)
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: "Draw pile" in full_text(app))
         assert "Time left" not in full_text(app)  # no timer at this table yet
@@ -101,8 +80,8 @@ async def test_the_timer_stays_whole_beside_a_pending_draw_at_80_columns() -> No
     game = Game(["Me", "P1", "P2"], Rules.preset("classic"), seed=3)
     me = game.actor
     table = TableScreen(seat_view(game, me)._replace(pending=2))
-    table.turn_clock.clock = Clock()
-    app = _showing(table)
+    table.turn_clock.clock = HandClock()
+    app = showing(table)
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: "Pending draw: +2" in full_text(app))
         table.deadline = (me, 30.0)

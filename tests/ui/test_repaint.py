@@ -14,35 +14,16 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from textual.app import App
 from textual.visual import VisualType
 from textual.widget import Widget
 
-from tests.ui.tui_support import full_text
+from tests.ui.tui_support import HandClock, full_text, showing
 from unotui.engine import Event, EventKind, Game, Rules, seat_view
 from unotui.ui.game_log import GameLog
 from unotui.ui.screens.table import TableScreen
 from unotui.ui.widgets import HandView, PileView, PlayersView, StatusLine
 
 pytestmark = pytest.mark.timeout(30)
-
-
-class Clock:
-    """A clock the test moves by hand."""
-
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
-def _showing(table: TableScreen) -> App[None]:
-    class One(App[None]):
-        def on_mount(self) -> None:
-            self.push_screen(table)
-
-    return One()
 
 
 def _count_renders(widgets: list[Widget]) -> Counter[str]:
@@ -68,8 +49,8 @@ def _table() -> tuple[Game, int, TableScreen]:
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)])
 async def test_a_turn_clock_tick_repaints_the_clock_not_the_pile(size: tuple[int, int]) -> None:
     _game, me, table = _table()
-    clock = table.turn_clock.clock = Clock()
-    app = _showing(table)
+    clock = table.turn_clock.clock = HandClock()
+    app = showing(table)
     async with app.run_test(size=size) as pilot:
         await pilot.pause()
         table.deadline = (me, 30.0)
@@ -86,7 +67,7 @@ async def test_a_turn_clock_tick_repaints_the_clock_not_the_pile(size: tuple[int
 
 async def test_an_update_with_only_a_new_log_line_does_not_repaint_the_hand() -> None:
     _game, me, table = _table()
-    app = _showing(table)
+    app = showing(table)
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.pause()
         view = table.view
@@ -108,7 +89,7 @@ async def test_an_update_with_only_a_new_log_line_does_not_repaint_the_hand() ->
 async def test_a_move_still_repaints_what_it_changes() -> None:
     """The other side: a real move shows (the comparison does not swallow changes)."""
     game, me, table = _table()
-    app = _showing(table)
+    app = showing(table)
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.pause()
         counts = _count_renders([table.query_one(w) for w in (PileView, PlayersView, HandView)])

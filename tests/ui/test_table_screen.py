@@ -23,7 +23,7 @@ from unotui.ui.settings import Config, GameOptions, load_config
 from unotui.ui.widgets import HandView, KeyBar, PlayersView, prompt
 from unotui.ui.words import describe
 
-from .tui_support import ScriptedBot, deal_order, play_card, screen_text, scripted_app, settle, table
+from .tui_support import ScriptedBot, deal_order, play_card, screen_text, scripted_app, settle, showing, table
 
 CLASSIC = Rules.preset("classic")
 UI = Path(__file__).resolve().parents[2] / "unotui" / "ui"
@@ -362,7 +362,6 @@ async def test_ctrl_c_says_how_to_quit_in_a_dialog_too() -> None:
 async def test_the_first_view_is_drawn_whole_without_a_second_one() -> None:
     """A joined table whose first view is the person's turn gets no other view until they
     act: the hand must be drawn from that first view alone."""
-    from textual.app import App
 
     from unotui.engine import Game, seat_view
     from unotui.ui.screens.table import TableScreen
@@ -370,11 +369,7 @@ async def test_the_first_view_is_drawn_whole_without_a_second_one() -> None:
     game = Game(["Me", "Ada", "Bob"], CLASSIC, seed=4)
     screen = TableScreen(seat_view(game, game.actor))
 
-    class One(App[None]):
-        def on_mount(self) -> None:
-            self.push_screen(screen)
-
-    app = One()
+    app = showing(screen)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         await pilot.pause()
@@ -386,7 +381,6 @@ async def test_lines_said_before_the_table_is_up_are_shown_once_it_is_and_none_a
     """A chat line or a turn-timer line can arrive between the app making the table and its
     mounting (a lobby table filling as it opens): shown when the table is up, not lost
     and no crash; one still queued after the table is gone says nothing."""
-    from textual.app import App
     from textual.widgets import Static
 
     from unotui.engine import Game, seat_view
@@ -397,11 +391,7 @@ async def test_lines_said_before_the_table_is_up_are_shown_once_it_is_and_none_a
     screen.note("Bob: hello")
     screen.say("Turn timer: 30 s to decide, or the table acts for you.")
 
-    class One(App[None]):
-        def on_mount(self) -> None:
-            self.push_screen(screen)
-
-    app = One()
+    app = showing(screen)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         log = " ".join(line.text for line in screen.query_one(GameLog).lines)
@@ -417,7 +407,6 @@ async def test_lines_said_before_the_table_is_up_are_shown_once_it_is_and_none_a
 async def test_the_top_card_line_is_never_cut_at_80x24(top: str) -> None:
     """At 80x24 "Top: R+2 red Draw Two" was cut to "Top: R+2 red Draw T…": a name that
     does not fit beside the cards' art is shown without the code (the art shows it)."""
-    from textual.app import App
 
     from unotui.engine import Colour, Game, seat_view
     from unotui.ui.screens.table import TableScreen
@@ -427,11 +416,7 @@ async def test_the_top_card_line_is_never_cut_at_80x24(top: str) -> None:
     view = seat_view(Game(4, seed=3), 0)._replace(top=card, colour=card.colour or Colour.RED)
     screen = TableScreen(view)
 
-    class One(App[None]):
-        def on_mount(self) -> None:
-            self.push_screen(screen)
-
-    app = One()
+    app = showing(screen)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         text = screen_text(app)  # type: ignore[arg-type]

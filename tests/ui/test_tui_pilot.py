@@ -20,6 +20,7 @@ from .tui_support import (
     scripted_app,
     seeded_app,
     settle,
+    showing,
     table,
 )
 
@@ -485,7 +486,6 @@ async def test_acting_out_of_turn_is_refused_with_whose_turn_it_is() -> None:
 async def test_a_hint_goes_when_its_moment_has_passed_and_other_messages_stay() -> None:
     """A hint is about one moment: once the game has moved on (a bot played, a new round
     was dealt) it is cleared rather than left on screen; a refusal or a note is not."""
-    from textual.app import App
 
     from unotui.engine import DRAW, Game, seat_view
 
@@ -493,11 +493,7 @@ async def test_a_hint_goes_when_its_moment_has_passed_and_other_messages_stay() 
     me = game.actor
     screen = TableScreen(seat_view(game, me))
 
-    class One(App[None]):
-        def on_mount(self) -> None:
-            self.push_screen(screen)
-
-    app = One()
+    app = showing(screen)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         screen.show_hint(DRAW)

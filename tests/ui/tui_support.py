@@ -12,6 +12,7 @@ from typing import Any
 from rich.console import Console
 from textual.app import App
 from textual.pilot import Pilot
+from textual.screen import Screen
 
 from tests.clock import idle
 from unotui.bots import RandomBot
@@ -250,3 +251,23 @@ def words(app: App[Any]) -> str:
     for frame in "│█╭╮╰╯─▀▄▊▎▌":
         text = text.replace(frame, " ")
     return " ".join(text.split())
+
+
+class HandClock:
+    """A clock the test moves by hand (``clock.now += 1``): a turn clock's time source."""
+
+    def __init__(self, now: float = 1000.0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def showing(screen: Screen[Any]) -> App[None]:
+    """An app that shows nothing but ``screen`` (no game behind it: the test drives it)."""
+
+    class One(App[None]):
+        def on_mount(self) -> None:
+            self.push_screen(screen)
+
+    return One()
