@@ -233,13 +233,19 @@ class Terminal:
     def flag(self, name: str) -> str:
         return tmux("display-message", "-p", "-t", self.name, f"#{{{name}}}").strip()
 
-    def exit_status(self, timeout: float = 10) -> int:
+    def exit_status(self, timeout: float = 30) -> int:
+        """The ssh command's exit status, once it has ended (the wait is a net for a
+        loaded machine: a session's own process may take seconds to wind down)."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.status.exists() and self.status.read_text().strip():
                 return int(self.status.read_text())
             time.sleep(0.05)
-        raise AssertionError(f"ssh did not end; screen:\n{tmux('capture-pane', '-p', '-t', self.name)}")
+        shown = subprocess.run(["tmux", "capture-pane", "-p", "-t", self.name],
+                               capture_output=True, text=True)
+        gone = "(the terminal is gone, with no exit status written)"
+        screen = shown.stdout if shown.returncode == 0 else gone
+        raise AssertionError(f"ssh did not end within {timeout:g} s; screen:\n{screen}")
 
     def close(self) -> None:
         subprocess.run(["tmux", "kill-session", "-t", self.name], capture_output=True)
