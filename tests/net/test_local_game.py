@@ -96,18 +96,24 @@ async def test_local_game_refuses_with_code_and_keeps_state() -> None:
     await game.close()
 
 
-async def test_bot_catches_only_after_the_grace_period() -> None:
+async def _down_to_two_cards() -> tuple[LocalGame, FakeClock]:
+    """A two-seat game with a 0.3 s catch grace in which the person has just played down
+    to two cards (R7, G3): the next play leaves one, and Ada may catch an uncalled UNO."""
     deck = deal_order(["R5 R7 G3", "B9 G2 Y1"], "R1", dealer=1)
-    rules = CLASSIC.with_(hand_size=3)
     clock = FakeClock()
     game = LocalGame(
-        ["Me", "Ada"], rules, bots={1: ScriptedBot()}, delay=0, catch_grace=0.3, dealer=1, deck=deck,
-        clock=clock,
+        ["Me", "Ada"], CLASSIC.with_(hand_size=3), bots={1: ScriptedBot()}, delay=0, catch_grace=0.3,
+        dealer=1, deck=deck, clock=clock,
     )
     await game.start()
     await idle(clock)
     game.send(play(Card.parse("R5")))
     await idle(clock)
+    return game, clock
+
+
+async def test_bot_catches_only_after_the_grace_period() -> None:
+    game, clock = await _down_to_two_cards()
     game.send(play(Card.parse("R7")))  # forgot UNO
     assert game.view.uno_open == 0
     clock.advance(0.1)
@@ -120,17 +126,7 @@ async def test_bot_catches_only_after_the_grace_period() -> None:
 
 
 async def test_calling_late_within_the_grace_period_is_safe() -> None:
-    deck = deal_order(["R5 R7 G3", "B9 G2 Y1"], "R1", dealer=1)
-    rules = CLASSIC.with_(hand_size=3)
-    clock = FakeClock()
-    game = LocalGame(
-        ["Me", "Ada"], rules, bots={1: ScriptedBot()}, delay=0, catch_grace=0.3, dealer=1, deck=deck,
-        clock=clock,
-    )
-    await game.start()
-    await idle(clock)
-    game.send(play(Card.parse("R5")))
-    await idle(clock)
+    game, clock = await _down_to_two_cards()
     game.send(play(Card.parse("R7")))
     clock.advance(0.05)
     await idle(clock)
