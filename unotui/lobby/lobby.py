@@ -35,6 +35,7 @@ from ..protocol.text import clean, name_key
 from ..table import AUTO_KEEP, SeatKind, TableStatus
 from .identity import Credentials, table_code
 from .limits import ChatGate, Creator, table_refusal
+from .options import ServeOptions
 from .results import placings
 from .store import LobbyStore, TableRow
 from .words import in_use_text, rules_summary
@@ -66,8 +67,8 @@ class LobbySettings:
     ``chat_burst``) per address and per key, whatever the number of connections.
     """
 
-    max_tables: int = 50
-    turn_timer: float = 30.0
+    max_tables: int = ServeOptions.max_tables  # (the command line's defaults, stated there)
+    turn_timer: float = ServeOptions.turn_timer
     max_turn_timer: float = 120.0
     min_turn_timer: float = 5.0
     tables_per_creator: int = 2
