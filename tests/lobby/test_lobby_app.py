@@ -423,3 +423,20 @@ async def test_enter_on_a_finished_table_says_it_is_over_not_started() -> None:
         said = [line.text.strip() for line in log.lines]
         assert any("The match at AB12C is over" in line for line in said), said
         assert any("The match at CD34E has started" in line for line in said), said
+
+
+async def test_the_lobby_chat_wraps_to_its_pane_at_every_size(tmp_path: Path) -> None:
+    """Lines written before the pane had its final width wrap again to it: over SSH the
+    session's first layout is smaller than the terminal the pty then says, and at 120x40
+    the greeting kept the narrow first width."""
+    async with lobby_host(tmp_path, SETTINGS) as (_lobby, port):
+        app = lobby_app("127.0.0.1", port, "Ann")
+        async with app.run_test(size=(80, 24)) as pilot:
+            screen = await lobby_ready(pilot)
+            await pilot.pause(0.2)
+            await pilot.resize_terminal(120, 40)
+            await pilot.pause(0.2)
+            log = screen.query_one("#lobby-log", RichLog)
+            width = log.scrollable_content_region.width
+            longest = max(len(line.text.rstrip()) for line in log.lines)
+            assert width - 12 <= longest <= width, (longest, width)

@@ -19,12 +19,13 @@ from textual.containers import Horizontal, Vertical
 from textual.css.query import NoMatches
 from textual.reactive import var
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, RichLog, Static
+from textual.widgets import DataTable, Footer, Static
 
 from ...engine import Rules
 from ...protocol.messages import LobbyState, LobbyTable
 from ...protocol.text import clean
 from ...table import TableStatus
+from ..game_log import SentenceLog
 from ..messages import CreateTable, CycleTheme, JoinTable, LobbyChat, QuickMatch
 from ..words import display_name
 
@@ -94,7 +95,7 @@ class LobbyScreen(Screen[None]):
                          id="empty")
         with Horizontal(id="lower"):
             yield Static(id="leaders")
-            yield RichLog(id="lobby-log", wrap=True, markup=False, max_lines=200, min_width=20)
+            yield SentenceLog(id="lobby-log", max_lines=200)
         yield Footer()
 
     def on_mount(self) -> None:
@@ -106,9 +107,9 @@ class LobbyScreen(Screen[None]):
         table.focus()
         self.say("Welcome! Enter sits at the highlighted table, q finds you a quick match, "
                  "n opens a new table.", Style(dim=True))
-        log = self.query_one("#lobby-log", RichLog)
+        log = self.query_one("#lobby-log", SentenceLog)
         for text in self._pending:
-            log.write(text)
+            log.add(text)
         self._pending.clear()
         self._draw()
 
@@ -162,11 +163,11 @@ class LobbyScreen(Screen[None]):
         """A line in the lobby's log (chat, refusals, notices); kept until the log is up."""
         text = Text(clean(line), style or Style())
         try:
-            log = self.query_one("#lobby-log", RichLog)
+            log = self.query_one("#lobby-log", SentenceLog)
         except NoMatches:  # not composed yet: written when it is
             self._pending.append(text)
             return
-        log.write(text)
+        log.add(text)
 
     def highlighted(self) -> str | None:
         """The code of the highlighted table, if any."""

@@ -337,7 +337,7 @@ class TableScreen(Screen[None]):
         if not self._up:
             self._early.append((text, style))
             return
-        self.query_one(GameLog).note(Text(clean(text, 400, collapse=False), style or Style(italic=True)))
+        self.query_one(GameLog).add(Text(clean(text, 400, collapse=False), style or Style(italic=True)))
 
     def refused(self, code: str, message: str) -> None:
         """An intent was refused: say why; nothing else changes."""
