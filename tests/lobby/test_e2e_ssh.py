@@ -177,7 +177,8 @@ def test_one_key_under_another_user_name_is_the_same_player_and_leaves_its_seat_
 ) -> None:
     """``ssh carol@`` with alice's key, while alice's terminal sits at her table: the lobby
     greets alice, says her seat is in use in the other terminal, and Enter on the table
-    says why it cannot be taken here; alice's terminal keeps its seat."""
+    asks before taking it over; no keeps it there, yes moves it, and alice's terminal is
+    told why and goes back to the lobby with Escape."""
     lobby = start(tmp_path / "data")
     try:
         home = tmp_path / "alice"
@@ -201,9 +202,19 @@ def test_one_key_under_another_user_name_is_the_same_player_and_leaves_its_seat_
         carol.wait("is in use in another")  # why the lobby did not send carol to alice's seat
         carol.wait(table)
         carol.keys("Enter")  # the only table: alice's
-        screen = carol.wait("Could not join")
+        carol.wait("Take it over here?")
+        carol.keys("n")
+        screen = carol.wait("stays in your other terminal")
         assert "(you)" not in screen  # not seated
         screen = alice.wait("table code")  # alice's terminal still holds the seat
         assert "Game closed" not in screen and "another connection" not in screen
+        carol.wait(table)
+        carol.keys("Enter")
+        carol.wait("Take it over here?")
+        carol.keys("y")
+        carol.wait("table code")  # carol's terminal is in the waiting room, in alice's seat
+        alice.wait("moved to another terminal")  # told why, not closed silently
+        alice.keys("Escape")
+        alice.wait("unotui lobby")  # back in the lobby
     finally:
         stop(lobby)

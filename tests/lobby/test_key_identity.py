@@ -110,6 +110,33 @@ async def test_a_seat_in_use_in_another_terminal_of_the_key_is_not_taken_from_it
         await lobby_b.client.close()
 
 
+async def test_a_terminal_that_says_take_over_moves_the_seat_and_the_other_is_told(tmp_path: Path) -> None:
+    """The lobby asks its player first, and a yes sends ``hello.take_over``: the seat moves
+    to the new terminal and the old one is closed ``replaced`` with the reason."""
+    async with lobby_host(tmp_path) as (lobby, port):
+        cred = door(lobby, "alice")["identity"]
+        host = await visit(port, "alice", cred)
+        host.client.create("Four", 4, 0, Rules.preset("classic"), "easy", None, True)
+        await until(lambda: host.created())
+        code = host.created()[0]
+        a = RemoteGame("127.0.0.1", port, name="alice", table=code, identity=cred, reconnect_for=0)
+        seen = Player(a, Random(1), auto=False)
+        await a.start()
+        other = door(lobby, "carol")["identity"]
+        b = RemoteGame("127.0.0.1", port, name="alice", table=code, identity=other, take_over=True)
+        await b.start()
+        assert b.seat == a.seat
+        await until(lambda: len(seen.closed) == 1)
+        closed = seen.closed[0]
+        assert closed.code == "replaced" and "another terminal of your SSH key" in closed.message
+        room = lobby.tables[code].room
+        seat = b.seat or 0
+        assert room.book.seats[seat].connected and len(list(room.core.audience.holding(seat))) == 1
+        await b.close()
+        await a.close()
+        await host.client.close()
+
+
 async def test_a_second_terminal_of_a_key_cannot_take_its_waiting_seat_either(tmp_path: Path) -> None:
     async with lobby_host(tmp_path) as (lobby, port):
         cred = door(lobby, "alice")["identity"]

@@ -93,6 +93,39 @@ async def test_create_lists_the_table_for_others_and_a_private_one_is_not_listed
         await bob.client.close()
 
 
+async def test_a_lobby_tables_waiting_room_says_it_starts_itself_and_counts_as_the_list(
+        tmp_path: Path) -> None:
+    """The list's ``1/2 +2 bots`` and the room agree: one seat waits for a player, two are
+    the computer players', and the creator is told the match starts when one more player
+    joins (``s`` starts it now); then it does."""
+    from unotui.ui.screens.waiting import room_text
+
+    async with lobby_host(tmp_path) as (_lobby, port):
+        ann = await visit(port, "Ann")
+        ann.client.create("Kitchen", 4, 2, Rules.preset("classic"), "easy", None, False)
+        await until(lambda: ann.created())
+        code = ann.created()[0]
+        await until(lambda: bool(ann.last().tables))
+        row = ann.last().tables[0]
+        creator = RemoteGame("127.0.0.1", port, name="Ann", table=code)
+        await creator.start()
+        await until(lambda: creator.room is not None)
+        room = creator.room
+        assert room is not None and room.autostart and room.bots == row.bots == 2
+        assert room.wanted == row.seats - row.bots - 1 == 1
+        text = room_text(room).plain
+        assert "The match starts when 1 more player joins." in text
+        assert "Press s to start the match now (3 computer players will fill the open seats)." in text
+        assert text.count("(open for a player)") == 1
+        assert text.count("(a computer player)") == 2
+        bob = RemoteGame("127.0.0.1", port, name="Bob", table=code)
+        await bob.start()
+        await until(lambda: creator.room is not None and creator.room.status == "playing")
+        await bob.close()
+        await creator.close()
+        await ann.client.close()
+
+
 async def test_quick_match_seats_you_with_bots_and_starts(tmp_path: Path) -> None:
     async with lobby_host(tmp_path) as (_lobby, port):
         ann = await visit(port, "Ann")

@@ -81,7 +81,7 @@ def test_headless_host_and_two_joins_in_terminals(tmp_path: Path) -> None:
                        f"echo $? > {status}; sleep 30")
             _tmux("new-session", "-d", "-s", session, "-x", "80", "-y", "24", command)
             if name == "Ann":
-                wait_for(session, "Waiting for the host to start", 20)
+                wait_for(session, "The match starts when 1 more player joins.", 20)  # (it starts itself)
         lines = _read_until(host, "match started")
         assert any("Ann joined seat 1" in line for line in lines)
         ann = wait_for(sessions[0], "playable", 20)

@@ -68,11 +68,11 @@ def invalid(name: str, error: str, value: Any = None, raw: bytes | None = None, 
     return {"name": name, "frame": frame, "error": error}
 
 
-def lenient(name: str, value: dict[str, Any], missing: str) -> dict[str, Any]:
+def lenient(name: str, value: dict[str, Any], missing: str, reads_as: Any = None) -> dict[str, Any]:
     """A frame without the optional key ``missing``: a receiver reads it as ``value`` with
-    that key nil (the canonical frame an up-to-date sender writes)."""
+    that key ``reads_as`` (the canonical frame an up-to-date sender writes)."""
     short = {k: v for k, v in value.items() if k != missing}
-    return {"name": name, "frame": framed(msgpack.packb(short)), "as": {**value, missing: None}}
+    return {"name": name, "frame": framed(msgpack.packb(short)), "as": {**value, missing: reads_as}}
 
 
 def small_game() -> Game:
@@ -116,6 +116,9 @@ def client_file() -> dict[str, Any]:
         valid("start (the host's own seat)", Start()),
         valid("hello to a lobby, with a lobby-issued identity",
               Hello(1, 1, "Ann", lobby=True, identity="SHA256:abcdefgh:0123456789abcdef")),
+        valid("hello taking a key's seat over from its other terminal",
+              Hello(1, 1, "Ann", table="ROOM42", identity="SHA256:abcdefgh:0123456789abcdef",
+                    take_over=True)),
         valid("create a private table",
               Create("Kitchen", 4, 2, Rules.preset("classic"), "hard", 30000, True)),
         valid("quick match", Quick()),
@@ -136,6 +139,8 @@ def client_file() -> dict[str, Any]:
                 {**msgpack.unpackb(encode(Create("K", 2, 1, Rules(), "easy", None, False))), "level": "god"}),
         invalid("hello: identity with a space", "bad_message",
                 {**msgpack.unpackb(encode(Hello(1, 1, "Ann"))), "identity": "SHA256:abc def:0123"}),
+        invalid("hello: take_over nil (missing is false, nil is not a bool)", "bad_message",
+                {**msgpack.unpackb(encode(Hello(1, 1, "Ann"))), "take_over": None}),
         invalid("{t: {}}", "bad_message", {"t": {}}),
         invalid("not a map", "bad_message", ["intent", 1, "draw"]),
         invalid("no type", "bad_message", {"seq": 1, "action": "draw"}),
@@ -169,6 +174,10 @@ def client_file() -> dict[str, Any]:
         "sender": "client",
         "limit": 4096,
         "valid": ok,
+        "older": [  # what an older client sends: accepted, read as the canonical message "as"
+            lenient("hello from a client older than hello.take_over",
+                    msgpack.unpackb(encode(Hello(1, 1, "Ann"))), "take_over", False),
+        ],
         "invalid": bad,
     }
 
@@ -214,6 +223,9 @@ def host_file() -> dict[str, Any]:
             0, True, 1, None, 0)),
         valid("table: playing, someone away, a timer", TableState(
             "playing", (SeatState("Ann", "human", True), SeatState("Bob", "human")), 1, False, 0, 30000, 2)),
+        valid("table: a lobby's table, which starts by itself when one more player joins", TableState(
+            "waiting", (SeatState("Ann", "human"), SeatState("", "open"), SeatState("", "open"),
+                        SeatState("", "open")), 0, True, 2, 30000, 0, True)),
         valid("lobby: tables and leaders", LobbyState(
             "Ann", "Be kind.", 3, (LobbyTable("K7QMX", "Kitchen", 4, 1, 2, "waiting", "classic", 30000),),
             (LeaderRow("Bob", 12, 7, 215),), None)),
@@ -269,6 +281,10 @@ def host_file() -> dict[str, Any]:
     ]
     older = [  # what an older host sends: accepted, read as the canonical message "as"
         lenient("welcome from a host older than welcome.name", ok[0]["value"], "name"),
+        lenient("table from a host older than table.autostart",
+                msgpack.unpackb(encode(TableState(
+                    "waiting", (SeatState("Ann", "human"), SeatState("", "open")), 0, True, 1, None, 0))),
+                "autostart", False),
     ]
     return {
         "description": "Frames a host sends to a client. A client accepts frames up to 262144 bytes; "

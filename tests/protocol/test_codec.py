@@ -119,7 +119,7 @@ def test_type_comes_first_then_the_fields_in_order() -> None:
     wire = msgpack.unpackb(encode(Hello(1, 1, "Ann")))
     assert list(wire) == [
         "t", "min_version", "max_version", "name", "password", "token", "spectate", "client", "table",
-        "lobby", "identity",
+        "lobby", "identity", "take_over",
     ]
     assert wire["password"] is None
 

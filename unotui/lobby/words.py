@@ -13,9 +13,8 @@ __all__ = ["in_use_text", "rules_summary"]
 def in_use_text(code: str) -> str:
     """Why a key is not sent back to its seat at table ``code``: another terminal of the
     key is at it (the lobby's line, and the table's refusal)."""
-    return (f"Your seat at table {code} is in use in another terminal of your SSH key, so it "
-            "stays there. To play it here, leave that table there (Escape) or close that terminal: "
-            "then this lobby takes you back to it.")
+    return (f"Your seat at table {code} is in use in another terminal of your SSH key. "
+            f"Sit at {code} to take it over here (you are asked first).")
 
 
 def rules_summary(rules: Rules) -> str:

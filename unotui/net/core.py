@@ -67,8 +67,10 @@ SERVER_ERROR = "This table failed and was closed; pick another one."
 #: a lobby key's seat is at another connection (two terminals of one key never throw each
 #: other out: a token, the same program coming back, still replaces a dying connection)
 KEY_SEAT_IN_USE = ("Your seat at this table is in use in another terminal of your SSH key, so it "
-                   "stays there. To play it here, leave that table there (or close that terminal) "
-                   "and sit here again.")
+                   "stays there unless you take it over (hello.take_over).")
+#: what the connection a seat is taken from hears (``closed`` ``replaced``)
+RESUMED_ELSEWHERE = "This seat was resumed from another connection."
+KEY_TAKEN_OVER = "Your seat moved to another terminal of your SSH key: you took it over there."
 
 
 class TableCore(Generic[K]):
@@ -200,10 +202,11 @@ class TableCore(Generic[K]):
             if seat is None:
                 outbox.reject("bad_token", "That seat token is not valid here (it may be old).")
                 return
-            if not hello.token and self.audience.seated(seat):  # the key's other terminal
+            in_use = not hello.token and self.audience.seated(seat)  # the key's other terminal
+            if in_use and not hello.take_over:
                 outbox.reject("seat_in_use", KEY_SEAT_IN_USE)
                 return
-            self._replace_old(seat)
+            self._replace_old(seat, KEY_TAKEN_OVER if in_use else RESUMED_ELSEWHERE)
             entry = self.book.seats[seat]
             first = entry.owner and not entry.connected and entry.away_since is None
             entry.connected, entry.away_since = True, None
@@ -283,10 +286,10 @@ class TableCore(Generic[K]):
         self._seat(member, outbox, seat, None)
         return self.drain()
 
-    def _replace_old(self, seat: int) -> None:
+    def _replace_old(self, seat: int, why: str) -> None:
         audience = self.audience
         for member in audience.holding(seat):
-            audience.outbox[member].close("replaced", "This seat was resumed from another connection.")
+            audience.outbox[member].close("replaced", why)
             audience.remove(member)
             audience.dirty.add(member)
 

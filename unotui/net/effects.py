@@ -142,4 +142,4 @@ def table_state(book: SeatBook, config: RoomConfig, status: TableStatus, members
     owner = viewer is not None and book.seats[viewer].owner
     timer = None if config.turn_timer is None else round(config.turn_timer * 1000)
     watching = sum(1 for s in members if s is None)
-    return m.TableState(status, seats, viewer, owner, config.bots, timer, watching)
+    return m.TableState(status, seats, viewer, owner, config.bots, timer, watching, config.autostart)

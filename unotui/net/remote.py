@@ -108,6 +108,8 @@ class RemoteGame(Controller):
         identity: a lobby's credential for the player's key, or a guest's for their
             address alone (SSH sessions only).
         keyed: whether ``identity`` names a key (default: whether there is one).
+        take_over: take the key's seat from the key's other connection to it (the player
+            said yes to that; without it the host refuses ``seat_in_use``).
         reconnect_for: seconds to keep trying to resume after the connection drops.
         memory: where seat tokens are kept between runs (``unotui join`` and the menu).
     """
@@ -124,6 +126,7 @@ class RemoteGame(Controller):
         table: str = "",
         identity: str | None = None,
         keyed: bool | None = None,
+        take_over: bool = False,
         reconnect_for: float = 120.0,
         connect_timeout: float = 5.0,
         memory: SeatMemory | None = None,
@@ -138,6 +141,7 @@ class RemoteGame(Controller):
         self.identity = identity
         #: whether ``identity`` is an SSH key's (a lobby's guest credential names none)
         self.keyed = identity is not None if keyed is None else keyed
+        self.take_over = take_over
         #: lines the waiting room shows under "Others join with" (a lobby's table code)
         self.hints: tuple[str, ...] = ()
         self.reconnect_for = reconnect_for
@@ -285,6 +289,7 @@ class RemoteGame(Controller):
             client=f"unotui/{__version__}",
             table=self.table,
             identity=self.identity,
+            take_over=self.take_over and not resume,
         )
         self._welcomed = loop.create_future()
         await dial(self.host, self.port, PeerSession(hello, loop.time()), self._made, self._welcomed,
@@ -338,6 +343,7 @@ class RemoteGame(Controller):
             bots=state.bots,
             turn_timer=None if state.turn_timer_ms is None else state.turn_timer_ms / 1000,
             spectators=state.spectators,
+            autostart=state.autostart,
         )
 
     def _connection_closed(self, event: ConnectionClosed) -> None:

@@ -41,6 +41,8 @@ class RoomInfo:
         bots: how many computer players fill the open seats at the start.
         turn_timer: seconds per decision, or ``None`` when there is no turn timer.
         spectators: how many people are watching.
+        autostart: the match starts by itself once the seats for people are taken (the
+            open seats left are ``bots``, computer players'); else only at ``s``.
     """
 
     name: str
@@ -52,11 +54,18 @@ class RoomInfo:
     bots: int
     turn_timer: float | None
     spectators: int = 0
+    autostart: bool = False
 
     @property
     def open_seats(self) -> int:
         """Seats nobody has taken yet."""
         return sum(1 for s in self.seats if s.kind == SeatKind.OPEN)
+
+    @property
+    def wanted(self) -> int:
+        """People still awaited before a self-starting table starts (0 without autostart:
+        then the open seats are all anyone's until ``s``)."""
+        return max(0, self.open_seats - self.bots) if self.autostart else 0
 
 
 @dataclass(frozen=True, slots=True)

@@ -291,6 +291,7 @@ SCHEMAS: dict[type[Any], tuple[Field, ...]] = {
         _f("table", _str("table", 64)),
         _f("lobby", lambda v: bool_in(v, "lobby")),
         _f("identity", _opt(_match("identity", _IDENTITY))),
+        _f("take_over", lambda v: bool_in(v, "take_over")),
     ),
     Intent: (_f("seq", _seq), _f("action", action_in, action_out)),
     Ready: (),
@@ -344,6 +345,7 @@ SCHEMAS: dict[type[Any], tuple[Field, ...]] = {
         _f("bots", _int("bots", 0, MAX_SEATS)),
         _f("turn_timer_ms", _opt(_int("turn_timer_ms", 0, 3_600_000))),
         _f("spectators", _int("spectators", 0, 1_000_000)),
+        _f("autostart", lambda v: bool_in(v, "autostart")),
     ),
     LobbyState: (
         _f("you", _name),
@@ -355,9 +357,11 @@ SCHEMAS: dict[type[Any], tuple[Field, ...]] = {
     ),
     Created: (_f("code", _table_code),),
 }
-#: fields a receiver accepts missing (a sender older than the field omits them; a missing
-#: one reads as nil).  A sender always writes them: the canonical form has every field.
-OPTIONAL: frozenset[tuple[type[Any], str]] = frozenset({(Welcome, "name")})
+#: fields a receiver accepts missing, and what a missing one reads as (a sender older than
+#: the field omits it).  A sender always writes them: the canonical form has every field.
+OPTIONAL: dict[tuple[type[Any], str], object] = {
+    (Welcome, "name"): None, (Hello, "take_over"): False, (TableState, "autostart"): False,
+}
 # The dataclass attribute behind a wire key, where they differ.
 _ATTR: dict[tuple[type[Any], str], str] = {(Delta, "set"): "changes"}
 #: message class -> its fields' (wire key, attribute, out) in order
@@ -402,12 +406,16 @@ def _check_order() -> None:
 _check_order()
 
 
+_REQUIRED = object()  # (never read: a required key is never missing here)
+
+
 def _builder(cls: type[Any], fields: tuple[Field, ...]) -> Callable[[dict[str, Any]], Any]:
     """The function making a ``cls`` from a wire map that has exactly its keys."""
-    readers = tuple((f.key, f.read) for f in fields)
+    readers = tuple((f.key, f.read, OPTIONAL.get((cls, f.key), _REQUIRED)) for f in fields)
 
     def build(wire: dict[str, Any]) -> Any:
-        message = cls(*[read(wire.get(key)) for key, read in readers])  # (keys checked first)
+        # (the keys were checked first: only an optional one can be missing)
+        message = cls(*[read(wire[key]) if key in wire else missing for key, read, missing in readers])
         if cls is Hello and message.min_version > message.max_version:
             raise RemoteProtocolError("bad_message", "hello: min_version is above max_version")
         if cls is Create and message.bots >= message.seats:

@@ -89,6 +89,9 @@ class Hello:
         lobby: enter the host's lobby (a list of tables) instead of a table.
         identity: a credential the lobby issued to one of its own SSH sessions (the
             player's key); other clients leave it ``None``.
+        take_over: with ``identity``: take the key's seat from its other connection (the
+            same key's other terminal), which is closed ``replaced``; without it such a
+            hello is refused ``seat_in_use``, so a player is asked before it happens.
     """
 
     TYPE: ClassVar[str] = "hello"
@@ -102,6 +105,7 @@ class Hello:
     table: str = ""
     lobby: bool = False
     identity: str | None = None
+    take_over: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -324,6 +328,8 @@ class TableState:
         bots: seats kept for computer players.
         turn_timer_ms: the turn timer, or ``None`` if there is none.
         spectators: how many are watching.
+        autostart: the match starts by itself once no more than ``bots`` seats are open
+            (a lobby's tables); else only the owner's ``start`` starts it.
     """
 
     TYPE: ClassVar[str] = "table"
@@ -334,6 +340,7 @@ class TableState:
     bots: int
     turn_timer_ms: int | None
     spectators: int
+    autostart: bool = False
 
 
 @dataclass(frozen=True, slots=True)

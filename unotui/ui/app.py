@@ -238,15 +238,15 @@ class UnoApp(App[int]):
         except JoinError as exc:
             if self.mode is mode:
                 self._leave()
-            self._failed(str(exc))
+            self._failed(str(exc), exc.code)
             return False
         return True
 
-    def _failed(self, why: str) -> None:
+    def _failed(self, why: str, code: str) -> None:
         """A table could not be joined: the home says so, or (none up) the app quits
         with the reason printed after the full-screen view is gone."""
         if self.home.is_up():
-            self.home.failed(why)
+            self.home.failed(why, code)
             return
         self.exit_message = why
         self.exit(1)

@@ -104,8 +104,10 @@ class Home(Protocol):
     def rematch(self) -> None:
         """The match summary's rematch: the same table again, or home if it cannot be."""
 
-    def failed(self, why: str) -> None:
-        """A table could not be reached or refused the player (the home is up)."""
+    def failed(self, why: str, code: str = "") -> None:
+        """A table could not be reached or refused the player (the home is up); ``code``
+        is the host's reason (``JoinError.code``: ``seat_in_use`` asks the lobby's player
+        whether to take the seat over)."""
 
     def say(self, line: str) -> None:
         """A line for the player on the home screen (a theme change made there)."""

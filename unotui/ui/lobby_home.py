@@ -101,6 +101,10 @@ class LobbyHome(AppSlot):
         #: whether the lobby's ``seat_at`` was acted on: once a session, so that a player
         #: who left a table by choice is not sent straight back to it
         self.went_back = False
+        #: the table last sat at (not watched): what a ``seat_in_use`` refusal is about
+        self.sitting: str | None = None
+        #: the lobby's last "your seat is in use elsewhere" line (not repeated at every visit)
+        self.said_in_use = ""
 
     # ----- the lobby on screen ------------------------------------------------------------------
 
@@ -134,11 +138,27 @@ class LobbyHome(AppSlot):
         """In the lobby a rematch is a new table: back to the list."""
         self.app.go_home()
 
-    def failed(self, why: str) -> None:
+    def failed(self, why: str, code: str = "") -> None:
         screen = self.lobby_screen()
-        if screen is not None:
-            screen.say(f"Could not join: {why}", Style(bold=True))
         self.app.run_worker(self._open_lobby(), group="lobby")
+        if screen is None:
+            return
+        table = self.sitting
+        if code != "seat_in_use" or table is None:
+            screen.say(f"Could not join: {why}", Style(bold=True))
+            return
+        from .screens.dialogs import ConfirmScreen
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.sit(table, take_over=True)
+            else:
+                screen.say(f"Your seat at table {table} stays in your other terminal.", Style(italic=True))
+
+        screen.app.push_screen(ConfirmScreen(
+            f"Your seat at table {table} is open in another terminal of your SSH key.",
+            "Take it over here? That terminal is told so and can go back to the lobby.",
+            no="no, leave it there"), answered)
 
     def say(self, line: str) -> None:
         screen = self.lobby_screen()
@@ -198,20 +218,26 @@ class LobbyHome(AppSlot):
         elif isinstance(update, m.ChatLine):
             screen.say(f"{update.name}: {update.text}", Style(bold=True))
         elif isinstance(update, m.Refused):
+            if update.code == "seat_in_use":  # said at every visit to the lobby: shown once
+                if update.message == self.said_in_use:
+                    return
+                self.said_in_use = update.message
             screen.say(update.message, Style(italic=True))
         elif isinstance(update, LobbyClosed):
             screen.say(f"Lobby: {update.reason}", Style(bold=True))
 
     # ----- tables -----------------------------------------------------------------------------
 
-    def sit(self, code: str, spectate: bool = False) -> None:
-        """Go to table ``code`` (a seat, or a chair to watch)."""
+    def sit(self, code: str, spectate: bool = False, *, take_over: bool = False) -> None:
+        """Go to table ``code`` (a seat, or a chair to watch; ``take_over``: the seat
+        from this key's other terminal, once the player said yes)."""
         self.went_back = True  # (a seat held there is taken back by sitting)
+        self.sitting = None if spectate else code
         self.app.run_worker(self.close(), group="lobby")
 
         def make(_options: GameOptions) -> RemoteGame:
             game = RemoteGame(self.lobby_host, self.lobby_port, name=self.you, spectate=spectate,
-                              table=code, identity=self.identity, keyed=self.keyed)
+                              table=code, identity=self.identity, keyed=self.keyed, take_over=take_over)
             game.hints = (
                 f"table code {code}: in the lobby press c and type it",
                 f"ssh -t -p {self.ssh_port} {self.public_host} join {code}",

@@ -59,7 +59,7 @@ class MenuHome(AppSlot):
         seed = app.options.seed
         app.start_game(replace(app.options, seed=None if seed is None else seed + 1))
 
-    def failed(self, why: str) -> None:
+    def failed(self, why: str, code: str = "") -> None:
         self.app.notify(why, title="Could not join", severity="error", timeout=15, markup=False)
 
     def say(self, line: str) -> None:

@@ -63,10 +63,17 @@ def room_text(room: RoomInfo, hints: tuple[str, ...] = (), closed: bool = False)
     out.append("Table ", Style(bold=True))
     out.append(display_name(room.name), Style(bold=True))
     out.append(f"  ({'closed' if closed else _STATUS_TEXT.get(room.status, room.status)})\n\n")
+    wanted, opened = room.wanted, 0
     for seat, info in enumerate(room.seats):
         mark = ">" if seat == room.you else " "
         if info.kind == SeatKind.OPEN:
-            who = Text("(open: a computer player if nobody joins)", Style(dim=True))
+            opened += 1
+            if not room.autostart:
+                who = Text("(open: a computer player if nobody joins)", Style(dim=True))
+            elif opened <= wanted:
+                who = Text("(open for a player)", Style(dim=True))
+            else:
+                who = Text("(a computer player)", Style(dim=True))
         else:
             who = Text(display_name(info.name))
             if info.kind == SeatKind.BOT:
@@ -91,13 +98,17 @@ def room_text(room: RoomInfo, hints: tuple[str, ...] = (), closed: bool = False)
         for hint in hints:
             out.append(f"  {hint}\n")
     out.append("\n")
+    fill = room.open_seats
+    if wanted:
+        out.append(f"The match starts when {wanted} more player{'s join' if wanted != 1 else ' joins'}.\n",
+                   Style(bold=not room.owner))
     if room.owner:
-        fill = room.open_seats
         extra = (
             f" ({fill} computer player{'s' if fill != 1 else ''} will fill the open seats)" if fill else ""
         )
-        out.append(f"Press s to start the match{extra}.", Style(bold=True))
-    else:
+        now = " now" if wanted else ""
+        out.append(f"Press s to start the match{now}{extra}.", Style(bold=True))
+    elif not wanted:
         out.append("Waiting for the host to start the match.", Style(dim=True))
     return out
 
