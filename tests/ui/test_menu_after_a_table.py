@@ -69,6 +69,7 @@ async def test_m_after_a_joined_match_then_enter_plays_the_settings_solo_game(
             await _until(pilot, lambda: isinstance(app.screen, TableScreen), "the joined table")
             assert isinstance(app.controller, RemoteGame)
             await autoplay(pilot, until=MatchOverScreen)
+            assert "leaderboard" not in full_text(app)  # a LAN table ranks nobody: nothing to say
             await pilot.press("m")
             await _until(pilot, lambda: isinstance(app.screen, MenuScreen) and "Play solo" in full_text(app),
                          "the menu, drawn")

@@ -33,7 +33,7 @@ from ..net.controller import Controller, Update
 from ..protocol import messages as m
 from ..protocol.session import ViewUpdated
 from .home import Home
-from .lan import show_closed, show_update, waiting_room
+from .lan import ranking_note, show_closed, show_update, waiting_room
 from .menu_home import MenuHome
 from .messages import (
     CycleSort,
@@ -270,6 +270,7 @@ class UnoApp(App[int]):
             home=self.home.name.split()[-1].capitalize(),  # "Menu", "Lobby": the key bar is short
             quit_label=self.home.quit_label,
         )
+        table.match_note = ranking_note(mode.controller)
         mode.table = table
         if self.waiting_screen() is not None:
             await self.switch_screen(table)

@@ -73,6 +73,21 @@ def waiting_room(controller: Controller) -> WaitingScreen:
     return WaitingScreen(getattr(controller, "room", None), hints, renamed(controller))
 
 
+def ranking_note(controller: Controller) -> str:
+    """What a lobby table's match summary tells a player it does not rank: the lobby
+    rates SSH keys only (a ``unotui join --table`` player or an SSH guest has none), so
+    without a word such a player looks for a name the leaderboard never lists.  "" at a
+    LAN table, for a key's seat, and for a spectator."""
+    from ..net.remote import RemoteGame
+
+    if not isinstance(controller, RemoteGame) or not controller.table or controller.spectate:
+        return ""
+    if controller.keyed:
+        return ""
+    return ("Not on the lobby's leaderboard: it ranks players who come over SSH with a key "
+            "(you joined without one).")
+
+
 def renamed(controller: Controller) -> str:
     """What to tell a player whose name the host changed (another at the table had it,
     ignoring case: the host seats "Dave 2"), or "" (the name asked for, or not a remote

@@ -54,6 +54,7 @@ class DecidingTable(Protocol):
 
     summary_pause: float
     shuffles: ShuffleWatch
+    match_note: str
 
     @property
     def app(self) -> App[Any]: ...
@@ -137,7 +138,8 @@ class Decisions:
         if view.phase == Phase.MATCH_OVER and self._shown_round != -1:
             self._shown_round = -1
             verdict = table.shuffles.observe(view)
-            self.push(MatchOverScreen(view, history, table.palette, verdict), self._match_done)
+            self.push(MatchOverScreen(view, history, table.palette, verdict, table.match_note),
+                      self._match_done)
         elif view.phase == Phase.ROUND_OVER and self._shown_round != view.round_no:
             self._shown_round = view.round_no
             verdict = table.shuffles.observe(view)

@@ -235,9 +235,11 @@ class MatchOverScreen(ModalScreen[str]):
     CHART_ROWS = (4, 16)
 
     def __init__(
-        self, view: SeatView, history: ScoreRows, palette: str, verdict: Verdict | None = None
+        self, view: SeatView, history: ScoreRows, palette: str, verdict: Verdict | None = None,
+        note: str = "",
     ) -> None:
         super().__init__()
+        self.note = note  # about the table (a lobby's leaderboard not counting this player)
         self.view = view
         self.history = history
         self.palette = palette
@@ -250,6 +252,8 @@ class MatchOverScreen(ModalScreen[str]):
         winner = "You" if v.winner == v.seat else display_name(v.names[v.winner])
         with VerticalScroll(classes="results"):
             yield Static(Text(f"{winner} won the match!  {_headline(v)}", Style(bold=True)))
+            if self.note:  # (first: it is about the match the player just finished)
+                yield Static(Text(self.note, Style(italic=True)))
             art = celebration(v, match=True, small=self.app.size.height < 30)
             if art is not None:
                 yield Static(art, classes="celebration")

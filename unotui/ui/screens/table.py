@@ -134,6 +134,8 @@ class TableScreen(Screen[None]):
     clock: var[str] = var("", init=False)  # the turn timer's line (its own widget: a tick repaints it alone)
     #: why the game is closed (set by the app when it is; "" while it is open)
     closed: var[str] = var("", init=False)
+    #: a line for the match summary about the table itself (set by the app: see lan.ranking_note)
+    match_note = ""
 
     def __init__(
         self,
