@@ -411,6 +411,33 @@ async def test_theme_key_cycles_and_saves(tmp_path, monkeypatch) -> None:  # typ
     assert load_config().theme == "default"
 
 
+async def test_the_palette_offers_one_theme_list_that_restyles_cards_and_screen(
+        tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Textual's own "Theme" picker (ansi-dark, nord, ...) set a theme the cards did not
+    follow, beside the table's "Next theme": now the palette lists the app's themes only,
+    and choosing one changes the cards' palette and Textual's theme together (and saves)."""
+    monkeypatch.setenv("UNOTUI_CONFIG_DIR", str(tmp_path))
+    from unotui.ui.settings import load_config
+
+    app = seeded_app(players=3, seed=2)
+    app.save_settings = True
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        titles = [c.title for c in app.get_system_commands(app.screen)]
+        themes = [t for t in titles if "theme" in t.lower()]
+        assert themes == ["Theme: default (now)", "Theme: colourblind", "Theme: mono"]
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        await pilot.press(*"theme: mono")
+        await pilot.pause(0.3)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.palette == "mono" and app.theme == "unotui-mono"
+        assert isinstance(app.screen, TableScreen) and app.screen.palette == "mono"
+        assert "Theme: mono." in screen_text(app)
+    assert load_config().theme == "mono"
+
+
 async def test_a_round_ending_while_help_is_open_shows_its_summary_after() -> None:
     rules = CLASSIC.with_(hand_size=2, target_score=1000)
     deck = deal_order(["R5 R6", "B1 B7"], "R1", dealer=1)

@@ -21,6 +21,7 @@ import contextlib
 import gc
 from collections.abc import Callable, Iterable
 from dataclasses import replace
+from functools import partial
 from typing import TYPE_CHECKING, ClassVar
 
 from textual.actions import SkipAction
@@ -53,7 +54,7 @@ from .messages import (
 from .modes import AtTable, ControllerFactory, local_game
 from .screens.table import TableScreen
 from .screens.waiting import WaitingScreen
-from .settings import HAND_ORDERS, THEMES, Config, GameOptions, load_config, save_config
+from .settings import HAND_ORDERS, THEME_NOTES, THEMES, Config, GameOptions, load_config, save_config
 from .theme import MONO, TEXTUAL_THEMES
 
 if TYPE_CHECKING:
@@ -399,8 +400,16 @@ class UnoApp(App[int]):
             mode.table.show_hint(hint)
 
     def on_cycle_theme(self, _: CycleTheme) -> None:
-        """The next theme, handed down to the table and said where the key was pressed."""
-        name = self.cycle_theme()
+        """``t``: the next theme."""
+        self.choose_theme(THEMES[(THEMES.index(self.palette) + 1) % len(THEMES)])
+
+    def choose_theme(self, name: str) -> None:
+        """Restyle everything with the theme ``name`` (the cards' palette and Textual's
+        theme together: there is no other way to change either), save it in the settings,
+        hand it down to the table and say it where the player is."""
+        self._apply_theme(name)
+        self._save(theme=self.palette)
+        name = self.palette
         table = self.table_screen
         if table is not None:
             table.palette = self.palette
@@ -451,13 +460,6 @@ class UnoApp(App[int]):
         self.theme = TEXTUAL_THEMES[self.palette]
         self.set_class(self.palette == "mono", "-mono")
 
-    def cycle_theme(self) -> str:
-        """Switch to the next theme (saved in the settings); returns its name."""
-        name = THEMES[(THEMES.index(self.palette) + 1) % len(THEMES)]
-        self._apply_theme(name)
-        self._save(theme=name)
-        return name
-
     def _save(self, **changes: str) -> None:
         """Apply ``changes`` to the settings, and write just those to the settings file.
 
@@ -474,7 +476,13 @@ class UnoApp(App[int]):
                 save_config(on_disk.with_(**changes))
 
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
-        yield from super().get_system_commands(screen)
+        # Textual's own "Theme" picker would set a Textual theme the cards do not follow:
+        # the palette offers the app's themes instead, each restyling everything.
+        yield from (c for c in super().get_system_commands(screen) if c.title != "Theme")
+        for name in THEMES:
+            now = " (now)" if name == self.palette else ""
+            yield SystemCommand(f"Theme: {name}{now}", f"{THEME_NOTES[name]}; t cycles the themes",
+                                partial(self.choose_theme, name))
         if isinstance(screen, TableScreen):
             yield from screen.commands()
         yield SystemCommand(

@@ -26,6 +26,7 @@ __all__ = [
     "CONFIG_ENV",
     "HAND_ORDERS",
     "THEMES",
+    "THEME_NOTES",
     "Config",
     "GameOptions",
     "config_path",
@@ -35,6 +36,12 @@ __all__ = [
 
 CONFIG_ENV = "UNOTUI_CONFIG_DIR"
 THEMES: tuple[str, ...] = ("default", "colourblind", "mono")
+#: what each theme is for (the command palette's line)
+THEME_NOTES: dict[str, str] = {
+    "default": "The usual card colours on a dark screen",
+    "colourblind": "Card colours told apart with the common colour blindnesses (Okabe-Ito)",
+    "mono": "No colour at all: the cards' letters and marks alone",
+}
 #: how the table shows the hand: as the cards arrived, by colour, by rank (the ``s`` key)
 #: how the table shows your hand (the ``s`` key).  There is no "as dealt": a hand's order
 #: would tell which card arrived when, so views carry hands sorted (see ``seat_view``).

@@ -504,7 +504,6 @@ class TableScreen(Screen[None]):
         yield SystemCommand("Catch", "Catch a player who did not call UNO (c)", self.action_catch)
         yield SystemCommand("Hint", "What would a computer player do? (n)", self.action_hint)
         yield SystemCommand("Rules and keys", "Help: the rules in force and the keys (?)", self.action_help)
-        yield SystemCommand("Next theme", "Default, colourblind, monochrome (t)", self.action_theme)
 
     def action_theme(self) -> None:
         """Switch to the next colour theme (the app saves it and hands the palette down)."""
