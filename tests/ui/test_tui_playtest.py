@@ -128,7 +128,7 @@ async def _open_house_rules(pilot: Any) -> None:
 @pytest.mark.parametrize(("field", "value", "words"), [
     ("target_score", "0", "target_score must be between 1 and 100000"),
     ("players", "11", "players must be between 2 and 10"),
-    ("custom", "bogus", "unknown effect 'bogus'"),
+    ("uno_penalty", "99", "uno_penalty must be between 0 and 10"),
 ])
 async def test_house_rules_save_error_is_on_screen_and_focus_goes_to_the_field(
     field: str, value: str, words: str

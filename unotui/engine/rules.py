@@ -114,16 +114,16 @@ class CustomRule:
         return "; ".join(parts) if parts else "plays as a plain Wild"
 
 
-_EFFECT_WORDS = {
-    Effect.DRAW_UNTIL_COLOUR: "next player draws until they get the colour you name",
+_EFFECT_WORDS = {  # (short: the house rules form lists them in a column 46 cells wide)
+    Effect.DRAW_UNTIL_COLOUR: "next player draws to the colour you name",
     Effect.DISCARD_WILDS: "everyone else discards their wild cards",
-    Effect.DRAW3_IF_STUCK: "next player draws 3 and loses the turn if they cannot play",
+    Effect.DRAW3_IF_STUCK: "next player draws 3, skipped if they can't play",
     Effect.EXTRA_TURN: "you take another turn",
-    Effect.NEXT_TO_SEVEN: "next player draws or discards to exactly 7 cards",
-    Effect.ALL_TO_THREE: "everyone draws or discards to exactly 3 cards",
-    Effect.HANDS_FACE_UP: "all hands are played face up until your next turn",
+    Effect.NEXT_TO_SEVEN: "next player draws or discards to 7 cards",
+    Effect.ALL_TO_THREE: "everyone draws or discards to 3 cards",
+    Effect.HANDS_FACE_UP: "all hands face up until your next turn",
     Effect.SWAP_HANDS: "swap hands with an opponent you choose",
-    Effect.SHUFFLE_HANDS: "all hands are shuffled together and dealt out again",
+    Effect.SHUFFLE_HANDS: "all hands shuffled and dealt out again",
     Effect.SKIP_NEXT: "next player loses their turn",
     Effect.NEXT_DRAWS_TWO: "next player draws 2 cards",
 }

@@ -15,11 +15,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Button, Input, Label, Select, Static, Switch
+from textual.widgets import Button, Footer, Input, Select, Static, Switch
 
 from ...bots import LEVELS
 from ...engine import PRESETS, Rules, Stacking
 from ..messages import CreateTable
+from .form import Explains, explain_line, row, switch_row
 
 __all__ = ["TARGETS", "TIMERS", "CreateTableScreen"]
 
@@ -34,10 +35,18 @@ TARGETS: tuple[tuple[str, int], ...] = (
 _SWITCHES = ("seven_o", "jump_in", "draw_to_match", "no_bluffing")
 
 
-class CreateTableScreen(ModalScreen[CreateTable | None]):
-    """The new table's settings; dismissed with a :class:`CreateTable`, or ``None``."""
+def _bot_counts(seats: int) -> list[tuple[str, int]]:
+    """The computer players a table of ``seats`` can have: every seat but its creator's."""
+    return [(str(n), n) for n in range(seats)]
 
-    CSS_PATH = "house_rules.tcss"
+
+class CreateTableScreen(Explains, ModalScreen[CreateTable | None]):
+    """The new table's settings; dismissed with a :class:`CreateTable`, or ``None``.
+
+    One row a field with the help's labels, the focused one explained above the key bar
+    (:mod:`.form`); the computer players offered are those the seats leave room for."""
+
+    CSS_PATH = "form.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "close", "Back"),
         Binding("ctrl+s", "create", "Create", priority=True),
@@ -47,31 +56,39 @@ class CreateTableScreen(ModalScreen[CreateTable | None]):
         super().__init__()
         self.table_name = name
 
-    def _row(self, label: str, widget: Any) -> Horizontal:
-        return Horizontal(Label(label, classes="label"), widget, classes="row")
-
-    def _choice(self, label: str, widget_id: str, options: list[tuple[str, Any]], value: Any) -> Horizontal:
-        return self._row(label, Select(options, value=value, allow_blank=False, id=widget_id))
+    def _choice(self, key: str, options: list[tuple[str, Any]], value: Any, widget_id: str = ""
+                ) -> Horizontal:
+        return row(key, Select(options, value=value, allow_blank=False, id=widget_id or key))
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="form"):
             title = "A new table (Tab: next field, Ctrl+S: create, Escape: back)"
             yield Static(Text(title, Style(bold=True)))
-            yield self._row("Table name", Input(self.table_name[:32], id="name", max_length=32))
-            yield self._choice("Seats", "seats", [(str(n), n) for n in range(2, 11)], 4)
-            yield self._choice("Computer players", "bots", [(str(n), n) for n in range(0, 10)], 2)
-            yield self._choice("Their level", "level", [(lv, lv) for lv in LEVELS], "medium")
-            yield self._choice("Rules", "preset", [(p, p) for p in PRESETS], "classic")
-            yield self._choice("Stacking", "stacking", [(s.value, s.value) for s in Stacking], "off")
+            yield row("table_name", Input(self.table_name[:32], id="name", max_length=32))
+            yield self._choice("seats", [(str(n), n) for n in range(2, 11)], 4)
+            yield self._choice("bots_count", _bot_counts(4), 2, "bots")
+            yield self._choice("level", [(lv, lv) for lv in LEVELS], "medium")
+            yield self._choice("preset", [(p, p) for p in PRESETS], "classic")
+            yield self._choice("stacking", [(s.value, s.value) for s in Stacking], "off")
             for key in _SWITCHES:
-                yield self._row(key.replace("_", " ").capitalize().replace("Seven o", "Seven-O"),
-                                Switch(False, id=key))
-            yield self._choice("Turn timer", "timer", [(label, label) for label, _s in TIMERS], "30 s")
-            yield self._choice("Match to", "target", [(label, points) for label, points in TARGETS], 500)
-            yield self._row("Private (join by code)", Switch(False, id="private"))
+                yield switch_row(key, False)
+            yield self._choice("timer", [(label, label) for label, _s in TIMERS], "30 s")
+            yield self._choice("target_score", [(label, points) for label, points in TARGETS], 500, "target")
+            yield switch_row("private", False)
             yield Static(id="problem")
             yield Horizontal(Button("Create", id="create", variant="primary"), Button("Back", id="back"),
-                             classes="row")
+                             classes="buttons")
+        yield explain_line()
+        yield Footer()
+
+    def on_select_changed(self, event: Select.Changed) -> None:
+        """Seats changed: offer the computer players they leave room for (one seat is yours)."""
+        if event.select.id != "seats" or not isinstance(event.value, int):
+            return
+        bots = self.query_one("#bots", Select)
+        kept = min(bots.value if isinstance(bots.value, int) else 0, event.value - 1)
+        bots.set_options(_bot_counts(event.value))
+        bots.value = kept
 
     def on_mount(self) -> None:
         self.query_one("#name", Input).focus()

@@ -14,6 +14,7 @@ from textual.widgets import Footer, Static
 
 from ...engine import Rules
 from ...protocol.text import clean
+from ..rule_words import label
 
 __all__ = ["KEYS", "LOBBY_KEYS", "HelpScreen", "rules_text"]
 
@@ -52,7 +53,7 @@ def rules_text(rules: Rules) -> Text:
         t.append(f"{label:<22}", Style(bold=True))
         t.append(value + "\n")
 
-    line("Preset", rules.name)
+    line(label("preset"), rules.name)
     line("Deck", f"{rules.deck_size} cards, {rules.hand_size} dealt each")
     specials = []
     if rules.custom_wilds:
@@ -64,16 +65,16 @@ def rules_text(rules: Rules) -> Text:
     line("Special cards", ", ".join(specials) or "none")
     if rules.custom_wilds:
         line("Customizable wild", clean(rules.custom.describe(), 300, collapse=False))
-    line("Stacking", _STACKING.get(rules.stacking.value, rules.stacking.value))
-    line("Challenge W+4", "yes" if rules.challenge else "no")
-    line("No bluffing", "yes" if rules.no_bluffing else "no")
-    line("Draw until playable", "yes" if rules.draw_to_match else "no")
-    line("Forced play", "yes" if rules.forced_play else "no")
-    line("Jump-in", "yes" if rules.jump_in else "no")
-    line("Seven-O", "yes" if rules.seven_o else "no")
-    line("UNO penalty", f"{rules.uno_penalty} cards")
-    line("Scoring", f"{rules.scoring.value}, match to {rules.target_score} points")
-    line("Teams", "partners sit across" if rules.teams else "no")
+    line(label("stacking"), _STACKING.get(rules.stacking.value, rules.stacking.value))
+    line(label("challenge"), "yes" if rules.challenge else "no")
+    line(label("no_bluffing"), "yes" if rules.no_bluffing else "no")
+    line(label("draw_to_match"), "yes" if rules.draw_to_match else "no")
+    line(label("forced_play"), "yes" if rules.forced_play else "no")
+    line(label("jump_in"), "yes" if rules.jump_in else "no")
+    line(label("seven_o"), "yes" if rules.seven_o else "no")
+    line(label("uno_penalty"), f"{rules.uno_penalty} cards")
+    line(label("scoring"), f"{rules.scoring.value}, match to {rules.target_score} points")
+    line(label("teams"), "partners sit across" if rules.teams else "no")
     t.append(
         "\nPlay a card matching the top card's colour or symbol, or a wild. Can't? Draw. "
         "Call UNO when you play your next-to-last card, or anyone may catch you until the next "

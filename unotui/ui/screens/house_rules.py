@@ -2,19 +2,22 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import ClassVar
 
+from rich.style import Style
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Button, Footer, Input, Label, Select, Static, Switch
+from textual.widgets import Button, Footer, Input, Label, Select, SelectionList, Static, Switch
 
 from ...bots import LEVELS
-from ...engine import EFFECTS, PRESETS, Rules, RulesError, Scoring, Stacking
+from ...engine import PRESETS, Effect, Rules, RulesError, Scoring, Stacking
 from ...protocol.text import clean, clean_name
+from ..rule_words import effect_words
 from ..settings import THEMES, Config, save_config
+from .form import Explains, explain_line, note_row, row, switch_row
 
 __all__ = ["HouseRulesScreen"]
 
@@ -22,14 +25,15 @@ _SWITCHES = ("challenge", "no_bluffing", "draw_to_match", "forced_play", "jump_i
 _NUMBERS = ("target_score", "hand_size", "uno_penalty", "custom_wilds", "swap_hands", "shuffle_hands")
 
 
-class HouseRulesScreen(Screen[Config | None]):
+class HouseRulesScreen(Explains, Screen[Config | None]):
     """Edit name, bots, theme and house rules; Ctrl+S saves, Escape goes back.
 
     Dismissed with the saved settings (``None``: not saved); whoever opened the form
-    posts them up, so the screen never imports the app.
+    posts them up, so the screen never imports the app.  Each field is one row with the
+    help's label; the line above the key bar explains the focused one (:mod:`.form`).
     """
 
-    CSS_PATH = "house_rules.tcss"
+    CSS_PATH = "form.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+s", "save", "Save"),
         Binding("escape", "cancel", "Back"),
@@ -39,57 +43,58 @@ class HouseRulesScreen(Screen[Config | None]):
         super().__init__()
         self.config = config
 
-    def _row(self, label: str, widget: Any) -> Horizontal:
-        return Horizontal(Label(label, classes="label"), widget, classes="row")
-
-    def _choice(self, label: str, widget_id: str, options: list[str], value: str) -> Horizontal:
+    def _choice(self, key: str, options: list[str], value: str) -> Horizontal:
         """A labelled drop-down of ``options`` (each shown as itself)."""
-        select = Select([(o, o) for o in options], value=value, allow_blank=False, id=widget_id)
-        return self._row(label, select)
+        return row(key, Select([(o, o) for o in options], value=value, allow_blank=False, id=key))
 
     def compose(self) -> ComposeResult:
         cfg, rules = self.config, self.config.rules
         with VerticalScroll(id="form"):
-            yield Static(Text("Your name, computer players and house rules (Tab moves, Ctrl+S saves)"))
-            yield self._row("Your name", Input(cfg.name, id="name", max_length=16))
-            yield self._row(
-                "Computer players",
-                Select([(lv, lv) for lv in LEVELS], value=cfg.bots, allow_blank=False, id="bots"),
-            )
-            yield self._row("Players at the table", Input(str(cfg.players), id="players", type="integer"))
+            yield Static(Text("Your name, computer players and house rules (Tab moves, Ctrl+S saves)",
+                              Style(bold=True)))
+            yield row("name", Input(cfg.name, id="name", max_length=16))
+            yield self._choice("bots", list(LEVELS), cfg.bots)
+            yield row("players", Input(str(cfg.players), id="players", type="integer"))
             preset = rules.name if rules.name in PRESETS else "giant"
-            yield self._choice("Theme", "theme", list(THEMES), cfg.theme)
-            yield self._choice("Preset", "preset", list(PRESETS), preset)
-            yield self._choice("Stacking", "stacking", [m.value for m in Stacking], rules.stacking.value)
-            yield self._choice("Scoring", "scoring", [m.value for m in Scoring], rules.scoring.value)
+            yield self._choice("theme", list(THEMES), cfg.theme)
+            yield self._choice("preset", list(PRESETS), preset)
+            yield self._choice("stacking", [m.value for m in Stacking], rules.stacking.value)
+            yield self._choice("scoring", [m.value for m in Scoring], rules.scoring.value)
             for key in _NUMBERS:
-                yield self._row(
-                    key.replace("_", " ").capitalize(),
-                    Input(str(getattr(rules, key)), id=key, type="integer"),
-                )
+                yield row(key, Input(str(getattr(rules, key)), id=key, type="integer"))
             for key in _SWITCHES:
-                yield self._row(key.replace("_", " ").capitalize(), Switch(bool(getattr(rules, key)), id=key))
-            yield self._row(
-                "Custom wild effects",
-                Input(
-                    "+".join(e.value for e in rules.custom.effects),
-                    id="custom",
-                    placeholder="e.g. extra_turn+skip_next",
-                ),
-            )
-            yield Static(Text("Effects: " + ", ".join(EFFECTS)), classes="note")
-            yield self._row("Custom wild text", Input(rules.custom.text, id="custom_text", max_length=200))
-            with Horizontal(classes="row"):
+                yield switch_row(key, bool(getattr(rules, key)))
+            effects: SelectionList[str] = SelectionList(*[(effect_words(e), e.value) for e in Effect],
+                                                        id="custom")
+            yield row("custom", effects, None)
+            yield note_row("custom")
+            yield row("custom_text", Input(rules.custom.text, id="custom_text", max_length=200))
+            with Horizontal(classes="buttons"):
                 yield Button("Save", id="save", variant="primary")
                 yield Button("Back", id="back")
         # Outside the scrolling form, above the footer: a refused save is always in view.
         yield Static(id="problem")
+        yield explain_line()
         yield Footer()
 
     def on_mount(self) -> None:
         # The form scrolls, so Textual would focus the scroll container: start on a field.
         self.query_one("#name", Input).focus()
         self.query_one("#problem", Static).display = False
+        effects = self.query_one("#custom", SelectionList)
+        for effect in self.config.rules.custom.effects:  # selected in their order: the order they fire
+            effects.select(effect.value)
+        self._effects_said()
+
+    def on_selection_list_selected_changed(self, _: SelectionList.SelectedChanged[str]) -> None:
+        self._effects_said()
+
+    def _effects_said(self) -> None:
+        """The custom wild's effects in the order they fire (the order they were picked)."""
+        chosen = self.query_one("#custom", SelectionList).selected
+        said = [effect_words(Effect(e)) for e in chosen]
+        words = ("Chosen, in order: " + "; then ".join(said)) if said else "None chosen: a plain Wild."
+        self.query_one("#custom-state", Label).update(words)
 
     def _refuse(self, message: str) -> None:
         """Say why the form was not saved, and put the cursor on the field it names."""
@@ -102,7 +107,7 @@ class HouseRulesScreen(Screen[Config | None]):
             if field is None and detail.startswith(key):
                 field = key
         if field is not None:
-            widget = self.query_one(f"#{field}", Input)
+            widget = self.query_one(f"#{field}")
             widget.focus()
             widget.scroll_visible(animate=False)
 
@@ -130,7 +135,7 @@ class HouseRulesScreen(Screen[Config | None]):
         settings: dict[str, object] = {
             "stacking": self.query_one("#stacking", Select).value,
             "scoring": self.query_one("#scoring", Select).value,
-            "custom": self.query_one("#custom", Input).value,
+            "custom": "+".join(self.query_one("#custom", SelectionList).selected),
             "custom_text": clean(self.query_one("#custom_text", Input).value, 200, collapse=False),
         }
         for key in _NUMBERS:
