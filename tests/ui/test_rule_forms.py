@@ -18,7 +18,7 @@ from unotui.engine import Effect
 from unotui.ui.app import UnoApp
 from unotui.ui.rule_words import FIELDS, effect_words, label
 from unotui.ui.screens.create_table import CreateTableScreen
-from unotui.ui.screens.help import rules_text
+from unotui.ui.screens.help import rules_rows
 from unotui.ui.screens.house_rules import HouseRulesScreen
 from unotui.ui.settings import Config, GameOptions, load_config
 
@@ -42,7 +42,7 @@ async def test_the_house_rules_fit_speak_the_helps_words_and_explain_the_focused
     async with app.run_test(size=size) as pilot:
         form = await _open(app, pilot)
         text = full_text(app)
-        help_text = rules_text(Config().rules).plain
+        help_text = [name for name, _value in rules_rows(Config().rules)]
         for key in ("seven_o", "jump_in", "uno_penalty", "draw_to_match", "challenge", "no_bluffing"):
             assert label(key) in text and label(key) in help_text  # one name, here and in the help
         for wrong in ("Seven o", "Uno penalty", "Jump in"):
@@ -129,3 +129,21 @@ async def test_the_new_table_form_offers_the_computer_players_its_seats_leave_an
         form.query_one("#bots", Select).focus()
         await pilot.pause()
         assert f"Computer players: {FIELDS['bots_count'][1]}" in full_text(app)
+
+
+async def test_the_helps_wrapped_lines_keep_their_column_at_80x24() -> None:
+    """A key's long meaning wraps under the meanings, not under the keys."""
+    from unotui.ui.screens.help import HelpScreen
+
+    app = UnoApp(Config(), GameOptions(delay=0), menu=True, save_settings=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        app.push_screen(HelpScreen(Config().rules))
+        await pilot.pause()
+        await pilot.press("end")  # the keys, at the end
+        await pilot.pause()
+        rows = full_text(app).splitlines()
+        meaning = next(r for r in rows if r.strip().startswith("k ")).index("keep the card")
+        continued = [r for r in rows if r.strip() and not r[:meaning].strip() and "^q" not in r]
+        assert continued, "some meaning wraps at 80 columns"
+        assert all(r[meaning] != " " for r in continued)  # each continuation starts in the column

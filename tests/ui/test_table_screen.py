@@ -314,8 +314,12 @@ async def test_monochrome_switches_show_on_and_off_without_colour() -> None:
         on = [s for s in switches if s.value]
         off = [s for s in switches if not s.value]
         assert on and off
-        assert {s.styles.border_top[0] for s in on} == {"double"}
-        assert "double" not in {s.styles.border_top[0] for s in off}
+        from textual.widgets import Label
+
+        def said(s: Switch) -> str:
+            return str(app.screen.query_one(f"#{s.id}-state", Label).render())
+
+        assert {said(s) for s in on} == {"on"} and {said(s) for s in off} == {"off"}  # words, no colour
 
 
 # ----- the wiring ------------------------------------------------------------------------------

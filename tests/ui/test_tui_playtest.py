@@ -584,3 +584,28 @@ async def test_waiting_room_offers_start_only_to_the_seat_that_may_start(owner: 
             await pilot.press("s")
             await pilot.pause()
             assert started == [True]
+
+
+def test_a_short_chart_keeps_a_few_points_off_the_zero_row_and_labels_the_last_round() -> None:
+    """At 80x24 the match chart is 3-4 rows: 34 of 400 points plotted on the zero row, and
+    the last round (an odd one, with labels every two or five) had no label."""
+    from unotui.ui.chart import score_chart
+
+    for rounds in range(1, 31):
+        rows = [[0, 0]] + [[r * 34, min(400, r * 40)] for r in range(1, rounds + 1)]
+        for width in (40, 60, 100):
+            lines = score_chart(rows, height=3, width=width)
+            zero_row = lines[2]
+            assert "0" not in zero_row.split("|", 1)[1][1:], (rounds, width)  # only the start is at zero
+            axis = lines[-1].removesuffix("  round").split()
+            assert axis[-1] == str(rounds), (rounds, width, lines[-1])
+
+
+def test_tied_players_share_their_place_in_seat_order() -> None:
+    from unotui.engine import Game
+    from unotui.engine.views import seat_view
+    from unotui.ui.screens.results import standings
+
+    game = Game(["Me", "Ada", "Bo", "Cy"], CLASSIC, seed=1)
+    view = seat_view(game, 3)._replace(scores=(0, 120, 0, 0), winner=1)
+    assert standings(view) == [(1, 1), (2, 0), (2, 2), (2, 3)]  # not 2, 3, 4 with "you" (3) first

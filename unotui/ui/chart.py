@@ -38,7 +38,10 @@ def score_chart(
     for r, row in enumerate(history):
         x = r * step
         for seat, score in enumerate(row):
-            y = height - 1 - round(score * (height - 1) / top)
+            level = round(score * (height - 1) / top)
+            if score > 0:  # (a few points on a short chart must not read as none)
+                level = max(1, level)
+            y = height - 1 - level
             mark = str(seat % 10)
             cell = grid[y][x]
             grid[y][x] = mark if cell in (" ", mark) else "*"
@@ -58,11 +61,14 @@ def score_chart(
     lines.append(" " * label_w + " +" + "-" * cols)
     axis = [" "] * cols
     label_every = 1 if step >= 3 else (2 if step == 2 else 5)
-    for r in range(0, len(history), label_every):
+    last = len(history) - 1
+    for r in [last, *range(0, last, label_every)]:  # the last round is always labelled
         text = str(r)
         x = r * step
-        if x + len(text) <= cols and all(c == " " for c in axis[max(0, x - 1) : x + len(text)]):
-            axis[x : x + len(text)] = text
+        if r != last and x + len(text) + 1 > last * step:
+            continue  # (it would run into the last round's label)
+        if all(c == " " for c in axis[max(0, x - 1) : x + len(text)]):
+            axis[x : x + len(text)] = text  # (the last one's digits may run past the plot)
     lines.append(" " * label_w + "  " + "".join(axis) + "  round")
     return lines
 

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import ClassVar
 
+from rich.console import Group, RenderableType
 from rich.style import Style
+from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -16,7 +19,7 @@ from ...engine import Rules
 from ...protocol.text import clean
 from ..rule_words import label
 
-__all__ = ["KEYS", "LOBBY_KEYS", "HelpScreen", "rules_text"]
+__all__ = ["KEYS", "LOBBY_KEYS", "HelpScreen", "rules_rows", "rules_text"]
 
 #: (keys, what they do) - the same list docs/keys.md gives
 KEYS: tuple[tuple[str, str], ...] = (
@@ -45,13 +48,12 @@ KEYS: tuple[tuple[str, str], ...] = (
 _STACKING = {"off": "no stacking", "official": "+2 on +2, +4 on +4", "cross": "+2 and +4 stack on each other"}
 
 
-def rules_text(rules: Rules) -> Text:
-    """The rules of the table in plain words."""
-    t = Text()
+def rules_rows(rules: Rules) -> list[tuple[str, str]]:
+    """The rules of the table in plain words: (the rule's name, how it is here)."""
+    rows: list[tuple[str, str]] = []
 
-    def line(label: str, value: str) -> None:
-        t.append(f"{label:<22}", Style(bold=True))
-        t.append(value + "\n")
+    def line(name: str, value: str) -> None:
+        rows.append((name, value))
 
     line(label("preset"), rules.name)
     line("Deck", f"{rules.deck_size} cards, {rules.hand_size} dealt each")
@@ -75,13 +77,33 @@ def rules_text(rules: Rules) -> Text:
     line(label("uno_penalty"), f"{rules.uno_penalty} cards")
     line(label("scoring"), f"{rules.scoring.value}, match to {rules.target_score} points")
     line(label("teams"), "partners sit across" if rules.teams else "no")
-    t.append(
-        "\nPlay a card matching the top card's colour or symbol, or a wild. Can't? Draw. "
+    return rows
+
+
+#: the rules in a paragraph, under the table of them
+SUMMARY = (
+        "Play a card matching the top card's colour or symbol, or a wild. Can't? Draw. "
         "Call UNO when you play your next-to-last card, or anyone may catch you until the next "
         "player acts. A Wild Draw Four may be challenged: if its player held the colour in play "
-        "they draw 4, otherwise you draw 6. First to go out scores everyone's cards.\n"
-    )
-    return t
+        "they draw 4, otherwise you draw 6. First to go out scores everyone's cards."
+)
+
+
+def rules_text(rules: Rules) -> RenderableType:
+    """The rules of the table: a name and value a line (a long value wraps in its own
+    column, so the names stay a column), then the paragraph."""
+    return Group(two_columns(rules_rows(rules), 22), Text("\n" + SUMMARY))
+
+
+def two_columns(rows: Sequence[tuple[str, str]], width: int) -> Table:
+    """Names in a bold column ``width`` wide, and what they mean beside them: a line that
+    wraps keeps to its column (a plain text's continuation began under the names)."""
+    grid = Table.grid(padding=(0, 1))
+    grid.add_column(width=width, style="bold", no_wrap=True)
+    grid.add_column(ratio=1)
+    for name, what in rows:
+        grid.add_row(Text(name), Text(what))  # (Text: a str would be read as markup: a table's own text)
+    return grid
 
 
 #: the SSH lobby's keys (the lobby's help shows them first)
@@ -108,13 +130,9 @@ LEADERBOARD_TEXT = (
 )
 
 
-def keys_text(rows: tuple[tuple[str, str], ...] = KEYS) -> Text:
+def keys_text(rows: tuple[tuple[str, str], ...] = KEYS) -> Table:
     """Keys as a two-column list."""
-    t = Text()
-    for keys, what in rows:
-        t.append(f"{keys:<18}", Style(bold=True))
-        t.append(what + "\n")
-    return t
+    return two_columns(rows, 17)
 
 
 class HelpScreen(Screen[None]):

@@ -136,14 +136,21 @@ def celebration(view: SeatView, match: bool, small: bool = False) -> Text | None
     return Text(art, Style(bold=True), no_wrap=True, overflow="crop")
 
 
-def standings(view: SeatView) -> list[int]:
-    """Seats from first place to last."""
+def standings(view: SeatView) -> list[tuple[int, int]]:
+    """(place, seat) from first place to last: the winner first, then by points; equal
+    points share a place (the lobby ranks them so too), in seat order, the viewer's seat
+    taking no precedence."""
     lowest = view.rules.scoring.value == "lowest"
     order = sorted(
         range(view.players),
         key=lambda s: (s != view.winner, view.scores[s] if lowest else -view.scores[s], s),
     )
-    return order
+    places: list[tuple[int, int]] = []
+    for i, seat in enumerate(order):
+        before = places[-1] if places else None  # (the winner shares the first place with nobody)
+        tied = before is not None and before[1] != view.winner and view.scores[seat] == view.scores[before[1]]
+        places.append((before[0] if before is not None and tied else i + 1, seat))
+    return places
 
 
 def _headline(view: SeatView) -> str:
@@ -259,8 +266,11 @@ class MatchOverScreen(ModalScreen[str]):
                 yield Static(art, classes="celebration")
             yield Static(round_table(v, self.palette, self.history))
             place = Text("Final standings\n", Style(bold=True))
-            for i, s in enumerate(standings(v), 1):
-                place.append(f"{i:>2}. {_name(v, s):<28} {v.scores[s]:>6}\n")
+            places = standings(v)
+            shared = {p for p, _s in places if sum(1 for q, _t in places if q == p) > 1}
+            for p, s in places:
+                mark = "=" if p in shared else "."  # "2=": tied for second
+                place.append(f"{p:>2}{mark} {_name(v, s):<28} {v.scores[s]:>6}\n")
             yield Static(place, classes="tight")
             yield Static(self._chart(), id="chart")
             yield from _with_mark("r: rematch   m: main menu   q: quit   ?: help", self.verdict)
