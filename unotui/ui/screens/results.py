@@ -172,13 +172,53 @@ def shuffle_line(verdict: Verdict | None) -> Text:
     return Text(text, Style(dim=True))
 
 
-def _with_mark(hint: str, verdict: Verdict | None) -> list[Static]:
-    """The dim hint line with the shuffle mark at its end; a mismatch above it, loudly."""
+def _with_mark(hint: str, verdict: Verdict | None, room: int) -> list[Static]:
+    """The dim hint line with the shuffle mark at its end, if both fit in ``room`` cells,
+    else the mark on a line of its own (never split: "Shuffle / verified" over two lines
+    read as two things); a mismatch above the hint, loudly."""
     line = shuffle_line(verdict)
     if verdict_text(verdict)[1]:
         return [Static(line, id="shuffle-check"), Static(Text(hint, Style(dim=True)))]
-    line.plain = line.plain.replace(" ", "\u00a0")  # the mark wraps as a whole, never mid-phrase
-    return [Static(Text.assemble(Text(hint + "   ", Style(dim=True)), line), id="shuffle-check")]
+    if len(hint) + 3 + len(line.plain) <= room:
+        return [Static(Text.assemble(Text(hint + "   ", Style(dim=True)), line), id="shuffle-check")]
+    return [Static(Text(hint, Style(dim=True)), classes="tight"), Static(line, id="shuffle-check")]
+
+
+def dialog_room(width: int) -> int:
+    """The cells a line has inside the results dialog on a terminal ``width`` wide
+    (results.tcss: 90% of it, at most 100, less the frame and padding)."""
+    return min(100, width * 9 // 10) - 4
+
+
+def scoreboard(view: SeatView, rows: ScoreRows, width: int) -> Table | None:
+    """Every round's points so far and the totals (``rows[r]``: the totals after round
+    ``r``, ``rows[0]`` the start), in ``width`` cells: the rounds that do not fit are
+    added up in one "earlier" column.  ``None`` before there are two rounds to show (the
+    round's own table says the first)."""
+    played = [r for r in range(1, len(rows)) if len(rows[r]) == view.players == len(rows[r - 1])]
+    if len(played) < 2:
+        return None
+    names = [_name(view, s) for s in range(view.players)]
+    name_w = min(20, max(len(n) for n in names))
+    cell = max(4, len(str(max(max(abs(x) for x in row) for row in rows))) + 1)
+    room = max(1, (width - name_w - 2 - (cell + 1) * 2) // (cell + 1))  # the rounds that fit
+    shown, earlier = played[-room:], played[:-room]
+    table = Table(box=None, show_edge=False, pad_edge=False, expand=False, padding=(0, 1),
+                  title="Scores so far", title_justify="left", title_style=Style(bold=True))
+    table.add_column("player", no_wrap=True, max_width=name_w)
+    if earlier:
+        table.add_column(f"R1-{earlier[-1]}", justify="right", no_wrap=True)
+    for r in shown:
+        table.add_column(f"R{r}", justify="right", no_wrap=True)
+    table.add_column("total", justify="right", no_wrap=True, style=Style(bold=True))
+    for s in range(view.players):
+        cells = [Text(names[s], Style(bold=s == view.seat))]
+        if earlier:
+            cells.append(Text(str(rows[earlier[-1]][s] - rows[0][s])))
+        cells += [Text(str(rows[r][s] - rows[r - 1][s])) for r in shown]
+        cells.append(Text(str(rows[played[-1]][s])))
+        table.add_row(*cells)
+    return table
 
 
 def _help(screen: Screen[Any], view: SeatView) -> None:
@@ -213,9 +253,12 @@ class RoundOverScreen(ModalScreen[None]):
             if art is not None:
                 yield Static(art, classes="celebration")
             yield Static(round_table(v, self.palette, self.rows))
+            board = scoreboard(v, self.rows, dialog_room(self.app.size.width))
+            if board is not None:
+                yield Static(board)
             target = v.rules.target_score
             hint = f"First to {target} points wins the match. Enter: next round."
-            yield from _with_mark(hint, self.verdict)
+            yield from _with_mark(hint, self.verdict, dialog_room(self.app.size.width))
         yield Footer()
 
     def action_next(self) -> None:
@@ -273,7 +316,8 @@ class MatchOverScreen(ModalScreen[str]):
                 place.append(f"{p:>2}{mark} {_name(v, s):<28} {v.scores[s]:>6}\n")
             yield Static(place, classes="tight")
             yield Static(self._chart(), id="chart")
-            yield from _with_mark("r: rematch   m: main menu   q: quit   ?: help", self.verdict)
+            yield from _with_mark("r: rematch   m: main menu   q: quit   ?: help", self.verdict,
+                                  dialog_room(self.app.size.width))
         yield Footer()
 
     def on_mount(self) -> None:
