@@ -110,9 +110,9 @@ async def create_table(player: Player, timeout: float) -> str:
     player.press(TAB + TAB, action=False)
     await asyncio.sleep(0.3)
     player.press(ENTER, action=False)
-    await player.until(lambda: player.has("  9  "), timeout, "computer players list")
+    await player.until(lambda: player.has("Dismiss menu"), timeout, "computer players list")  # (open)
     player.press(UP + UP + ENTER, action=False)
-    await player.until(lambda: re.search(r"Computer players\s+\S\s+0\s", player.screen.text()), timeout,
+    await player.until(lambda: re.search(r"Computer players\s+0\s", player.screen.text()), timeout,
                        "0 computer players")
     player.press(CTRL_S, action=False)
     found = await player.until(lambda: TABLE_CODE.search(player.screen.text()), timeout, "table code")
