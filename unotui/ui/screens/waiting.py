@@ -22,7 +22,9 @@ from textual.widgets import Footer, Static
 
 from ...engine import Rules
 from ...net.room_info import RoomInfo
+from ...protocol import messages as m
 from ...table import SeatKind, TableStatus
+from ..game_log import SentenceLog
 from ..messages import LeaveTable, SendChat, StartMatch
 from ..words import display_name
 
@@ -145,6 +147,7 @@ class WaitingScreen(Screen[None]):
         with Vertical(id="waiting"):
             yield Static(id="room")
             yield Static(Text(self.note), id="note")
+            yield SentenceLog(id="waiting-chat", max_lines=100)  # shown once someone speaks
         yield Footer()
 
     def on_mount(self) -> None:
@@ -180,8 +183,16 @@ class WaitingScreen(Screen[None]):
         self.say(why)
 
     def say(self, text: str) -> None:
-        """A one-line note under the room (why a key did nothing, chat, errors)."""
+        """A one-line note under the room (why a key did nothing, presence, errors)."""
         self.query_one("#note", Static).update(Text(text))
+        self.query_one("#waiting-chat", SentenceLog).end_run()  # (a reconnection says so here)
+
+    def chat(self, line: m.ChatLine) -> None:
+        """A chat line in the room's chat, under the note, marked as chat as at the table
+        (:meth:`SentenceLog.chat`)."""
+        log = self.query_one("#waiting-chat", SentenceLog)
+        log.display = True
+        log.chat(line)
 
     def action_not_owner(self) -> None:
         """``s`` from a seat that may not start the match: say why nothing happens."""
@@ -199,8 +210,8 @@ class WaitingScreen(Screen[None]):
         self.post_message(StartMatch())
 
     def action_chat(self) -> None:
-        """Say something to the people waiting (the line arrives as the note under the
-        room, as theirs do here, and in the log once the match starts)."""
+        """Say something to the people waiting (the line comes back from the host into
+        the room's chat, as theirs do)."""
         if self.closed:
             self.say("The table is closed: Escape leaves.")
             return
