@@ -19,6 +19,7 @@ from tests.hostile.test_screens import joined_app, wait_for
 from tests.lobby.test_lobby_app import SETTINGS, lobby_ready
 from tests.lobby.test_lobby_net import lobby_host, visit
 from tests.net.lan_support import FAST, Player, has_view, hosted, until
+from tests.ui.tui_support import full_text
 from unotui.engine import Rules
 from unotui.net.config import RoomConfig
 from unotui.net.remote import RemoteGame
@@ -97,7 +98,7 @@ async def test_at_the_table_chat_is_marked_wraps_past_its_marker_and_earlier_lin
 @pytest.mark.parametrize("size", SIZES)
 async def test_the_waiting_room_shows_earlier_lines_marked_and_wraps_past_the_marker(
         size: tuple[int, int]) -> None:
-    config = RoomConfig(seats=3, rules=Rules.preset("classic"), **FAST)  # type: ignore[arg-type]
+    config = RoomConfig(seats=6, rules=Rules.preset("classic"), **FAST)  # type: ignore[arg-type]
     async with hosted(config) as (_host, _room, port):
         ann = Player(RemoteGame("127.0.0.1", port, name="Ann"), random.Random(1), auto=False)
         await ann.game.start()
@@ -110,8 +111,13 @@ async def test_the_waiting_room_shows_earlier_lines_marked_and_wraps_past_the_ma
             ann.game.chat(LONG)
             await wait_for(pilot, lambda: count(log, "word39") == 1)
             assert_wrapped_past_the_marker(log)
+            for n in range(6):
+                ann.game.chat(f"line {n}")
             ann.game.chat("welcome Joey")
             await wait_for(pilot, lambda: f"{CHAT_MARK}Ann: welcome Joey" in lines(log))
+            await pilot.pause(0.2)
+            screen = full_text(app)  # the newest line in sight, under a room of six seats
+            assert f"{CHAT_MARK}Ann: welcome Joey" in screen and "Table " in screen, screen
         await ann.game.close()
 
 

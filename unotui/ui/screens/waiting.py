@@ -147,10 +147,12 @@ class WaitingScreen(Screen[None]):
         with Vertical(id="waiting"):
             yield Static(id="room")
             yield Static(Text(self.note), id="note")
-            yield SentenceLog(id="waiting-chat", max_lines=100)  # shown once someone speaks
+        with Vertical(id="chat-dock"):  # below the room, shown once someone speaks
+            yield SentenceLog(id="waiting-chat", max_lines=100)
         yield Footer()
 
     def on_mount(self) -> None:
+        self.query_one("#waiting-chat").border_title = "Chat"
         self.refresh_room()
 
     def watch_room(self) -> None:
@@ -190,9 +192,8 @@ class WaitingScreen(Screen[None]):
     def chat(self, line: m.ChatLine) -> None:
         """A chat line in the room's chat, under the note, marked as chat as at the table
         (:meth:`SentenceLog.chat`)."""
-        log = self.query_one("#waiting-chat", SentenceLog)
-        log.display = True
-        log.chat(line)
+        self.query_one("#chat-dock").display = True
+        self.query_one("#waiting-chat", SentenceLog).chat(line)
 
     def action_not_owner(self) -> None:
         """``s`` from a seat that may not start the match: say why nothing happens."""
