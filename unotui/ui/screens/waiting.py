@@ -190,7 +190,7 @@ class WaitingScreen(Screen[None]):
         self.query_one("#waiting-chat", SentenceLog).end_run()  # (a reconnection says so here)
 
     def chat(self, line: m.ChatLine) -> None:
-        """A chat line in the room's chat, under the note, marked as chat as at the table
+        """A chat line in the room's chat box, under the room, marked as chat as at the table
         (:meth:`SentenceLog.chat`)."""
         self.query_one("#chat-dock").display = True
         self.query_one("#waiting-chat", SentenceLog).chat(line)
