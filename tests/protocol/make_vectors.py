@@ -233,6 +233,8 @@ def host_file() -> dict[str, Any]:
         valid("created", Created("K7QMX")),
         valid("delta with a named colour", Delta(12, (Event("colour", 0, value=int(Colour.GREEN)),),
                                                   {"colour": Colour.GREEN, "top": Card.parse("W")})),
+        valid("chat: an earlier line, sent to a member just admitted",
+              ChatLine(None, "Eve", "good luck", True)),
     ]
     snap_wire = msgpack.unpackb(encode(snap))
     view = snap_wire["view"]
@@ -278,6 +280,8 @@ def host_file() -> dict[str, Any]:
         invalid("welcome: name is a number", "bad_message", {**ok[0]["value"], "name": 1}),
         invalid("welcome: no token key (only name may be missing)", "bad_message",
                 {k: v for k, v in ok[0]["value"].items() if k != "token"}),
+        invalid("chat: earlier is nil (a flag: true or false, or missing)", "bad_message",
+                {"t": "chat", "seat": 1, "name": "Bob", "text": "gg", "earlier": None}),
     ]
     older = [  # what an older host sends: accepted, read as the canonical message "as"
         lenient("welcome from a host older than welcome.name", ok[0]["value"], "name"),
@@ -285,6 +289,8 @@ def host_file() -> dict[str, Any]:
                 msgpack.unpackb(encode(TableState(
                     "waiting", (SeatState("Ann", "human"), SeatState("", "open")), 0, True, 1, None, 0))),
                 "autostart", False),
+        lenient("chat from a host older than chat.earlier", msgpack.unpackb(encode(ChatLine(1, "Bob", "gg"))),
+                "earlier", False),
     ]
     return {
         "description": "Frames a host sends to a client. A client accepts frames up to 262144 bytes; "

@@ -6,13 +6,14 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from textual.widgets import Static
+from textual.widgets import RichLog
 
 from tests.net.lan_support import until
 from unotui.net.hosted import HostedGame
 from unotui.net.remote import RemoteGame
 from unotui.protocol import messages as m
 from unotui.ui.app import UnoApp
+from unotui.ui.game_log import CHAT_MARK
 from unotui.ui.menu_home import MenuHome
 from unotui.ui.screens.chat import ChatScreen
 from unotui.ui.screens.waiting import WaitingScreen
@@ -47,6 +48,8 @@ async def test_the_waiting_room_has_chat_both_ways() -> None:
         line = next(u for u in heard if isinstance(u, m.ChatLine))
         assert line.name == "Hosty"
         joey.chat("hello")
-        note = waiting.query_one("#note", Static)
-        await _until(pilot, lambda: "Joey: hello" in str(note.render()), "Joey's line in the room")
+        log = waiting.query_one("#waiting-chat", RichLog)
+        shown = lambda: [line.text.rstrip() for line in log.lines]  # noqa: E731
+        await _until(pilot, lambda: f"{CHAT_MARK}Joey: hello" in shown(), "Joey's line in the room")
+        assert f"{CHAT_MARK}Hosty: hi all" in shown()  # the room's chat keeps both, marked as chat
         await joey.close()

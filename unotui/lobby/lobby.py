@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
@@ -31,7 +32,7 @@ from ..net.room import Room
 from ..net.seats import unique_name
 from ..protocol import messages as m
 from ..protocol.session import HelloReceived, HostSession
-from ..protocol.text import clean, name_key
+from ..protocol.text import CHAT_RECENT, clean, name_key
 from ..table import AUTO_KEEP, SeatKind, TableStatus
 from .identity import Credentials, table_code
 from .limits import ChatGate, Creator, table_refusal
@@ -141,6 +142,7 @@ class Lobby:
         self._visits = 0  # lobby connections so far (their presence keys)
         self._closed = False
         self._chat_gate = ChatGate(self.settings.chat_per_s, self.settings.chat_burst)
+        self._recent_chat: deque[m.ChatLine] = deque(maxlen=CHAT_RECENT)  # for who comes in next
         self._refresh_at: asyncio.TimerHandle | None = None
         self._leaders: tuple[m.LeaderRow, ...] = ()
         self.loop = asyncio.get_running_loop()
@@ -185,6 +187,8 @@ class Lobby:
         self._on_event(f"{name} entered the lobby" + ("" if identity else " (guest)"))
         self._changed()
         self._send_state(link)
+        for line in self._recent_chat:  # what was said before this connection came in
+            session.send(replace(line, earlier=True))
         held = self._held(identity)
         if held is not None and held[1]:  # said once, at the door (the list keeps no stale line)
             session.send(m.Refused(None, "seat_in_use", in_use_text(held[0])))
@@ -281,6 +285,7 @@ class Lobby:
         if not self._chat_gate.allow(keys, self.loop.time()):
             return self._refuse(link, "rate_limited", "Too many chat lines from your address; wait a moment.")
         line = m.ChatLine(None, member.name, text)
+        self._recent_chat.append(line)
         for other in self.members:
             session_of(other, HostSession).send(line)
             other.flush()

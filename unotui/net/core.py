@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import logging
 import secrets
+from collections import deque
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import replace
 from random import Random
@@ -27,6 +28,7 @@ from ..bots import BOT_NAMES, Bot, make_bot
 from ..engine import Action, Game, Phase, seat_view
 from ..protocol import messages as m
 from ..protocol.session import HelloReceived
+from ..protocol.text import CHAT_RECENT
 from ..table import (
     DeadlineKind,
     Decision,
@@ -98,6 +100,9 @@ class TableCore(Generic[K]):
         self._records: list[Record] = []
         self._events: list[str] = []
         self._changed = False
+        #: the last lines said here, for whoever comes in next (in memory only: a table
+        #: rebuilt from its journal starts with none)
+        self.recent_chat: deque[m.ChatLine] = deque(maxlen=CHAT_RECENT)
         if book is None:
             self._records.append(TableOpened(config_to_dict(config)))
 
@@ -309,6 +314,8 @@ class TableCore(Generic[K]):
         self.audience.add(member, outbox, seat, watcher)
         if self.game is not None:
             outbox.send_view(seat_view(self.game, seat, self.game.round_log_start))
+        for line in self.recent_chat:  # what was said before this member came in
+            outbox.send(replace(line, earlier=True))
 
     # ----- what members say -------------------------------------------------------------------
 
@@ -343,8 +350,9 @@ class TableCore(Generic[K]):
             return
         seat = self.members[member]
         name = self.book.seats[seat].name if seat is not None else self.audience.watchers[member]
-        name = name or "spectator"
-        self.audience.send_all(m.ChatLine(seat, name, text))
+        line = m.ChatLine(seat, name or "spectator", text)
+        self.recent_chat.append(line)
+        self.audience.send_all(line)
 
     def _request_start(self, member: K, now: float) -> None:
         """The host's own seat asks to start now; anyone else is refused."""

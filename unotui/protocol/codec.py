@@ -336,7 +336,8 @@ SCHEMAS: dict[type[Any], tuple[Field, ...]] = {
         _f("seat", _seat),
         _f("ms", _int("ms", 0, 3_600_000)),
     ),
-    ChatLine: (_f("seat", _seat), _f("name", _name), _f("text", _str("text", CHAT_MAX, 1))),
+    ChatLine: (_f("seat", _seat), _f("name", _name), _f("text", _str("text", CHAT_MAX, 1)),
+               _f("earlier", lambda v: bool_in(v, "earlier"))),
     TableState: (
         _f("status", _status, _name_out(_status)),
         _f("seats", _seats_in, _seats_out),
@@ -361,6 +362,7 @@ SCHEMAS: dict[type[Any], tuple[Field, ...]] = {
 #: the field omits it).  A sender always writes them: the canonical form has every field.
 OPTIONAL: dict[tuple[type[Any], str], object] = {
     (Welcome, "name"): None, (Hello, "take_over"): False, (TableState, "autostart"): False,
+    (ChatLine, "earlier"): False,
 }
 # The dataclass attribute behind a wire key, where they differ.
 _ATTR: dict[tuple[type[Any], str], str] = {(Delta, "set"): "changes"}

@@ -297,12 +297,18 @@ class Deadline:
 
 @dataclass(frozen=True, slots=True)
 class ChatLine:
-    """A chat line relayed by the host, already cleaned (clean it again before showing)."""
+    """A chat line relayed by the host, already cleaned (clean it again before showing).
+
+    ``earlier``: said before this connection came in (the table's or lobby's recent
+    lines, sent after the snapshot to a member just admitted): shown as such, and not
+    again if this client already shows it.  Optional on the wire (missing: false).
+    """
 
     TYPE: ClassVar[str] = "chat"
     seat: int | None
     name: str
     text: str
+    earlier: bool = False
 
 
 @dataclass(frozen=True, slots=True)

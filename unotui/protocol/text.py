@@ -24,6 +24,7 @@ from .errors import RemoteProtocolError
 
 __all__ = [
     "CHAT_MAX",
+    "CHAT_RECENT",
     "NAME_MAX_CELLS",
     "cells",
     "clean",
@@ -36,6 +37,8 @@ __all__ = [
 NAME_MAX_CELLS = 16
 #: the longest chat line, in characters (after cleaning)
 CHAT_MAX = 280
+#: the recent chat lines a table or lobby keeps and sends to whoever comes in (SPEC.md)
+CHAT_RECENT = 20
 
 _DROP = frozenset({"Cc", "Cf", "Co", "Cs", "Zl", "Zp", "Cn"})
 

@@ -115,10 +115,12 @@ def show_update(
     if isinstance(update, m.Presence):
         template = _PRESENCE.get(update.state, "{name}: " + update.state)
         line = template.format(name=display_name(update.name))
-    elif isinstance(update, m.ChatLine):
-        who = display_name(update.name) + (" (watching)" if update.seat is None else "")
-        line = f"{who}: {update.text}"
-        style = Style(bold=True)
+    elif isinstance(update, m.ChatLine):  # marked as chat, in the log (ui/game_log.py)
+        if table is not None:
+            table.chat(update)
+        elif waiting is not None:
+            waiting.chat(update)
+        return
     elif isinstance(update, m.Deadline) and update.kind == DeadlineKind.TURN:
         seat, seconds = -1 if update.seat is None else update.seat, update.ms / 1000
         if table is not None:

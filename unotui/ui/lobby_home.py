@@ -216,7 +216,7 @@ class LobbyHome(AppSlot):
         elif isinstance(update, m.Created):
             self.sit(update.code)
         elif isinstance(update, m.ChatLine):
-            screen.say(f"{update.name}: {update.text}", Style(bold=True))
+            screen.chat(update)
         elif isinstance(update, m.Refused):
             if update.code == "seat_in_use":  # said at every visit to the lobby: shown once
                 if update.message == self.said_in_use:

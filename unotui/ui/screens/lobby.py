@@ -22,7 +22,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
 from ...engine import Rules
-from ...protocol.messages import LobbyState, LobbyTable
+from ...protocol.messages import ChatLine, LobbyState, LobbyTable
 from ...protocol.text import clean
 from ...table import TableStatus
 from ..game_log import SentenceLog
@@ -84,7 +84,7 @@ class LobbyScreen(Screen[None]):
         #: the seats of a table quick match opens (its question says what it starts)
         self.quick_seats = quick_seats
         self._held: str | None = None  # the table whose held seat the cursor went to
-        self._pending: list[Text] = []
+        self._pending: list[Text | ChatLine] = []
 
     def compose(self) -> ComposeResult:
         yield Static(Text("Connecting to the lobby...", Style(dim=True)), id="lobby-head")
@@ -108,8 +108,11 @@ class LobbyScreen(Screen[None]):
         self.say("Welcome! Enter sits at the highlighted table, q finds you a quick match, "
                  "n opens a new table.", Style(dim=True))
         log = self.query_one("#lobby-log", SentenceLog)
-        for text in self._pending:
-            log.add(text)
+        for said in self._pending:
+            if isinstance(said, ChatLine):
+                log.chat(said, table=False)
+            else:
+                log.add(said)
         self._pending.clear()
         self._draw()
 
@@ -117,6 +120,8 @@ class LobbyScreen(Screen[None]):
 
     def watch_state(self) -> None:
         self._draw()
+        if self.query("#lobby-log"):  # a lobby connection's recent lines come after its state:
+            self.query_one("#lobby-log", SentenceLog).end_run()  # a run of them is over
 
     def _draw(self) -> None:
         """Draw the lobby's state (keeps the highlighted table where it was, by code)."""
@@ -168,6 +173,16 @@ class LobbyScreen(Screen[None]):
             self._pending.append(text)
             return
         log.add(text)
+
+    def chat(self, line: ChatLine) -> None:
+        """A chat line in the lobby's chat, marked as chat as at a table (an earlier one
+        already shown is not shown again: :meth:`SentenceLog.chat`)."""
+        try:
+            log = self.query_one("#lobby-log", SentenceLog)
+        except NoMatches:  # not composed yet: written when it is
+            self._pending.append(line)
+            return
+        log.chat(line, table=False)
 
     def highlighted(self) -> str | None:
         """The code of the highlighted table, if any."""

@@ -44,6 +44,7 @@ from ...engine import (
     ShuffleWatch,
     play,
 )
+from ...protocol import messages as m
 from ...protocol.text import clean
 from ..game_log import GameLog
 from ..messages import CycleSort, CycleTheme, GoHome, HintRequest, Intent, SendChat
@@ -164,7 +165,7 @@ class TableScreen(Screen[None]):
         self._hint_for = -1  # version of the view the message line's hint is about
         # What was said before the screen was up (a chat line or a presence can arrive
         # between the app making the table and its mounting): shown on mount, not lost.
-        self._early: list[tuple[str, Style | None]] = []
+        self._early: list[tuple[str, Style | None] | m.ChatLine] = []
         self._early_say: tuple[str, bool] | None = None
         self._up = False  # composed and mounted (``is_mounted`` comes before the children)
         self._gone = False  # unmounted: an update still in the app's queue says nothing
@@ -192,8 +193,11 @@ class TableScreen(Screen[None]):
             self.set_reactive(TableScreen.view, None)
             self.view = view
         self._up = True
-        for text, style in self._early:
-            self.note(text, style)
+        for early in self._early:
+            if isinstance(early, m.ChatLine):
+                self.chat(early)
+            else:
+                self.note(*early)
         if self._early_say is not None:
             self.say(*self._early_say)
         self._early, self._early_say = [], None
@@ -340,6 +344,15 @@ class TableScreen(Screen[None]):
             self._early.append((text, style))
             return
         self.query_one(GameLog).add(Text(clean(text, 400, collapse=False), style or Style(italic=True)))
+
+    def chat(self, line: m.ChatLine) -> None:
+        """A chat line in the log, marked as chat (:meth:`GameLog.chat`)."""
+        if self._gone:
+            return
+        if not self._up:
+            self._early.append(line)
+            return
+        self.query_one(GameLog).chat(line)
 
     def refused(self, code: str, message: str) -> None:
         """An intent was refused: say why; nothing else changes."""

@@ -22,7 +22,9 @@ from textual.widgets import Footer, Static
 
 from ...engine import Rules
 from ...net.room_info import RoomInfo
+from ...protocol import messages as m
 from ...table import SeatKind, TableStatus
+from ..game_log import SentenceLog
 from ..messages import LeaveTable, SendChat, StartMatch
 from ..words import display_name
 
@@ -145,9 +147,12 @@ class WaitingScreen(Screen[None]):
         with Vertical(id="waiting"):
             yield Static(id="room")
             yield Static(Text(self.note), id="note")
+        with Vertical(id="chat-dock"):  # below the room, shown once someone speaks
+            yield SentenceLog(id="waiting-chat", max_lines=100)
         yield Footer()
 
     def on_mount(self) -> None:
+        self.query_one("#waiting-chat").border_title = "Chat"
         self.refresh_room()
 
     def watch_room(self) -> None:
@@ -180,8 +185,15 @@ class WaitingScreen(Screen[None]):
         self.say(why)
 
     def say(self, text: str) -> None:
-        """A one-line note under the room (why a key did nothing, chat, errors)."""
+        """A one-line note under the room (why a key did nothing, presence, errors)."""
         self.query_one("#note", Static).update(Text(text))
+        self.query_one("#waiting-chat", SentenceLog).end_run()  # (a reconnection says so here)
+
+    def chat(self, line: m.ChatLine) -> None:
+        """A chat line in the room's chat box, under the room, marked as chat as at the table
+        (:meth:`SentenceLog.chat`)."""
+        self.query_one("#chat-dock").display = True
+        self.query_one("#waiting-chat", SentenceLog).chat(line)
 
     def action_not_owner(self) -> None:
         """``s`` from a seat that may not start the match: say why nothing happens."""
@@ -199,8 +211,8 @@ class WaitingScreen(Screen[None]):
         self.post_message(StartMatch())
 
     def action_chat(self) -> None:
-        """Say something to the people waiting (the line arrives as the note under the
-        room, as theirs do here, and in the log once the match starts)."""
+        """Say something to the people waiting (the line comes back from the host into
+        the room's chat, as theirs do)."""
         if self.closed:
             self.say("The table is closed: Escape leaves.")
             return
