@@ -443,7 +443,8 @@ async def test_the_lobby_chat_wraps_to_its_pane_at_every_size(tmp_path: Path) ->
 
 
 @pytest.mark.parametrize(("size", "rows"), [((80, 24), 9), ((120, 40), 15)])
-async def test_the_lobby_chat_grows_with_the_terminal(tmp_path: Path, size: tuple[int, int], rows: int) -> None:
+async def test_the_lobby_chat_grows_with_the_terminal(tmp_path: Path, size: tuple[int, int], rows: int
+                                                      ) -> None:
     """At 120x40 the chat kept 7 rows beside 26 empty rows of the tables' list."""
     async with lobby_host(tmp_path, SETTINGS) as (_lobby, port):
         app = lobby_app("127.0.0.1", port, "Ann")
