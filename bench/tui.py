@@ -56,7 +56,7 @@ def _time_in_tmux(command: str, mark: str, timeout: float = 60.0) -> float:
     """Seconds from starting ``command`` in a fresh tmux window to ``mark`` on its screen."""
     session = f"bench-{uuid.uuid4().hex[:8]}"
     channel = f"done-{session}"
-    env = {k: v for k, v in os.environ.items() if k != "TMUX"}
+    env = {k: v for k, v in os.environ.items() if k not in ("TMUX", "COLUMNS", "LINES")}  # (its own size)
     with tempfile.TemporaryDirectory() as tmp:
         stamp = Path(tmp) / "start"
         shell = f"date +%s.%N > {stamp}; {command}"
@@ -103,7 +103,7 @@ def first_frame(runs: int) -> tuple[list[float], list[float]]:
     # One idle session keeps the tmux server up between runs: otherwise killing a run's
     # session stops the server, and the next run can race its shutdown.
     keeper = f"bench-keeper-{uuid.uuid4().hex[:8]}"
-    env = {k: v for k, v in os.environ.items() if k != "TMUX"}
+    env = {k: v for k, v in os.environ.items() if k not in ("TMUX", "COLUMNS", "LINES")}  # (its own size)
     subprocess.run(["tmux", "new-session", "-d", "-s", keeper, "sleep 3600"], check=True, env=env)
     try:
         return _first_frames(runs, exe, unotui)

@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
+
+# A terminal size in the environment (COLUMNS/LINES, as some shells export) is what every
+# program started from here believes, whatever its tmux window's size: a tmux server
+# started by a test inherits it, and a "120x40" end-to-end test would draw at 80x24.
+for _size in ("COLUMNS", "LINES"):
+    os.environ.pop(_size, None)
 
 
 @pytest.fixture
