@@ -23,8 +23,9 @@ sys.path.insert(0, str(ROOT))
 
 from unotui.engine import DEAL, Game, Rules, seat_views  # noqa: E402
 from unotui.protocol import Hello, encode  # noqa: E402
+from unotui.protocol.events import HelloReceived  # noqa: E402
 from unotui.protocol.framing import frame  # noqa: E402
-from unotui.protocol.session import HelloReceived, HostSession  # noqa: E402
+from unotui.protocol.session import HostSession  # noqa: E402
 from unotui.protocol.shared import SharedDeltas  # noqa: E402
 
 

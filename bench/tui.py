@@ -160,7 +160,7 @@ async def rerender(players: int = 10, moves: int = 200) -> float:
             return views[0]
 
         async def start(self) -> None:
-            from unotui.protocol.session import ViewUpdated
+            from unotui.protocol.events import ViewUpdated
 
             self._emit(ViewUpdated(views[0]))
 

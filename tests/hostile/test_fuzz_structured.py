@@ -25,7 +25,7 @@ from tests.protocol.proto_support import Pair
 from unotui.engine import Rules
 from unotui.protocol import ProtocolError, decode_client, decode_host
 from unotui.protocol.errors import CODES
-from unotui.protocol.session import ConnectionClosed
+from unotui.protocol.events import ConnectionClosed
 
 from .arena import size
 

@@ -16,8 +16,9 @@ from unotui.net.remote import RemoteGame
 from unotui.net.room import Room
 from unotui.protocol import messages as m
 from unotui.protocol.codec import decode_host, encode
+from unotui.protocol.events import ViewUpdated
 from unotui.protocol.framing import FrameDecoder, frame
-from unotui.protocol.session import HostSession, Rates, ViewUpdated
+from unotui.protocol.session import HostSession, Rates
 
 FAST_RATES = Rates(per_s=10_000, burst=10_000, chat_per_s=100, chat_burst=100)
 

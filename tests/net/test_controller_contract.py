@@ -22,7 +22,8 @@ from unotui.net.controller import Controller, Update
 from unotui.net.hosted import HostedGame
 from unotui.net.local import LocalGame
 from unotui.protocol import messages as m
-from unotui.protocol.session import Rates, ViewUpdated
+from unotui.protocol.events import ViewUpdated
+from unotui.protocol.session import Rates
 
 pytestmark = pytest.mark.timeout(60)
 

@@ -15,7 +15,7 @@ from unotui.net.core import TableCore
 from unotui.net.effects import ActionsApplied, MatchStarted, SeatsSaved, TableOpened
 from unotui.net.journal import SavedTable
 from unotui.protocol import messages as m
-from unotui.protocol.session import HelloReceived
+from unotui.protocol.events import HelloReceived
 
 FAST = dict(bot_delay=0.0, catch_grace=0.0, auto_keep=0.0)
 TWO = RoomConfig(seats=2, autostart=True, rules=Rules.preset("classic"), **FAST)  # type: ignore[arg-type]

@@ -178,7 +178,7 @@ async def test_a_spectator_watches_without_a_hand_and_cannot_act() -> None:
         seq = watcher.game.send(DRAW)
         await until(lambda: any(r.seq == seq for r in watcher.refused))
         assert watcher.refused[-1].code == "spectator"
-        from unotui.protocol.session import ViewUpdated
+        from unotui.protocol.events import ViewUpdated
 
         def saw_round_end() -> bool:
             return any(isinstance(u, ViewUpdated) and u.view.round_winner >= 0 for u in watcher.updates)

@@ -21,7 +21,7 @@ from unotui.engine import DRAW, KEEP, Action, Card, Event, Game, Play, Rules, pl
 from unotui.net.controller import Update
 from unotui.net.local import LocalGame
 from unotui.protocol import messages as m
-from unotui.protocol.session import ViewUpdated
+from unotui.protocol.events import ViewUpdated
 from unotui.protocol.text import clean, clean_name
 from unotui.ui.settings import Config, config_path, load_config, save_config
 from unotui.ui.words import describe

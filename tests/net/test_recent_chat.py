@@ -14,7 +14,7 @@ from unotui.net.core import TableCore
 from unotui.net.journal import SavedTable
 from unotui.net.remote import RemoteGame
 from unotui.protocol import messages as m
-from unotui.protocol.session import HelloReceived
+from unotui.protocol.events import HelloReceived
 from unotui.protocol.text import CHAT_MAX, CHAT_RECENT
 
 from .lan_support import FAST, Player, has_view, hosted, until

@@ -26,8 +26,9 @@ from unotui.protocol import (
     decode_host,
     encode,
 )
+from unotui.protocol.events import ConnectionClosed
 from unotui.protocol.peer_session import PeerSession
-from unotui.protocol.session import ConnectionClosed, HostSession, State
+from unotui.protocol.session import HostSession, State
 from unotui.protocol.values import ACTION_BY_TEXT
 
 from .proto_support import Pair, random_steps

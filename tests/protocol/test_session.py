@@ -22,17 +22,10 @@ from unotui.protocol import (
     Welcome,
     encode_frame,
 )
+from unotui.protocol.events import ConnectionClosed, Fault, HelloReceived, ViewUpdated
 from unotui.protocol.framing import pack_body
 from unotui.protocol.peer_session import PeerSession
-from unotui.protocol.session import (
-    ConnectionClosed,
-    Fault,
-    HelloReceived,
-    HostSession,
-    State,
-    Timing,
-    ViewUpdated,
-)
+from unotui.protocol.session import HostSession, State, Timing
 from unotui.protocol.values import ACTION_BY_TEXT
 from unotui.tokens import new_token, same_token
 

@@ -31,7 +31,8 @@ from ..net.recovery import restore_rooms
 from ..net.room import Room
 from ..net.seats import unique_name
 from ..protocol import messages as m
-from ..protocol.session import HelloReceived, HostSession
+from ..protocol.events import HelloReceived
+from ..protocol.session import HostSession
 from ..protocol.text import CHAT_RECENT, clean, name_key
 from ..table import AUTO_KEEP, SeatKind, TableStatus
 from .identity import Credentials, table_code

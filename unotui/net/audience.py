@@ -15,7 +15,6 @@ from typing import Generic, TypeVar
 
 from ..engine import Game, seat_views
 from ..protocol import messages as m
-from ..protocol.shared import SharedDeltas
 from .effects import Outbox
 
 __all__ = ["Audience"]
@@ -104,6 +103,10 @@ class Audience(Generic[K]):
         seats = self.members.values()
         viewers = [(seat, max(box.log_from, start)) for seat, box in zip(seats, outboxes, strict=True)]
         views = seat_views(game, viewers)
+        # Imported here, not at the top: solo play's start-up need not load the wire's
+        # packing, codec and view sync (bench/tui.py: launch to first frame).
+        from ..protocol.shared import SharedDeltas
+
         shared = SharedDeltas(views.public)
         for box, view in zip(outboxes, views, strict=True):
             box.send_view(view, shared)

@@ -36,7 +36,7 @@ from collections.abc import Callable
 from ..bots import suggest
 from ..engine import Action, SeatView
 from ..protocol import messages as m
-from ..protocol.session import ViewUpdated
+from ..protocol.events import ViewUpdated
 from .room_info import RoomChanged
 
 __all__ = ["Controller", "Listener", "Update"]

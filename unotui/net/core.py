@@ -27,7 +27,7 @@ from typing import Generic, TypeVar
 from ..bots import BOT_NAMES, Bot, make_bot
 from ..engine import Action, Game, Phase, seat_view
 from ..protocol import messages as m
-from ..protocol.session import HelloReceived
+from ..protocol.events import HelloReceived
 from ..protocol.text import CHAT_RECENT
 from ..table import (
     DeadlineKind,

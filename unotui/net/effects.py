@@ -9,15 +9,17 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Generic, NamedTuple, Protocol, TypeVar
+from typing import TYPE_CHECKING, Generic, NamedTuple, Protocol, TypeVar
 
 from ..engine import Action, Rules, SeatView
 from ..protocol import messages as m
-from ..protocol.shared import SharedDeltas
 from ..table import Accepted, SeatKind, TableStatus
 from .config import RoomConfig
 from .journal import SavedSeat
 from .seats import SeatBook
+
+if TYPE_CHECKING:  # (the wire's packing is loaded by the members that write bytes)
+    from ..protocol.shared import SharedDeltas
 
 __all__ = [
     "ActionsApplied",

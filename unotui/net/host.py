@@ -36,7 +36,8 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from ..protocol import messages as m
-from ..protocol.session import ConnectionClosed, HelloReceived, HostSession
+from ..protocol.events import ConnectionClosed, HelloReceived
+from ..protocol.session import HostSession
 from ..tokens import TokenBucket
 from .guard import GUESS_CODES, Backoff, BackoffLimits
 from .link import Link, session_of

@@ -19,8 +19,9 @@ from typing import Any
 from .. import __version__
 from ..engine import Rules
 from ..protocol import messages as m
+from ..protocol.events import ConnectionClosed
 from ..protocol.peer_session import PeerSession
-from ..protocol.session import PROTOCOL_VERSION, ConnectionClosed
+from ..protocol.session import PROTOCOL_VERSION
 from ..protocol.text import CHAT_MAX, clean
 from .link import Link, session_of
 from .remote import JoinError, dial, hang_up

@@ -25,18 +25,20 @@ import asyncio
 import contextlib
 from collections.abc import Sequence
 from random import Random
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from ..bots import Bot, make_bot
 from ..engine import DEAL, Action, Card, Game, Phase, Rules, SeatView, seat_view
 from ..protocol import messages as m
-from ..protocol.session import ViewUpdated
-from ..protocol.shared import SharedDeltas
+from ..protocol.events import ViewUpdated
 from ..table import AUTO_KEEP, SeatKind
 from .config import RoomConfig
 from .controller import Controller
 from .core import TableCore
 from .seats import SeatBook, SeatEntry
+
+if TYPE_CHECKING:  # (solo play writes no bytes: the wire's packing is never loaded)
+    from ..protocol.shared import SharedDeltas
 
 __all__ = ["Clock", "LocalGame", "LoopClock"]
 

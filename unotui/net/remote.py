@@ -28,8 +28,9 @@ from typing import Any
 from .. import __version__
 from ..engine import DEAL, Action, Phase, Rules, SeatView
 from ..protocol import messages as m
+from ..protocol.events import ConnectionClosed, Fault, ViewUpdated
 from ..protocol.peer_session import PeerSession
-from ..protocol.session import PROTOCOL_VERSION, ConnectionClosed, Fault, ViewUpdated
+from ..protocol.session import PROTOCOL_VERSION
 from ..protocol.text import CHAT_MAX, clean
 from ..table import PresenceState
 from .addresses import DEFAULT_PORT, unreachable

@@ -21,7 +21,8 @@ from typing import Protocol
 
 from ..engine import Game
 from ..protocol import messages as m
-from ..protocol.session import HelloReceived, HostSession
+from ..protocol.events import HelloReceived
+from ..protocol.session import HostSession
 from ..table import TableStatus
 from .config import RoomConfig
 from .core import TableCore

@@ -11,44 +11,117 @@ message), :mod:`.codec` (message <-> bytes), :mod:`.sync` (snapshot and deltas o
 seat's view), :mod:`.shared` (a moment's views as each connection's bytes), :mod:`.text`
 (cleaning names and chat), :mod:`.states` (the sessions' rules as tables),
 :mod:`.session` (the per-connection state machines with timeouts, limits and heartbeats).
+
+Importing the package loads none of them: a name is loaded from its module when first
+used (PEP 562), so a program that needs only the messages (solo play's table core) does
+not pay for the codec, the sessions or the view sync at start-up.
 """
 
-from .codec import decode_client, decode_host, encode, encode_frame
-from .errors import CODES, LocalProtocolError, ProtocolError, RemoteProtocolError
-from .framing import CLIENT_LIMITS, HOST_LIMITS, PEER_ACCEPTS, FrameDecoder, Limits
-from .messages import (
-    Accepted,
-    Bye,
-    Chat,
-    ChatLine,
-    ClientMessage,
-    Closed,
-    Create,
-    Created,
-    Deadline,
-    Delta,
-    Error,
-    Hello,
-    HostMessage,
-    Intent,
-    LeaderRow,
-    LobbyState,
-    LobbyTable,
-    Message,
-    Ping,
-    Pong,
-    Presence,
-    Quick,
-    Ready,
-    Refused,
-    SeatState,
-    Snapshot,
-    Start,
-    TableState,
-    Welcome,
-)
-from .sync import ViewDecoder, ViewEncoder
-from .text import clean, clean_chat, clean_name, name_key
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .codec import decode_client, decode_host, encode, encode_frame
+    from .errors import CODES, LocalProtocolError, ProtocolError, RemoteProtocolError
+    from .framing import CLIENT_LIMITS, HOST_LIMITS, PEER_ACCEPTS, FrameDecoder, Limits
+    from .messages import (
+        Accepted,
+        Bye,
+        Chat,
+        ChatLine,
+        ClientMessage,
+        Closed,
+        Create,
+        Created,
+        Deadline,
+        Delta,
+        Error,
+        Hello,
+        HostMessage,
+        Intent,
+        LeaderRow,
+        LobbyState,
+        LobbyTable,
+        Message,
+        Ping,
+        Pong,
+        Presence,
+        Quick,
+        Ready,
+        Refused,
+        SeatState,
+        Snapshot,
+        Start,
+        TableState,
+        Welcome,
+    )
+    from .sync import ViewDecoder, ViewEncoder
+    from .text import clean, clean_chat, clean_name, name_key
+
+#: each name this package offers -> the module that defines it
+_WHERE: dict[str, str] = {
+    "decode_client": "codec",
+    "decode_host": "codec",
+    "encode": "codec",
+    "encode_frame": "codec",
+    "CODES": "errors",
+    "LocalProtocolError": "errors",
+    "ProtocolError": "errors",
+    "RemoteProtocolError": "errors",
+    "CLIENT_LIMITS": "framing",
+    "HOST_LIMITS": "framing",
+    "PEER_ACCEPTS": "framing",
+    "FrameDecoder": "framing",
+    "Limits": "framing",
+    "Accepted": "messages",
+    "Bye": "messages",
+    "Chat": "messages",
+    "ChatLine": "messages",
+    "ClientMessage": "messages",
+    "Closed": "messages",
+    "Create": "messages",
+    "Created": "messages",
+    "Deadline": "messages",
+    "Delta": "messages",
+    "Error": "messages",
+    "Hello": "messages",
+    "HostMessage": "messages",
+    "Intent": "messages",
+    "LeaderRow": "messages",
+    "LobbyState": "messages",
+    "LobbyTable": "messages",
+    "Message": "messages",
+    "Ping": "messages",
+    "Pong": "messages",
+    "Presence": "messages",
+    "Quick": "messages",
+    "Ready": "messages",
+    "Refused": "messages",
+    "SeatState": "messages",
+    "Snapshot": "messages",
+    "Start": "messages",
+    "TableState": "messages",
+    "Welcome": "messages",
+    "ViewDecoder": "sync",
+    "ViewEncoder": "sync",
+    "clean": "text",
+    "clean_chat": "text",
+    "clean_name": "text",
+    "name_key": "text",
+}
+
+
+def __getattr__(name: str) -> Any:
+    """Load ``name`` from its module on first use."""
+    where = _WHERE.get(name)
+    if where is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{where}", __name__), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "CLIENT_LIMITS",

@@ -13,9 +13,10 @@ from typing import Any
 from ..engine import SeatView
 from .codec import decode_host
 from .errors import LocalProtocolError, RemoteProtocolError
+from .events import ConnectionClosed, Fault, PeerEvent, ViewUpdated
 from .framing import CLIENT_LIMITS, PEER_ACCEPTS, Limits
 from .messages import SEAT_ACTS, Bye, ChatLine, Closed, Delta, Error, Hello, Message, Snapshot, Welcome
-from .session import ConnectionClosed, Fault, PeerEvent, Session, Timing, ViewUpdated
+from .session import Session, Timing
 from .states import PEER_RULES, PEER_SENDS, State, step
 from .sync import ViewDecoder
 from .text import clean_chat

@@ -20,7 +20,6 @@ rate limits (token buckets), and heartbeats (ping after 15 s of silence, dead af
 
 from __future__ import annotations
 
-import enum
 from dataclasses import dataclass, replace
 from typing import Any, Generic, TypeVar
 
@@ -28,27 +27,21 @@ from ..engine import Rules, SeatView
 from ..tokens import TokenBucket
 from .codec import decode_client, encode
 from .errors import LocalProtocolError, RemoteProtocolError
+from .events import ConnectionClosed, Fault, HelloReceived, HostEvent
 from .framing import CLIENT_LIMITS, HOST_LIMITS, FrameDecoder, Limits, frame
 from .messages import (
-    Accepted,
     Bye,
     Chat,
-    ChatLine,
     Closed,
-    Create,
-    Deadline,
     Error,
     Hello,
     Intent,
     Message,
     Ping,
     Pong,
-    Presence,
-    Quick,
     Ready,
     Refused,
     Start,
-    TableState,
     Welcome,
 )
 from .shared import SharedDeltas
@@ -58,17 +51,11 @@ from .text import clean_chat, clean_name
 
 __all__ = [
     "PROTOCOL_VERSION",
-    "ConnectionClosed",
-    "Fault",
-    "HelloReceived",
-    "HostEvent",
     "HostSession",
-    "PeerEvent",
     "Rates",
     "Session",
     "State",
     "Timing",
-    "ViewUpdated",
 ]
 
 #: the versions this implementation speaks (a range, for negotiation)
@@ -76,47 +63,6 @@ PROTOCOL_VERSION = 1
 _SUPPORTED = (1, 1)
 
 
-class Fault(enum.StrEnum):
-    """Whose fault a closed connection was."""
-
-    REMOTE = "remote"  # the other side broke the protocol, went silent or vanished
-    LOCAL = "local"  # the other side says we broke it (we received an ``error``)
-    NONE = "none"  # an orderly end: bye, closed
-
-
-@dataclass(frozen=True, slots=True)
-class ConnectionClosed:
-    """The connection is over; nothing more will be sent or delivered."""
-
-    code: str
-    message: str
-    fault: Fault
-
-
-@dataclass(frozen=True, slots=True)
-class HelloReceived:
-    """Host side: a client said hello (``hello.name`` already cleaned) in ``version``.
-
-    Answer with :meth:`HostSession.accept` or :meth:`HostSession.reject`.
-    """
-
-    hello: Hello
-    version: int
-
-
-@dataclass(frozen=True, slots=True)
-class ViewUpdated:
-    """Peer side: the seat's view after a snapshot or delta."""
-
-    view: SeatView
-
-
-
-HostEvent = HelloReceived | Intent | Ready | Chat | Start | Create | Quick | ConnectionClosed
-PeerEvent = (
-    Welcome | ViewUpdated | Accepted | Refused | Presence | Deadline | ChatLine | TableState
-    | ConnectionClosed
-)
 
 
 @dataclass(frozen=True, slots=True)

@@ -32,7 +32,7 @@ from textual.screen import Screen
 from ..engine import Action, Phase, SeatView
 from ..net.controller import Controller, Update
 from ..protocol import messages as m
-from ..protocol.session import ViewUpdated
+from ..protocol.events import ViewUpdated
 from .home import Home
 from .lan import ranking_note, show_closed, show_update, waiting_room
 from .menu_home import MenuHome

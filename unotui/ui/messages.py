@@ -22,7 +22,7 @@ from textual.message import Message
 
 from ..engine import ENDED_PHASES, Action, Rules
 from ..net.controller import Update
-from ..protocol.session import ViewUpdated
+from ..protocol.events import ViewUpdated
 from .settings import Config
 
 __all__ = [

@@ -1,0 +1,74 @@
+"""What a connection's session delivers: the events a host or a client acts on.
+
+Apart from :mod:`.session` (the state machines that make them) so that a program that
+only consumes them (solo play's table core and its seat, the app) does not load the
+codec, the sessions and the view sync: the messages and these events are all it needs.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+from ..engine import SeatView
+from .messages import (
+    Accepted,
+    Chat,
+    ChatLine,
+    Create,
+    Deadline,
+    Hello,
+    Intent,
+    Presence,
+    Quick,
+    Ready,
+    Refused,
+    Start,
+    TableState,
+    Welcome,
+)
+
+__all__ = ["ConnectionClosed", "Fault", "HelloReceived", "HostEvent", "PeerEvent", "ViewUpdated"]
+
+
+class Fault(enum.StrEnum):
+    """Whose fault a closed connection was."""
+
+    REMOTE = "remote"  # the other side broke the protocol, went silent or vanished
+    LOCAL = "local"  # the other side says we broke it (we received an ``error``)
+    NONE = "none"  # an orderly end: bye, closed
+
+
+@dataclass(frozen=True, slots=True)
+class ConnectionClosed:
+    """The connection is over; nothing more will be sent or delivered."""
+
+    code: str
+    message: str
+    fault: Fault
+
+
+@dataclass(frozen=True, slots=True)
+class HelloReceived:
+    """Host side: a client said hello (``hello.name`` already cleaned) in ``version``.
+
+    Answer with :meth:`HostSession.accept` or :meth:`HostSession.reject`.
+    """
+
+    hello: Hello
+    version: int
+
+
+@dataclass(frozen=True, slots=True)
+class ViewUpdated:
+    """Peer side: the seat's view after a snapshot or delta."""
+
+    view: SeatView
+
+
+
+HostEvent = HelloReceived | Intent | Ready | Chat | Start | Create | Quick | ConnectionClosed
+PeerEvent = (
+    Welcome | ViewUpdated | Accepted | Refused | Presence | Deadline | ChatLine | TableState
+    | ConnectionClosed
+)
