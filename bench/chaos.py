@@ -60,7 +60,7 @@ from tests.net.lan_support import Player, has_view, hello_frame, until  # noqa: 
 from unotui.engine import Action, Phase, Rules  # noqa: E402
 from unotui.net.remote import JoinError, RemoteGame  # noqa: E402
 from unotui.protocol import messages as m  # noqa: E402
-from unotui.protocol.session import ViewUpdated  # noqa: E402
+from unotui.protocol.events import ViewUpdated  # noqa: E402
 from unotui.table import TableStatus  # noqa: E402
 
 #: the legitimate players' pace: under the protocol's 10 messages a second
