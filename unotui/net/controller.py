@@ -5,7 +5,7 @@ the latest :class:`~unotui.engine.SeatView` it was sent and sends *intents*:
 
 * :meth:`Controller.send` an action (``R5``, ``draw``, ``colour G`` ...) and get its
   sequence number back.  The answer comes back later through the listener: a
-  :class:`~unotui.protocol.session.ViewUpdated` if it was applied (with the protocol's ``accepted`` for that
+  :class:`~unotui.protocol.events.ViewUpdated` if it was applied (with the protocol's ``accepted`` for that
   number), or its ``refused`` echoing the number, with a stable ``code`` and a message.  Nothing is
   lost: a refused intent changes nothing and the front end keeps showing the last view.
   While an intent is :attr:`~Controller.in_flight` a second key press is not an error:
