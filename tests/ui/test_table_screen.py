@@ -427,3 +427,21 @@ async def test_the_top_card_line_is_never_cut_at_80x24(top: str) -> None:
     top_line = next(line for line in text.splitlines() if "Top:" in line)
     assert "…" not in top_line.split("│")[0], top_line
     assert card_name(card) in top_line
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_a_selected_customizable_wild_shows_its_whole_rule(size: tuple[int, int]) -> None:
+    """At 80 columns "Selected: Customizable Wild (WC) - playable: plays as..." was cut:
+    the rule goes on a line of its own when it does not fit beside."""
+    rules = CLASSIC.with_(hand_size=3, custom_wilds=1).with_settings(
+        {"custom": "next_draws_two+skip_next", "custom_text": "everyone sings"})
+    deck = deal_order(["WC R5 G3", "B9 G2 Y1"], "R1", dealer=1)
+    app = scripted_app(["Me", "Ada"], rules, {1: ScriptedBot()}, dealer=1, deck=deck)
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        await pilot.press("end")  # (wilds sort last)
+        await pilot.pause()
+        text = screen_text(app)
+        assert "Selected: Customizable Wild (WC) - playable" in text
+        whole = rules.custom.describe()
+        assert whole in " ".join(line.strip() for line in text.splitlines())  # nowhere cut

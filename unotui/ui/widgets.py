@@ -374,20 +374,41 @@ class HandView(_Panel):
         self._key = key
         art, _, _ = hand_row(cards, palette, cursor, shown_flags, width, marks, tall)
         info = Text()
+        lines = [art, info]
         n = len(cards)
         if n:
             card: Card = cards[cursor]
             info.append(f" {n} card{'s' if n != 1 else ''}, {sum(flags)} playable (*). ")
             info.append(f"Selected: {card_name(card)} ({card.text})", Style(bold=True))
             info.append(" - playable" if shown_flags[cursor] else "")
-            if card.text == "WC":
+            if card.text == "WC":  # its rule: on this line if it fits, else on lines of its own
                 rule = clean(view.rules.custom.describe(), 120, collapse=False)
-                info.append(f": {rule}", Style(italic=True))
+                if info.cell_len + 2 + cell_len(rule) < width:
+                    info.append(": ").append(rule, Style(italic=True))
+                else:
+                    lines += [Text(" " + part, Style(italic=True))
+                              for part in wrap_cells("The WC here: " + rule, width - 2)[:2]]
         elif view.seat is None:
             info.append(" You are watching: the players' hands are hidden.")
         else:
             info.append(" No cards.")
-        _set(self, _block([art, info]), 6 if tall else 4)
+        _set(self, _block(lines), (6 if tall else 4) + len(lines) - 2)
+
+
+def wrap_cells(text: str, width: int) -> list[str]:
+    """``text`` in lines of at most ``width`` terminal cells, broken between words (a
+    word wider than a line is cut): a panel that does not wrap by itself (``nowrap``)."""
+    lines: list[str] = []
+    line = ""
+    for word in text.split(" "):
+        candidate = f"{line} {word}" if line else word
+        if cell_len(candidate) <= width or not line:
+            line = candidate
+        else:
+            lines.append(line)
+            line = word
+    lines.append(line)
+    return lines
 
 
 _KEY_NAMES = {"enter": "Enter", "space": "Space", "question_mark": "?", "exclamation_mark": "!"}
