@@ -9,7 +9,7 @@ import pytest
 from tests.clock import FakeClock
 from tests.hostile.test_screens import wait_for
 from tests.ui.tui_support import full_text, showing
-from unotui.engine import DRAW, Game, Rules, seat_view
+from unotui.engine import ACCEPT, DRAW, Action, Game, Rules, deal_order, seat_view
 from unotui.ui.screens.table import TableScreen
 from unotui.ui.turn_clock import times_up
 
@@ -77,3 +77,13 @@ def test_time_s_up_says_what_the_table_did_for_whom() -> None:
     name = game.names[actor]
     assert times_up(seat_view(game, other), actor) == f"Time's up for {name}: the table drew 1 card."
     assert times_up(seat_view(game, None), actor) == f"Time's up for {name}: the table drew 1 card."
+
+
+def test_time_s_up_after_accepting_a_wild_draw_four_says_accepted_not_the_skip_after_it() -> None:
+    rules = Rules.preset("classic").with_(hand_size=3)
+    game = Game(["Ann", "Bob"], rules, dealer=1, deck=deal_order(["W+4 R5 R6", "B1 B2 B3"], "G1", dealer=1),
+                seed=1)
+    game.apply(0, Action.parse("W+4"))
+    game.apply(0, Action.parse("colour R"))
+    game.apply(1, ACCEPT)  # the engine's timeout action in the challenge phase: draw 4, lose the turn
+    assert times_up(seat_view(game, 0), 1) == "Time's up for Bob: the table accepted the Wild Draw Four."

@@ -32,7 +32,7 @@ from ..protocol.events import ConnectionClosed, Fault, ViewUpdated
 from ..protocol.peer_session import PeerSession
 from ..protocol.session import PROTOCOL_VERSION
 from ..protocol.text import CHAT_MAX, clean
-from ..table import PresenceState
+from ..table import DeadlineKind, PresenceState
 from .addresses import DEFAULT_PORT, unreachable
 from .controller import Controller
 from .link import Link, session_of
@@ -155,6 +155,7 @@ class RemoteGame(Controller):
         #: each seat's latest presence since this seat joined (what marks the seats that
         #: the ``table`` message does not: a stand-in after timeouts, a hold run out)
         self._presence: dict[int, PresenceState] = {}
+        self._held: set[int] = set()  # the seats whose hold runs (``hold`` deadlines)
         self._view: SeatView | None = None
         self.welcome: m.Welcome | None = None
         #: the seat's name as the host gave it (``Ann 2`` when another Ann sits there):
@@ -181,7 +182,7 @@ class RemoteGame(Controller):
 
     @property
     def marks(self) -> tuple[SeatMark, ...]:
-        return seat_marks(self.room, self._presence)
+        return seat_marks(self.room, self._presence, self._held)
 
     @property
     def leaving(self) -> str:
@@ -333,6 +334,11 @@ class RemoteGame(Controller):
         elif isinstance(event, m.Accepted | m.Refused | m.Presence | m.Deadline | m.ChatLine):
             if isinstance(event, m.Presence) and event.seat is not None:
                 self._presence[event.seat] = PresenceState(event.state)
+            elif isinstance(event, m.Deadline) and event.kind == DeadlineKind.HOLD:
+                if event.seat is None:
+                    self._held.clear()
+                else:
+                    self._held.add(event.seat)
             self._emit(event)  # what the host said, as it said it (checked and cleaned by the session)
         elif isinstance(event, m.TableState):
             self.room = self._room(event)

@@ -15,7 +15,7 @@ since (a stand-in after timeouts, or a hold that ran out, is said only by those)
 from __future__ import annotations
 
 import enum
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 
 from ..engine import Rules
@@ -98,11 +98,14 @@ class RoomChanged:
     room: RoomInfo
 
 
-def seat_marks(room: RoomInfo | None, presence: Mapping[int, PresenceState]) -> tuple[SeatMark, ...]:
-    """Each seat's mark from the room's last ``table`` and each seat's latest ``presence``
-    since (empty without a room).  The table says which seats are computer players' and
-    whose person is away; a ``bot`` presence is a stand-in for a person still here
-    (``idle``, until ``back``) or, for a person away, the hold running out (``bot``)."""
+def seat_marks(room: RoomInfo | None, presence: Mapping[int, PresenceState],
+               held: Collection[int] = ()) -> tuple[SeatMark, ...]:
+    """Each seat's mark from the room's last ``table``, each seat's latest ``presence``
+    since and the seats whose hold runs (``hold`` deadlines); empty without a room.  The
+    table says which seats are computer players' and whose person is away; a held seat is
+    ``away`` (a stand-in may play it after timeouts meanwhile); a ``bot`` presence is a
+    stand-in for a person still here (``idle``, until ``back``) or, for a person away whose
+    seat is no longer held, the hold run out (``bot``)."""
     if room is None:
         return ()
     marks = []
@@ -112,6 +115,8 @@ def seat_marks(room: RoomInfo | None, presence: Mapping[int, PresenceState]) -> 
             mark = SeatMark.PERSON  # (nobody's yet: a "left" before the match opened it)
         elif info.kind == SeatKind.BOT:
             mark = SeatMark.BOT
+        elif s in held:
+            mark = SeatMark.AWAY
         elif state == PresenceState.BOT:
             mark = SeatMark.BOT if info.away else SeatMark.IDLE
         elif info.away or state in (PresenceState.AWAY, PresenceState.LEFT):

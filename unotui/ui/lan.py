@@ -136,7 +136,9 @@ def show_update(
         else:
             if table is not None:
                 table.deadline = (seat, seconds)  # counted down beside the pile
-            if seconds and view is not None and seat == view.seat and table is not None:
+            # (a clock said again when another changed may have less than a second left:
+            # the line is for a decision's start, not its last moment)
+            if seconds >= 1 and view is not None and seat == view.seat and table is not None:
                 table.say(f"Turn timer: {seconds:.0f} s to decide, or the table acts for you.")
             return
     if not line:

@@ -23,7 +23,7 @@ from rich.text import Text
 from textual.reactive import var
 from textual.widgets import Static
 
-from ..engine import ENDED_PHASES, EventKind, SeatView
+from ..engine import ENDED_PHASES, Event, EventKind, SeatView
 from .words import display_name
 
 __all__ = ["ClockLine", "TurnClock", "times_up"]
@@ -89,27 +89,39 @@ class TurnClock:
 
 
 #: what the table did when a turn timer ran out, by the log event it made (the engine's
-#: timeout action: the least a player could do)
+#: timeout action: the least a player could do), the first that applies of the seat's
+#: latest events (accepting a Wild Draw Four draws and skips too; a keep follows a draw)
 _DID = {
-    EventKind.KEEP: "kept the drawn card",
     EventKind.ACCEPT: "accepted the Wild Draw Four",
+    EventKind.KEEP: "kept the drawn card",
     EventKind.COLOUR: "named a colour",
     EventKind.SWAP: "chose a player",
     EventKind.DISCARD: "discarded a card",
     EventKind.DEAL: "dealt",
+    EventKind.DRAW: "drew",
 }
 
 
 def times_up(view: SeatView | None, seat: int) -> str:
     """The log's line when ``seat``'s turn timer ran out and the table acted for it (told
-    after the view that shows what it did: the seat's latest event in the log)."""
+    after the view that shows what it did: the seat's latest run of events in the log)."""
     did = "acted"
     if view is not None:
-        event = next((e for e in reversed(view.log) if e.seat == seat), None)
-        if event is not None and event.kind == EventKind.DRAW:
-            did = f"drew {event.value} card{'s' if event.value != 1 else ''}"
-        elif event is not None:
-            did = _DID.get(event.kind, did)
+        run = []
+        for event in reversed(view.log):
+            if event.seat == seat:
+                run.append(event)
+            elif run and event.seat >= 0:  # (another seat's move: the run is over)
+                break
+        kinds: dict[EventKind, Event] = {}
+        for event in run:  # (newest first: the latest of each kind)
+            kinds.setdefault(event.kind, event)
+        kind = next((k for k in _DID if k in kinds), None)
+        if kind is EventKind.DRAW:
+            n = kinds[kind].value
+            did = f"drew {n} card{'s' if n != 1 else ''}"
+        elif kind is not None:
+            did = _DID[kind]
     if view is not None and seat == view.seat:
         return f"Time's up: the table {did} for you."
     name = _name(view, seat) if view is not None else "Someone"
