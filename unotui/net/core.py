@@ -300,8 +300,9 @@ class TableCore(Generic[K]):
     def _seat(self, member: K, outbox: Outbox, seat: int | None, token: str | None, now: float,
               watcher: str = "") -> None:
         """Admit ``member`` to ``seat`` (or to watch, as ``watcher``: the name its chat
-        lines carry), with the view, the recent chat and the clocks running now (a spectator, or someone
-        back mid-turn, sees the time left at once, not from the next turn on)."""
+        lines carry), with the view, the recent chat and the clocks running now (a
+        spectator, or someone back mid-turn, sees the time left at once, not from the next
+        turn on)."""
         outbox.accept(
             seat=seat,
             token=token,
