@@ -21,8 +21,9 @@ pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux
 
 
 def _cards(screen: str, name: str) -> int:
-    """How many cards the players' list shows ``name`` holding."""
-    found = re.search(rf"{name}\s+(\d+) cards", screen)
+    """How many cards the players' list shows ``name`` holding (after the seat's mark:
+    ``you``, ``bot``, ...)."""
+    found = re.search(rf"{name}\s+(?:[a-z]+\s+)?(\d+) cards", screen)
     assert found, screen
     return int(found.group(1))
 

@@ -235,6 +235,10 @@ def host_file() -> dict[str, Any]:
                                                   {"colour": Colour.GREEN, "top": Card.parse("W")})),
         valid("chat: an earlier line, sent to a member just admitted",
               ChatLine(None, "Eve", "good luck", True)),
+        valid("deadline: seat 2 is held for its person, a computer player takes it in 120 s",
+              Deadline("hold", 2, 120000)),
+        valid("deadline: every hold cancelled (those still running follow)", Deadline("hold", None, 0)),
+        valid("deadline: seat 1's turn timer ran out and the host acted for it", Deadline("turn", 1, 0)),
     ]
     snap_wire = msgpack.unpackb(encode(snap))
     view = snap_wire["view"]

@@ -5,7 +5,9 @@ core decides *what* happens; this object knows *who hears it*: one seat's member
 member, everyone but a seat, and which outboxes have new messages since the core last
 drained (``dirty``), so that the adapter writes each connection once per call.  Views go
 out here too, the views of one moment built together for every member (what all seats
-see alike is computed and packed once, see :func:`~unotui.engine.seat_views`).
+see alike is computed and packed once, see :func:`~unotui.engine.seat_views`), and the
+referee's clocks as ``deadline`` messages (:meth:`Audience.send_clocks`; a newcomer is
+told those running, :meth:`Audience.send_running`).
 """
 
 from __future__ import annotations
@@ -15,11 +17,24 @@ from typing import Generic, TypeVar
 
 from ..engine import Game, seat_views
 from ..protocol import messages as m
+from ..table import DeadlineKind, Deadlines
 from .effects import Outbox
 
 __all__ = ["Audience"]
 
 K = TypeVar("K", bound=Hashable)
+
+#: the longest a deadline may say (the wire's limit: an hour)
+_MAX_MS = 3_600_000
+
+
+def clock_message(kind: DeadlineKind, due: tuple[int, float] | None, now: float) -> m.Deadline:
+    """The ``deadline`` message for a clock (``due``: seat and when; ``None``: none runs).
+    A running clock says at least 1 ms, since ``ms`` 0 with a seat means that seat's turn
+    timer ran out and the table acted for it."""
+    if due is None:
+        return m.Deadline(kind, None, 0)
+    return m.Deadline(kind, due[0], min(_MAX_MS, max(1, round((due[1] - now) * 1000))))
 
 
 class Audience(Generic[K]):
@@ -32,6 +47,8 @@ class Audience(Generic[K]):
         self.watchers: dict[K, str] = {}
         #: members with messages queued since the core last drained
         self.dirty: set[K] = set()
+        #: the holds everyone was last told of (sent again only when one begins or ends)
+        self._holds: tuple[tuple[int, float], ...] = ()
 
     def __contains__(self, member: object) -> bool:
         return member in self.members
@@ -111,3 +128,30 @@ class Audience(Generic[K]):
         for box, view in zip(outboxes, views, strict=True):
             box.send_view(view, shared)
         self.dirty.update(self.members)
+
+    def send_clocks(self, timeouts: tuple[int, ...], deadlines: Deadlines | None, now: float) -> None:
+        """Tell everyone of the referee's clocks after an outcome: each seat whose turn
+        timer ran out (``turn``, ``ms`` 0: the view before it shows what the table did),
+        then, when the clocks changed, the turn timer and catch grace (running or
+        cancelled) and, when a hold began or ended, every hold (after a cancel of all)."""
+        for seat in timeouts:
+            self.send_all(m.Deadline(DeadlineKind.TURN, seat, 0))
+        if deadlines is None:
+            return
+        self.send_all(clock_message(DeadlineKind.TURN, deadlines.turn, now))
+        self.send_all(clock_message(DeadlineKind.CATCH, deadlines.catch, now))
+        if deadlines.holds != self._holds:
+            if self._holds:
+                self.send_all(m.Deadline(DeadlineKind.HOLD, None, 0))
+            for due in deadlines.holds:
+                self.send_all(clock_message(DeadlineKind.HOLD, due, now))
+            self._holds = deadlines.holds
+
+    def send_running(self, member: K, deadlines: Deadlines, now: float) -> None:
+        """Tell a member just admitted (a spectator, a player back mid-turn) the clocks
+        running now, so its screen counts them down at once."""
+        for kind, due in ((DeadlineKind.TURN, deadlines.turn), (DeadlineKind.CATCH, deadlines.catch)):
+            if due is not None:
+                self.send(member, clock_message(kind, due, now))
+        for due in deadlines.holds:
+            self.send(member, clock_message(DeadlineKind.HOLD, due, now))

@@ -37,7 +37,7 @@ from ..bots import suggest
 from ..engine import Action, SeatView
 from ..protocol import messages as m
 from ..protocol.events import ViewUpdated
-from .room_info import RoomChanged
+from .room_info import RoomChanged, SeatMark
 
 __all__ = ["Controller", "Listener", "Update"]
 
@@ -88,6 +88,12 @@ class Controller(ABC):
     def can_chat(self) -> bool:
         """Whether :meth:`chat` reaches anyone (there is nobody to talk to in solo play)."""
         return False
+
+    @property
+    def marks(self) -> tuple[SeatMark, ...]:
+        """Who holds each seat, as far as this seat knows (computer players, people away
+        or stood in for: the Players panel's marks; empty: nothing known)."""
+        return ()
 
     @property
     def leaving(self) -> str:

@@ -30,7 +30,6 @@ from ..protocol import messages as m
 from ..protocol.events import HelloReceived
 from ..protocol.text import CHAT_RECENT
 from ..table import (
-    DeadlineKind,
     Decision,
     Outcome,
     Pacing,
@@ -215,7 +214,7 @@ class TableCore(Generic[K]):
             entry = self.book.seats[seat]
             first = entry.owner and not entry.connected and entry.away_since is None
             entry.connected, entry.away_since = True, None
-            self._seat(member, outbox, seat, self.book.rotate(seat))
+            self._seat(member, outbox, seat, self.book.rotate(seat), now)
             if self.referee is not None:
                 self._apply(self.referee.resume(seat, now), now)  # whose outcome says "back"
             elif not first:
@@ -225,7 +224,7 @@ class TableCore(Generic[K]):
             self._broadcast_table()
             return
         if hello.spectate:
-            self._seat(member, outbox, None, None, watcher=hello.name)
+            self._seat(member, outbox, None, None, now, watcher=hello.name)
             self._broadcast_table()
             return
         if self.status != TableStatus.WAITING:
@@ -237,7 +236,7 @@ class TableCore(Generic[K]):
             outbox.reject("table_full", "Every seat at this table is taken; join with --spectate to watch.")
             return
         seat, token = taken
-        self._seat(member, outbox, seat, token)
+        self._seat(member, outbox, seat, token, now)
         self._events.append(f"{self.book.seats[seat].name} joined seat {seat + 1}")
         self._presence(seat, PresenceState.JOINED)
         self._broadcast_table()
@@ -288,7 +287,7 @@ class TableCore(Generic[K]):
     def join(self, member: K, outbox: Outbox, seat: int, now: float) -> Effects[K]:
         """The person of ``seat`` sits down in this process (solo play): no hello, no
         token, nothing to prove; they get the view at once."""
-        self._seat(member, outbox, seat, None)
+        self._seat(member, outbox, seat, None, now)
         return self.drain()
 
     def _replace_old(self, seat: int, why: str) -> None:
@@ -298,10 +297,12 @@ class TableCore(Generic[K]):
             audience.remove(member)
             audience.dirty.add(member)
 
-    def _seat(self, member: K, outbox: Outbox, seat: int | None, token: str | None,
+    def _seat(self, member: K, outbox: Outbox, seat: int | None, token: str | None, now: float,
               watcher: str = "") -> None:
         """Admit ``member`` to ``seat`` (or to watch, as ``watcher``: the name its chat
-        lines carry)."""
+        lines carry), with the view, the recent chat and the clocks running now (a
+        spectator, or someone back mid-turn, sees the time left at once, not from the next
+        turn on)."""
         outbox.accept(
             seat=seat,
             token=token,
@@ -316,6 +317,8 @@ class TableCore(Generic[K]):
             outbox.send_view(seat_view(self.game, seat, self.game.round_log_start))
         for line in self.recent_chat:  # what was said before this member came in
             outbox.send(replace(line, earlier=True))
+        if self.referee is not None:
+            self.audience.send_running(member, self.referee.deadlines(), now)
 
     # ----- what members say -------------------------------------------------------------------
 
@@ -464,13 +467,7 @@ class TableCore(Generic[K]):
                 self.audience.send_seat(seat, m.Accepted(seq))
         for seat, state in outcome.presence:
             self._presence(seat, state)
-        if outcome.deadlines is not None:
-            deadlines = outcome.deadlines
-            for kind, due in ((DeadlineKind.TURN, deadlines.turn), (DeadlineKind.CATCH, deadlines.catch)):
-                if due is None:
-                    self.audience.send_all(m.Deadline(kind, None, 0))
-                else:
-                    self.audience.send_all(m.Deadline(kind, due[0], max(0, round((due[1] - now) * 1000))))
+        self.audience.send_clocks(outcome.timeouts, outcome.deadlines, now)
         game = self.game
         if game is not None and game.phase == Phase.MATCH_OVER and self.status == TableStatus.PLAYING:
             self.status = TableStatus.OVER

@@ -35,6 +35,7 @@ from ..table import AUTO_KEEP, SeatKind
 from .config import RoomConfig
 from .controller import Controller
 from .core import TableCore
+from .room_info import SeatMark
 from .seats import SeatBook, SeatEntry
 
 if TYPE_CHECKING:  # (solo play writes no bytes: the wire's packing is never loaded)
@@ -176,6 +177,11 @@ class LocalGame(Controller):
     @property
     def view(self) -> SeatView:
         return self._view
+
+    @property
+    def marks(self) -> tuple[SeatMark, ...]:
+        """Every seat but the person's is a computer player's."""
+        return tuple(SeatMark.PERSON if s == self.seat else SeatMark.BOT for s in range(self.game.n))
 
     async def start(self) -> None:
         if self._task is None:

@@ -32,11 +32,11 @@ from ..protocol.events import ConnectionClosed, Fault, ViewUpdated
 from ..protocol.peer_session import PeerSession
 from ..protocol.session import PROTOCOL_VERSION
 from ..protocol.text import CHAT_MAX, clean
-from ..table import PresenceState
+from ..table import DeadlineKind, PresenceState
 from .addresses import DEFAULT_PORT, unreachable
 from .controller import Controller
 from .link import Link, session_of
-from .room_info import RoomChanged, RoomInfo, SeatInfo
+from .room_info import RoomChanged, RoomInfo, SeatInfo, SeatMark, seat_marks
 from .seat_memory import Place, SeatMemory, place_of
 
 __all__ = ["JoinError", "RemoteGame"]
@@ -152,6 +152,10 @@ class RemoteGame(Controller):
         self.seat: int | None = None
         self.token = ""
         self.room: RoomInfo | None = None
+        #: each seat's latest presence since this seat joined (what marks the seats that
+        #: the ``table`` message does not: a stand-in after timeouts, a hold run out)
+        self._presence: dict[int, PresenceState] = {}
+        self._held: set[int] = set()  # the seats whose hold runs (``hold`` deadlines)
         self._view: SeatView | None = None
         self.welcome: m.Welcome | None = None
         #: the seat's name as the host gave it (``Ann 2`` when another Ann sits there):
@@ -175,6 +179,10 @@ class RemoteGame(Controller):
     @property
     def can_chat(self) -> bool:
         return True
+
+    @property
+    def marks(self) -> tuple[SeatMark, ...]:
+        return seat_marks(self.room, self._presence, self._held)
 
     @property
     def leaving(self) -> str:
@@ -324,6 +332,13 @@ class RemoteGame(Controller):
                 self.memory = None
             self._emit(event)  # the view the session rebuilt, as it is
         elif isinstance(event, m.Accepted | m.Refused | m.Presence | m.Deadline | m.ChatLine):
+            if isinstance(event, m.Presence) and event.seat is not None:
+                self._presence[event.seat] = PresenceState(event.state)
+            elif isinstance(event, m.Deadline) and event.kind == DeadlineKind.HOLD:
+                if event.seat is None:
+                    self._held.clear()
+                else:
+                    self._held.add(event.seat)
             self._emit(event)  # what the host said, as it said it (checked and cleaned by the session)
         elif isinstance(event, m.TableState):
             self.room = self._room(event)

@@ -286,8 +286,11 @@ class Presence:
 
 @dataclass(frozen=True, slots=True)
 class Deadline:
-    """A timer runs: ``seat`` must act within ``ms`` (kind ``turn``), or may be caught
-    after ``ms`` (kind ``catch``).  ``seat`` ``None`` cancels the timer of that kind."""
+    """A timer runs: ``seat`` must act within ``ms`` (kind ``turn``), may be caught after
+    ``ms`` (kind ``catch``), or is held for its away person for ``ms`` before a computer
+    player takes it (kind ``hold``, one per held seat).  ``seat`` ``None`` cancels the
+    timers of that kind; a ``turn`` with ``ms`` 0 says the seat's timer ran out and the
+    table acted for it (a running timer says at least 1 ms)."""
 
     TYPE: ClassVar[str] = "deadline"
     kind: str

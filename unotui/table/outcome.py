@@ -169,6 +169,9 @@ class Outcome:
         replayed: ``(seat, seq)`` of retried intents that were applied before: each is
             answered as accepted again and not applied again (with :attr:`accepted` and
             :attr:`refusals`, every intent of the call is answered here).
+        timeouts: the seats whose turn timer ran out, in order: the table acted for each
+            (the action is among :attr:`accepted`, seq -1, which alone cannot tell a
+            timeout from a computer player's move or an automatic keep).
     """
 
     accepted: tuple[Accepted, ...] = ()
@@ -177,6 +180,7 @@ class Outcome:
     presence: tuple[PresenceChange, ...] = ()
     deadlines: Deadlines | None = None
     replayed: tuple[tuple[int, int], ...] = ()
+    timeouts: tuple[int, ...] = ()
 
     def __bool__(self) -> bool:
         """True if there is anything to send."""

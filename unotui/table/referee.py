@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import replace
 from random import Random
 
 from ..bots import Bot, react
@@ -101,7 +102,7 @@ class Referee:
     """
 
     __slots__ = (
-        "_acc", "_humans", "_pres", "_ref", "_reported", "_rng", "_state",
+        "_acc", "_humans", "_pres", "_ref", "_reported", "_rng", "_state", "_timeouts",
         "bot_errors", "clock", "decision_ns", "game", "inline_bots", "pacing",
     )
 
@@ -144,6 +145,7 @@ class Referee:
         self._acc: list[Accepted] = []
         self._ref: list[Refusal] = []
         self._pres: list[PresenceChange] = []
+        self._timeouts: list[int] = []  # seats whose turn timer ran out (the table acted)
 
     # ----- the driver's side ---------------------------------------------------------------
 
@@ -171,7 +173,7 @@ class Referee:
                 return self._finish(now)
             out = self._finish(now)  # applied before: the outcome says so again
             again = ((seat, seq),)
-            return Outcome(out.accepted, out.refusals, out.changed, out.presence, out.deadlines, again)
+            return replace(out, replayed=again)
         if not h.connected:
             away = Refusal(seat, seq, AWAY, f"seat {seat} is away: resume first")
             self._ref.append(away)
@@ -419,6 +421,7 @@ class Referee:
             return
         seat, action = due
         self._apply_own(seat, action, now)
+        self._timeouts.append(seat)
         h = self._humans[seat]
         h.timeouts += 1
         if h.timeouts >= TIMEOUTS_TO_BOT and h.standin is None:
@@ -431,7 +434,8 @@ class Referee:
         self._state.away.remove(h)
         if h.standin is None:
             self._set_brain(h, standin(self._rng), now)
-            self._pres.append(PresenceChange(h.seat, PresenceState.BOT))
+        # said even when a stand-in already played (after timeouts): now it is for good
+        self._pres.append(PresenceChange(h.seat, PresenceState.BOT))
         self._check_ready(now)
 
     def _after(self, seat: int, actor: int, phase: Phase, now: float) -> None:
@@ -489,8 +493,10 @@ class Referee:
         if deadlines != self._reported:
             self._reported = changed_deadlines = deadlines
         out = Outcome(
-            tuple(self._acc), tuple(self._ref), bool(self._acc), tuple(self._pres), changed_deadlines
+            tuple(self._acc), tuple(self._ref), bool(self._acc), tuple(self._pres), changed_deadlines,
+            timeouts=tuple(self._timeouts),
         )
+        self._timeouts.clear()
         self._acc.clear()
         self._ref.clear()
         self._pres.clear()

@@ -37,11 +37,13 @@ class SeatKind(enum.StrEnum):
 
 
 class DeadlineKind(enum.StrEnum):
-    """Which timed decision a deadline is for: the turn timer, or the UNO catch grace
-    (the two fields of :class:`~unotui.table.outcome.Deadlines` a seat is told about)."""
+    """Which clock a deadline is for: the turn timer, the UNO catch grace, or the hold of
+    a dropped person's seat (the three fields of :class:`~unotui.table.outcome.Deadlines`
+    a seat is told about)."""
 
     TURN = "turn"
     CATCH = "catch"
+    HOLD = "hold"
 
 
 class PresenceState(enum.StrEnum):

@@ -270,6 +270,7 @@ class UnoApp(App[int]):
             can_chat=mode.controller.can_chat,
             home=self.home.name.split()[-1].capitalize(),  # "Menu", "Lobby": the key bar is short
             quit_label=self.home.quit_label,
+            marks=mode.controller.marks,
         )
         table.match_note = ranking_note(mode.controller)
         mode.table = table
@@ -347,6 +348,8 @@ class UnoApp(App[int]):
         if mode is None:
             return
         table = mode.table
+        if table is not None:
+            table.marks = mode.controller.marks  # (who holds each seat: presence, the room)
         if isinstance(update, ViewUpdated):
             mode.saw(update.view)
             if table is None:

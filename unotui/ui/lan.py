@@ -23,6 +23,7 @@ from ..table import DeadlineKind, PresenceState
 from .modes import ControllerFactory
 from .screens.waiting import WaitingScreen
 from .settings import GameOptions
+from .turn_clock import times_up
 from .words import display_name
 
 if TYPE_CHECKING:
@@ -121,15 +122,25 @@ def show_update(
         elif waiting is not None:
             waiting.chat(update)
         return
+    elif isinstance(update, m.Deadline) and update.kind == DeadlineKind.HOLD:
+        if table is not None:  # a held seat: counted down on the status line or below the pile
+            table.hold = (-1, None) if update.seat is None else (update.seat, update.ms / 1000)
+        return
     elif isinstance(update, m.Deadline) and update.kind == DeadlineKind.TURN:
         seat, seconds = -1 if update.seat is None else update.seat, update.ms / 1000
-        if table is not None:
-            table.deadline = (seat, seconds)  # counted down beside the pile
-        if seconds and view is not None and seat == view.seat:
-            line = f"Turn timer: {seconds:.0f} s to decide, or the table acts for you."
+        if seat >= 0 and not update.ms:  # ran out: the table acted (the view before shows what)
+            line = times_up(view, seat)
+            style = Style(bold=True)
             if table is not None:
-                table.say(line)
-        return
+                table.deadline = (-1, None)
+        else:
+            if table is not None:
+                table.deadline = (seat, seconds)  # counted down beside the pile
+            # (a clock said again when another changed may have less than a second left:
+            # the line is for a decision's start, not its last moment)
+            if seconds >= 1 and view is not None and seat == view.seat and table is not None:
+                table.say(f"Turn timer: {seconds:.0f} s to decide, or the table acts for you.")
+            return
     if not line:
         return
     if table is not None:

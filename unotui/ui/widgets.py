@@ -20,6 +20,7 @@ from textual.reactive import var
 from textual.widgets import Static
 
 from ..engine import ENDED_PHASES, KEEP, Card, Catch, EventKind, Phase, Play, SeatView
+from ..net.room_info import SeatMark
 from ..protocol.text import clean
 from .render import big_card, card_chip, colour_style, hand_row, pile_card, turn_style
 from .words import card_name, direction_name, display_name
@@ -131,8 +132,9 @@ _PHASE_WAIT = {
 }
 
 
-def prompt(view: SeatView) -> str:
-    """What the viewer should do now, in one sentence with its keys."""
+def prompt(view: SeatView, away: str = "") -> str:
+    """What the viewer should do now, in one sentence with its keys (``away``: what to
+    say instead of waiting for a seat held for its dropped person)."""
     names = names_of(view)
     me = view.seat
     extras = []
@@ -149,7 +151,7 @@ def prompt(view: SeatView) -> str:
         dealer = "You deal" if view.actor == me else f"{names[view.actor]} deals"  # (the next dealer)
         main = f"Round over. {dealer} next."
     elif not view.my_turn:
-        main = f"Waiting for {names[view.actor]} {_PHASE_WAIT.get(view.phase, '')}."
+        main = away or f"Waiting for {names[view.actor]} {_PHASE_WAIT.get(view.phase, '')}."
     elif view.phase == Phase.PLAY:
         if view.pending:
             main = f"Draw {view.pending} (d) or stack a draw card (Enter)."
@@ -204,8 +206,14 @@ class StatusLine(_Panel):
     view: var[SeatView | None] = var(None, init=False)
     #: why the game is closed ("" while it is open: then the line says what to do now)
     closed: var[str] = var("", init=False)
+    #: the deciding seat is held for its dropped person: how long until a computer player
+    #: takes it (counted down by the table, said instead of "Waiting for Bob to play.")
+    away: var[str] = var("", init=False)
 
     def watch_closed(self) -> None:
+        self.draw()
+
+    def watch_away(self) -> None:
         self.draw()
 
     def draw(self) -> None:
@@ -222,23 +230,48 @@ class StatusLine(_Panel):
             return
         if view.seat is None:
             text.append("Watching. ", Style(italic=True))
-        text.append(prompt(view), Style(bold=view.my_turn))
+        text.append(prompt(view, self.away), Style(bold=view.my_turn))
         _set(self, _block([text]))
 
 
-class PlayersView(_Panel):
-    """Every seat: turn marker, seat number, name, cards, UNO status, score.
+#: how each seat mark reads in the panel (``you`` for the viewer's own seat)
+MARK_STYLES = {
+    "you": Style(bold=True),
+    SeatMark.BOT: Style(dim=True),
+    SeatMark.AWAY: Style(italic=True, bold=True),
+    SeatMark.IDLE: Style(italic=True),
+}
 
-    The seat whose turn it is is a highlighted row (and ``>``).  Names are cut to fit the
-    panel (by terminal cells, with an ellipsis) so the card counts and scores always show.
+
+class PlayersView(_Panel):
+    """Every seat: turn marker, seat number, name, who holds it, cards, UNO status, score.
+
+    The seat whose turn it is is a highlighted row (and ``>``).  After the name, a word
+    says whose the seat is when it is not another person's: ``you``, ``bot`` (a computer
+    player), ``away`` (held for its dropped person), ``idle`` (a computer player plays for
+    its person after three timeouts, until they act).  ``marks`` is that, per seat, as the
+    controller knows it (the screen sets it).  Names are cut to fit the panel (by terminal
+    cells, with an ellipsis) so the marks, card counts and scores always show.
     """
 
     view: var[SeatView | None] = var(None, init=False)
     palette: var[str] = var("default", init=False)
+    #: each seat's :class:`~unotui.net.room_info.SeatMark` (shorter: the rest are people's)
+    marks: var[tuple[SeatMark, ...]] = var((), init=False)
     _titles: tuple[str, str] = ("", "")
 
     def watch_palette(self) -> None:
         self.draw()
+
+    def watch_marks(self) -> None:
+        self.draw()
+
+    def mark(self, seat: int) -> str:
+        """The word after ``seat``'s name ("" for another person's seat)."""
+        view, marks = self.view, self.marks
+        if view is not None and seat == view.seat:
+            return "you"
+        return marks[seat] if seat < len(marks) else ""
 
     def draw(self) -> None:
         """Draw the view (its width decides how much of each name shows)."""
@@ -249,7 +282,9 @@ class PlayersView(_Panel):
         teams = view.rules.teams
         seat_w = len(str(view.players - 1)) + 1
         width = self.size.width or 32
-        fixed = 1 + seat_w + 1 + 9 + 5 + 6 + (3 if teams else 0)
+        marks = [self.mark(s) for s in range(view.players)]
+        mark_w = max(len(k) for k in marks)
+        fixed = 1 + seat_w + 1 + (mark_w + 1 if mark_w else 0) + 9 + 5 + 6 + (3 if teams else 0)
         short = width - fixed < 6  # very narrow: "7c" instead of "7 cards"
         if short:
             fixed -= 5
@@ -269,6 +304,9 @@ class PlayersView(_Panel):
                 name.truncate(name_w, overflow="ellipsis", pad=True)
                 row.append_text(name)
             row.append(" ")
+            if mark_w:
+                row.append(f"{marks[s]:<{mark_w}}", MARK_STYLES.get(marks[s], Style()))
+                row.append(" ")
             if view.eliminated[s]:
                 row.append(" out" if short else "      out", Style(dim=True))
             else:

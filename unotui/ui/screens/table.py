@@ -44,6 +44,7 @@ from ...engine import (
     ShuffleWatch,
     play,
 )
+from ...net.room_info import SeatMark
 from ...protocol import messages as m
 from ...protocol.text import clean
 from ..game_log import GameLog
@@ -95,6 +96,7 @@ class TableScreen(Screen[None]):
         can_chat: whether there is anyone to chat with (a hosted table).
         home: the app's home as the key bar names Escape's way back ("Menu", "Lobby").
         quit_label: what the key bar says Ctrl+Q does ("Quit"; "Quit SSH" in the lobby).
+        marks: who holds each seat (the controller's, for the Players panel).
     """
 
     CSS_PATH = "table.tcss"
@@ -126,6 +128,10 @@ class TableScreen(Screen[None]):
     history: var[Sequence[Sequence[int]]] = var((), init=False)
     #: the host's turn timer: (seat, seconds to decide) when it starts (seat < 0: none)
     deadline: var[tuple[int, float | None]] = var((-1, None), always_update=True, init=False)
+    #: a held seat: (seat, seconds until a computer player takes it) (seat < 0: no holds)
+    hold: var[tuple[int, float | None]] = var((-1, None), always_update=True, init=False)
+    #: who holds each seat (the controller's ``marks``, set by the app): the Players panel's
+    marks: var[tuple[SeatMark, ...]] = var((), init=False)
     #: a position in the hand as shown (``order``)
     cursor: var[int] = var(0, init=False)
     # derived, bound to the widgets
@@ -133,6 +139,7 @@ class TableScreen(Screen[None]):
     pile: var[PileShown | None] = var(None, init=False)
     keys: var[tuple[tuple[str, str, int], ...]] = var((), init=False)
     clock: var[str] = var("", init=False)  # the turn timer's line (its own widget: a tick repaints it alone)
+    away: var[str] = var("", init=False)  # the deciding seat's hold, said on the status line
     #: why the game is closed (set by the app when it is; "" while it is open)
     closed: var[str] = var("", init=False)
     #: a line for the match summary about the table itself (set by the app: see lan.ranking_note)
@@ -149,8 +156,10 @@ class TableScreen(Screen[None]):
         can_chat: bool = False,
         home: str = "Menu",
         quit_label: str = "Quit",
+        marks: tuple[SeatMark, ...] = (),
     ) -> None:
         super().__init__()
+        self.set_reactive(TableScreen.marks, marks)
         self.set_reactive(TableScreen.view, view)  # drawn once mounted
         self.set_reactive(TableScreen.palette, palette)
         self.set_reactive(TableScreen.hand_order, self.validate_hand_order(order))
@@ -172,10 +181,11 @@ class TableScreen(Screen[None]):
         self.turn_clock = TurnClock()  # a hosted table's turn timer, below the pile
 
     def compose(self) -> ComposeResult:
-        yield StatusLine(id="status").data_bind(TableScreen.view, TableScreen.closed)
+        yield StatusLine(id="status").data_bind(TableScreen.view, TableScreen.closed, TableScreen.away)
         with Horizontal(id="middle"):
             with Vertical(id="left"):
-                yield PlayersView(id="players").data_bind(TableScreen.view, TableScreen.palette)
+                yield PlayersView(id="players").data_bind(TableScreen.view, TableScreen.palette,
+                                                          TableScreen.marks)
                 yield PileView(id="pile").data_bind(shown=TableScreen.pile)
                 yield ClockLine(id="clock").data_bind(text=TableScreen.clock)
             yield GameLog(id="log").data_bind(TableScreen.view)
@@ -258,19 +268,25 @@ class TableScreen(Screen[None]):
         self.turn_clock.set(*deadline)
         self._derive()
 
+    def watch_hold(self, hold: tuple[int, float | None]) -> None:
+        self.turn_clock.hold(*hold)
+        self._derive()
+
     def watch_closed(self, why: str) -> None:
         """The game is closed: the turn clock stops, the game keys leave the bar, and the
         message line says why and what the player can do."""
         if not why:
             return
         self.turn_clock.set(-1, None)
+        self.turn_clock.hold(-1, None)
         self.say(closed_note(self.home), warn=True)
         self._derive()
 
     def tick_clock(self) -> None:
-        """Redraw the turn timer if its second changed (every second while the table is up)."""
+        """Redraw the clocks if their second changed (every second while the table is up)."""
         if self.is_mounted:
             self.clock = self.turn_clock.text(self.view)
+            self.away = self.turn_clock.away_text(self.view)
 
     def _selected_card(self, view: SeatView | None) -> Card | None:
         """The card under the cursor in ``view`` (the one shown before a new one)."""
@@ -293,6 +309,7 @@ class TableScreen(Screen[None]):
         compact = lines + 5 + self.turn_clock.timed > middle  # (5 pile lines, and the clock's)
         self.pile = PileShown(view, self.palette, compact)
         self.clock = self.turn_clock.text(view)
+        self.away = self.turn_clock.away_text(view)
         self.keys = self._key_bar()
 
     def _key_bar(self) -> tuple[tuple[str, str, int], ...]:
