@@ -108,7 +108,7 @@ async def test_a_hosted_table_plays_on_and_says_what_happened_meanwhile(size: tu
             lines = len(log._sentences)
             await pilot.press("d", "question_mark")  # draw (kept for me at once), then the help
             await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen))
-            covered = app._covered
+            covered = app._over.covered
             assert covered is not None and not covered.waits and covered.reading == "the help"
             # Ada and Blaise play behind the help, and it is my turn again (my draw and its
             # keep may be in the view from before the help or after it: a fast host)

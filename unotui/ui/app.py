@@ -20,7 +20,7 @@ from __future__ import annotations
 import contextlib
 import gc
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from functools import partial
 from typing import TYPE_CHECKING, ClassVar
 
@@ -52,6 +52,7 @@ from .messages import (
     TableStarted,
 )
 from .modes import AtTable, ControllerFactory, local_game
+from .over_table import OverTable
 from .screens.table import TableScreen
 from .screens.waiting import WaitingScreen
 from .settings import HAND_ORDERS, THEME_NOTES, THEMES, Config, GameOptions, load_config, save_config
@@ -61,39 +62,6 @@ if TYPE_CHECKING:
     from .session_driver import SessionTerminalLike
 
 __all__ = ["UnoApp"]
-
-#: what the person was reading over the table, by its screen's class (the one sentence
-#: that names it: "While you were in the help: 5 moves.")
-_READING = {
-    "HelpScreen": "the help",
-    "CommandPalette": "the command palette",
-    "ChatScreen": "the chat line",
-    "RoundOverScreen": "the round's summary",
-    "RevealScreen": "the challenge's result",
-    "ConfirmScreen": "the question",
-    "ColourPicker": "the colour choice",
-    "TargetPicker": "the choice of a player",
-}
-
-
-@dataclass(eq=False)
-class _Covered:
-    """A screen over the table: which table, what it is, and the game's moment then.
-
-    Attributes:
-        mode: the table it covers.
-        reading: what it is, in words (:data:`_READING`).
-        version: the view's version when it opened: the moves since are the difference.
-        waits: whether the table waits meanwhile (solo play); else the moves are told.
-        own: the viewer's own intents accepted meanwhile (a colour named in the dialog),
-            which are not news to them.
-    """
-
-    mode: AtTable
-    reading: str
-    version: int
-    waits: bool
-    own: int = 0
 
 class UnoApp(App[int]):
     """unotui: its home, the table and their dialogs.
@@ -152,7 +120,7 @@ class UnoApp(App[int]):
         #: a sentence to print after the full-screen view is gone (why a join failed)
         self.exit_message = ""
         #: a screen over the table, if one is (see :meth:`_screen_changed`)
-        self._covered: _Covered | None = None
+        self._over = OverTable()
 
     async def on_mount(self) -> None:
         self.screen_change_signal.subscribe(self, self._screen_changed, immediate=True)
@@ -338,34 +306,10 @@ class UnoApp(App[int]):
     def _screen_changed(self, screen: Screen[object]) -> None:
         """The one place that knows a screen (a dialog, the help, the command palette) is
         over the table: Textual's screen-change signal, on every push, pop and switch.
-
-        When one opens, the table is asked to wait (:meth:`Controller.pause`: solo play
-        stops its clock, so no computer player moves behind what the person reads); when
-        the last closes, the table runs on.  A hosted table cannot wait; its log keeps
-        updating under the screen, and on closing the message line says how many moves
-        were made meanwhile (issue 19: a whole lap went by behind the palette)."""
+        What follows (the table waits, or is told what happened) is :class:`OverTable`'s."""
         mode = self.mode
-        covered = self._covered
-        if covered is not None and covered.mode is not mode:
-            self._covered = covered = None  # a table left behind: its controller is closed
-        if mode is None or mode.table is None:
-            return
-        over = mode.table in self.screen_stack and screen is not mode.table
-        if over and covered is None:
-            view = mode.view
-            reading = _READING.get(type(screen).__name__, "the dialog")
-            waits = mode.controller.pause(True)
-            self._covered = _Covered(mode, reading, view.version if view is not None else 0, waits)
-        elif not over and covered is not None:
-            self._covered = None
-            if covered.waits:
-                mode.controller.pause(False)
-                return
-            view = mode.view
-            moves = (view.version if view is not None else 0) - covered.version - covered.own
-            if moves > 0:
-                mode.table.say(f"While you were in {covered.reading}: {moves} move{'s' if moves != 1 else ''}"
-                               " (they are in the log).")
+        over = mode is not None and mode.table in self.screen_stack and screen is not mode.table
+        self._over.changed(mode, screen if over else None)
 
     # ----- leaving a match -------------------------------------------------------------
 
@@ -429,8 +373,8 @@ class UnoApp(App[int]):
         elif isinstance(update, m.Refused):
             if table is not None:
                 table.refused(update.code, update.message)
-        elif isinstance(update, m.Accepted) and self._covered is not None and self._covered.mode is mode:
-            self._covered.own += 1  # the viewer's own move, made in the dialog: not news
+        elif isinstance(update, m.Accepted):
+            self._over.own_move(mode)
         elif isinstance(update, m.Closed):
             show_closed(update, table, self.waiting_screen())
         else:
