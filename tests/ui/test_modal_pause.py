@@ -122,6 +122,6 @@ async def test_a_hosted_table_plays_on_and_says_what_happened_meanwhile(size: tu
             await wait_for(pilot, lambda: isinstance(app.screen, TableScreen))
             assert app.view is not None
             moves = app.view.version - covered.version - covered.own
-            said = f"While you were in the help: {moves} move{'s' if moves != 1 else ''} (they are in the log)."  # noqa: E501
+            said = f"While you were in the help: {moves} move{'s' if moves != 1 else ''} (see the log)."
             message = str(table(app).query_one("#message", Static).render())
             assert moves >= 1 and said in message, (moves, message, screen_text(app))

@@ -86,7 +86,7 @@ class OverTable:
             moves = (view.version if view is not None else 0) - covered.version - covered.own
             if moves > 0:
                 what = f"{moves} move{'s' if moves != 1 else ''}"
-                mode.table.say(f"While you were in {covered.reading}: {what} (they are in the log).")
+                mode.table.say(f"While you were in {covered.reading}: {what} (see the log).")
 
     def own_move(self, mode: AtTable) -> None:
         """One of the viewer's own intents was accepted (an answer the app was sent)."""
