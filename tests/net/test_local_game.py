@@ -312,3 +312,87 @@ async def test_the_person_is_held_to_the_catch_grace_too() -> None:
     game.send(Action.parse("catch 1"))
     assert isinstance(updates[-2], ViewUpdated) and game.view.counts[1] == 3
     await game.close()
+
+
+# ----- the pause (issue 19 item 2) ---------------------------------------------------------
+
+
+class _Held(ScriptedBot):
+    """A scripted bot whose decisions wait (in the worker thread) until the test lets go."""
+
+    def __init__(self, script: list[str]) -> None:
+        super().__init__(script)
+        import threading
+
+        self.thinking = threading.Event()
+        self.go = threading.Event()
+
+    def choose(self, view: object) -> Action:
+        self.thinking.set()
+        assert self.go.wait(10.0), "the test never let the bot decide"
+        return super().choose(view)  # type: ignore[arg-type]
+
+
+async def test_a_pause_stops_the_table_and_its_deadlines_move_on_by_it() -> None:
+    """The pause shifts the table's time: Ada's 1 s pause after my play goes on where it
+    stopped; a decision she made while the pause began is applied only after it."""
+    rules = CLASSIC.with_(hand_size=3, target_score=1000)
+    deck = deal_order(["R5 R6 R7", "R8 B1 B2"], "R1", dealer=1)
+    clock = FakeClock()
+    ada = _Held(["R8"])
+    game = LocalGame(["Me", "Ada"], rules, bots={1: ada}, delay=1.0, catch_grace=0, dealer=1, deck=deck,
+                     clock=clock)
+    await game.start()
+    await idle(clock)
+    game.send(play(Card.parse("R5")))
+    await idle(clock)
+    clock.advance(0.5)  # (binary fractions: the table's time is exact)
+    await idle(clock)
+    assert game.pause(True) is True
+    clock.advance(64.0)
+    await idle(clock)
+    assert game.view.top.text == "R5" and game.table_clock.time() == 1000.5
+    assert game.pause(False) is True
+    clock.advance(0.25)
+    await idle(clock)
+    assert game.view.top.text == "R5" and not ada.thinking.is_set()
+    assert game.table_clock.time() == 1000.75
+    clock.advance(0.25)  # her turn is due: she thinks (in the worker thread) ...
+    for _ in range(1000):
+        if ada.thinking.is_set():
+            break
+        await asyncio.sleep(0.005)
+    assert ada.thinking.is_set()
+    game.pause(True)  # ... as the person opens the help
+    ada.go.set()
+    for _ in range(20):  # her answer comes back from the thread and waits
+        await asyncio.sleep(0.01)
+    await idle(clock)
+    assert game.view.top.text == "R5"
+    game.pause(False)
+    await idle(clock)
+    assert game.view.top.text == "R8"
+    await game.close()
+
+
+async def test_the_pausing_clock_wakes_its_waiter_only_once_the_tables_time_is_there() -> None:
+    """After a pause the table's time is the clock's less a shift that rounding leaves
+    inexact: waking at the clock's ``until + shift`` found nothing due yet, and the driver
+    spun (a test hung).  It wakes when the table's own time reaches ``until``."""
+    from unotui.net.local import PausingClock
+
+    inner = FakeClock()
+    clock = PausingClock(inner)
+    inner.advance(0.4)
+    clock.pause()
+    inner.advance(60.0)
+    clock.resume()
+    inner.advance(0.6)  # the clock's 1061.0 is the table's 1000.9999999999999
+    assert clock.time() < 1001.0
+    task = asyncio.ensure_future(clock.wait(asyncio.Event(), 1001.0))
+    for _ in range(5):
+        await asyncio.sleep(0)
+    assert not task.done()
+    inner.advance(1e-9)
+    await asyncio.wait_for(task, 5.0)
+    assert clock.time() >= 1001.0

@@ -157,3 +157,11 @@ def test_refusals_keep_the_useful_detail() -> None:
     phase = refusal("wrong_phase", "now is the time to name a colour")
     assert phase == "Not now: it is time to name a colour."
     assert refusal("some_new_code", "") == "Not allowed."
+
+
+def test_too_early_is_the_referees_own_sentence_of_when_catching_opens() -> None:
+    """Issue 19: "Not allowed: too early: wait 0.0 s more" said neither when nor why."""
+    line = refusal("too_early", "Too early: catching opens in 0.9 s; Ada may still call UNO")
+    assert line == "Too early: catching opens in 0.9 s; Ada may still call UNO."
+    older_host = refusal("too_early", "too early: wait 0.2 s more")
+    assert older_host == "Too early: wait 0.2 s more."

@@ -22,8 +22,11 @@ How a host drives a bot (the simulator and the UI both follow this):
   stay reproducible.  A bot that forgot does not call late out of turn (a person can
   catch it until the next player acts); it calls on its own turn if it comes first.
 * ``catch_delay`` seconds: the least time an interactive host lets pass after a seat went
-  down to one card before it applies this bot's ``catch`` (from ``choose`` or ``react``).
-  A human must be able to call UNO first, so it is never below :data:`MIN_CATCH_DELAY`.
+  down to one card (the moment the chance appears on every screen) before it applies this
+  bot's ``catch`` (from ``choose`` or ``react``): the level's catch window (easy 3 s,
+  medium 2.5 s, hard 2 s; ``docs/bots.md``).  A person must be able to call UNO first, and
+  to catch first once catching opens for them, so it is never below
+  :data:`MIN_CATCH_DELAY`.
 
 ``choose`` and ``react`` are pure and synchronous: they never sleep or do I/O.  The one
 level that thinks for long (``hard``) is bounded by its ``deadline``; run it in a worker
@@ -47,8 +50,15 @@ __all__ = [
     "with_uno",
 ]
 
-MIN_CATCH_DELAY = 0.75
-"""Seconds a human gets to call UNO before any bot may catch them (rules.md, item 18)."""
+MIN_CATCH_DELAY = 2.0
+"""The soonest any computer player catches, in seconds after the chance appears on screen.
+
+A person's catch opens at the table's catch grace (1 s by default, at least 0.75 s:
+``MIN_CATCH_GRACE``); seeing ``X did not call UNO: catch (c)!`` and pressing ``c`` then
+takes a person about half a second to a second (a choice reaction to a line of text; the
+play-test of issue 19 pressed at 1.5 s and lost to a bot every time).  Two seconds leaves
+a person who reacts within a second of catching opening the first catch at every level
+(the referee also keeps bots a second behind a longer grace: ``CATCH_REACTION``)."""
 
 
 @runtime_checkable
@@ -102,8 +112,9 @@ class BaseBot:
         name: the level's name.
         rng: the bot's only random source (seed it for reproducible games).
         think_delay: seconds an interactive host pauses before applying a decision.
-        catch_delay: seconds an interactive host waits before applying a catch
-            (clamped to at least :data:`MIN_CATCH_DELAY`).
+        catch_delay: seconds an interactive host waits before applying a catch, after the
+            chance appeared: the level's catch window (clamped to at least
+            :data:`MIN_CATCH_DELAY`; the baselines, ``random`` and ``greedy``, take easy's 3 s).
         catch_rate: chance of catching a seat that forgot UNO when the chance comes.
         forget_uno: chance of forgetting to call UNO with the second-to-last card
             (default: the level's :attr:`FORGET_UNO`).
@@ -123,7 +134,7 @@ class BaseBot:
         rng: Random | None = None,
         *,
         think_delay: float = 0.0,
-        catch_delay: float = 2.0,
+        catch_delay: float = 3.0,
         catch_rate: float = 0.5,
         forget_uno: float | None = None,
     ) -> None:

@@ -256,7 +256,7 @@ class HardBot(BaseBot):
         rollouts: int = 96,
         search: bool = True,
         think_delay: float = 0.0,
-        catch_delay: float = 0.75,
+        catch_delay: float = 2.0,
         catch_rate: float = 1.0,
     ) -> None:
         super().__init__(rng, think_delay=think_delay, catch_delay=catch_delay, catch_rate=catch_rate)

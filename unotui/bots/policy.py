@@ -160,7 +160,7 @@ class MediumBot(BaseBot):
 
     def __init__(self, *args: object, objective: str = "hands", **kwargs: object) -> None:
         kwargs.setdefault("catch_rate", 0.6)
-        kwargs.setdefault("catch_delay", 1.5)
+        kwargs.setdefault("catch_delay", 2.5)
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
         self.points = objective == "points"
 

@@ -138,6 +138,13 @@ class Controller(ABC):
     def chat(self, text: str) -> None:  # noqa: B027 - optional: solo play has no chat
         """Say ``text`` to the table (ignored where :attr:`can_chat` is false)."""
 
+    def pause(self, paused: bool) -> bool:
+        """The viewer is reading something over the table (``True``: a dialog, the help,
+        the command palette) or is back at it (``False``).  A table that can wait for them
+        does, and says so (solo play: its clock stops); a hosted table cannot wait for one
+        seat (``False``), so the front end tells what happened meanwhile instead."""
+        return False
+
     def start_match(self) -> None:  # noqa: B027 - optional: only hosted tables wait
         """Ask for the match to start now (a hosted table's own seat; others are refused)."""
 

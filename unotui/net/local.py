@@ -17,12 +17,19 @@ Pacing, so that a person can follow: ``delay`` (seconds a computer player waits 
 acting; 0 in tests) and ``catch_grace`` (seconds after someone goes down to one card
 without calling UNO before anyone may catch them, the person included; never less than
 :data:`~unotui.table.MIN_CATCH_GRACE` in play).
+
+The game waits for the person: while they read something over the table (a dialog, the
+help, the command palette) the app calls :meth:`LocalGame.pause`, and the table's clock
+(:class:`PausingClock`) stops.  Every deadline the referee set moves on by the pause, as
+if it had not happened, so no timing rule changes (issue 19: a lap of turns, a Draw Two
+among them, went by unseen behind the palette).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import math
 from collections.abc import Sequence
 from random import Random
 from typing import TYPE_CHECKING, Protocol
@@ -41,7 +48,7 @@ from .seats import SeatBook, SeatEntry
 if TYPE_CHECKING:  # (solo play writes no bytes: the wire's packing is never loaded)
     from ..protocol.shared import SharedDeltas
 
-__all__ = ["Clock", "LocalGame", "LoopClock"]
+__all__ = ["Clock", "LocalGame", "LoopClock", "PausingClock"]
 
 
 class Clock(Protocol):
@@ -64,6 +71,53 @@ class LoopClock:
         timeout = None if until is None else max(0.0, until - self.time())
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(wake.wait(), timeout)
+
+
+class PausingClock:
+    """The table's time in solo play: ``clock``'s, stopped while the game is paused.
+
+    Time that passes during a pause is taken out of the table's time: after it, ``time()``
+    goes on from where it stopped, so every deadline on it (a computer player's pause, the
+    catch grace, the auto-keep) moves on by the pause.  The pause is here, once, over any
+    :class:`Clock` (the loop's, or a test's fake one), not in each of them.
+    """
+
+    def __init__(self, clock: Clock) -> None:
+        self.clock = clock
+        self._stopped_at: float | None = None
+        self._behind = 0.0  # how far the table's time is behind the clock's
+
+    @property
+    def paused(self) -> bool:
+        """Whether the table's time stands still."""
+        return self._stopped_at is not None
+
+    def time(self) -> float:
+        stopped = self._stopped_at
+        return stopped if stopped is not None else self.clock.time() - self._behind
+
+    def pause(self) -> None:
+        """Stop the table's time (again while paused: nothing)."""
+        if self._stopped_at is None:
+            self._stopped_at = self.time()
+
+    def resume(self) -> None:
+        """Let the table's time run on from where it stopped."""
+        stopped, self._stopped_at = self._stopped_at, None
+        if stopped is not None:
+            self._behind = self.clock.time() - stopped
+
+    async def wait(self, wake: asyncio.Event, until: float | None) -> None:
+        """Wait for ``wake`` or the table's time ``until``: while paused, for ``wake`` alone
+        (a resume sets it)."""
+        if self._stopped_at is not None or until is None:
+            await self.clock.wait(wake, None)
+            return
+        behind = self._behind
+        at = until + behind
+        while at - behind < until:  # rounding: by the clock's ``at`` the table's time is ``until``
+            at = math.nextafter(at, math.inf)  # (else the driver would wake, find nothing due, spin)
+        await self.clock.wait(wake, at)
 
 
 class _Seat:
@@ -110,7 +164,8 @@ class LocalGame(Controller):
             playable or not (default :data:`~unotui.table.AUTO_KEEP`).
         turn_timer: seconds the person has for each decision (default: no timer).
         dealer / deck: passed to the engine (tests arrange situations with them).
-        clock: the time the game runs on (default: the event loop's).
+        clock: the time the game runs on (default: the event loop's); the table's own
+            time is :attr:`table_clock`, this clock less the pauses.
     """
 
     #: the person's seat (a local game always has one)
@@ -138,6 +193,7 @@ class LocalGame(Controller):
         self.delay = max(0.0, delay)
         self.catch_grace = max(0.0, catch_grace)
         self.clock: Clock = clock or LoopClock()
+        self.table_clock = PausingClock(self.clock)
         base = Random(seed) if seed is not None else Random()
         # The deal never depends on the seed-less Random: without a seed the match secret
         # comes from the secrets module (the engine's default), as in every real game.
@@ -185,7 +241,7 @@ class LocalGame(Controller):
 
     async def start(self) -> None:
         if self._task is None:
-            self.core.join(self._outbox, self._outbox, self.seat, self.clock.time())
+            self.core.join(self._outbox, self._outbox, self.seat, self.table_clock.time())
             self._deliver()
             self._poke()
             self._task = asyncio.create_task(self._drive(), name="unotui-bots")
@@ -194,7 +250,7 @@ class LocalGame(Controller):
         seq = self._next_seq()
         if self._closed:
             return seq
-        self.core.receive(self._outbox, m.Intent(seq, action), self.clock.time())
+        self.core.receive(self._outbox, m.Intent(seq, action), self.table_clock.time())
         self._deliver()
         self._poke()
         return seq
@@ -206,9 +262,19 @@ class LocalGame(Controller):
         if game.dealer == self.seat:  # the dealer deals: that is its "ready"
             self.send(DEAL)
         else:
-            self.core.receive(self._outbox, m.Ready(), self.clock.time())
+            self.core.receive(self._outbox, m.Ready(), self.table_clock.time())
             self._deliver()
             self._poke()
+
+    def pause(self, paused: bool) -> bool:
+        """The person reads something over the table (``True``) or is back (``False``): the
+        table's clock stops and runs on, so computer players wait for them."""
+        if paused:
+            self.table_clock.pause()
+        else:
+            self.table_clock.resume()
+        self._poke()
+        return True
 
     async def close(self) -> None:
         self._closed = True
@@ -245,9 +311,12 @@ class LocalGame(Controller):
             self._emit(m.Closed("closed", f"the game stopped: {exc}"))
 
     async def _run(self) -> None:
-        core, referee, clock = self.core, self.referee, self.clock
+        core, referee, clock = self.core, self.referee, self.table_clock
         while not self._closed:
             self._wake.clear()
+            if clock.paused:  # nothing moves until the person is back at the table
+                await clock.wait(self._wake, None)
+                continue
             core.tick(clock.time())
             self._deliver()
             decision = referee.due_decision(clock.time())
@@ -257,6 +326,9 @@ class LocalGame(Controller):
                 except Exception as exc:  # a broken bot must not stop the game
                     self.bot_errors.append(f"{decision.seat}: {exc!r}")
                     action = None
+                while clock.paused and not self._closed:  # decided before the pause: applied after it
+                    self._wake.clear()
+                    await clock.wait(self._wake, None)
                 if not self._closed:
                     core.decided(decision, action, clock.time())
                     self._deliver()

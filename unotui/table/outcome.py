@@ -10,7 +10,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from ..bots import MIN_CATCH_DELAY
 from ..engine import Action
 from .states import PresenceState
 
@@ -19,6 +18,7 @@ __all__ = [
     "AWAY",
     "BAD_SEQ",
     "BOT_SEAT",
+    "CATCH_REACTION",
     "MIN_CATCH_GRACE",
     "NOT_READY",
     "SEAT_LOST",
@@ -32,11 +32,23 @@ __all__ = [
     "Refusal",
 ]
 
-MIN_CATCH_GRACE: float = MIN_CATCH_DELAY
-"""The shortest catch grace a real table may use (rules.md, item 18).
+MIN_CATCH_GRACE: float = 0.75
+"""The shortest catch grace a real table may use (rules.md, item 18): the least time a
+person who forgot UNO has to call it before anyone, person or bot, may catch them.
 
-One definition: it *is* the bots' :data:`~unotui.bots.MIN_CATCH_DELAY` (bots cannot import
-this layer, which imports them), re-exported under the name a table uses."""
+Computer players catch later still: each level no sooner than its own window after the
+chance appeared (the bots' ``catch_delay``, at least :data:`~unotui.bots.MIN_CATCH_DELAY`,
+2 s) and never sooner than :data:`CATCH_REACTION` after catching opened, so that a person
+who watches for the chance has it first (issue 19: one pressing ``c`` at 1.5 s lost to a
+computer player every time)."""
+
+CATCH_REACTION: float = 1.0
+"""Seconds a person has, once catching opens (the catch grace), before any computer
+player may catch: the time to see the line and press ``c``.  At the default grace (1 s)
+the levels' own windows are longer anyway (2 s and more after the chance appears); this
+keeps bots behind a person at a table with a longer grace too.  Only at a real table's
+grace (:data:`MIN_CATCH_GRACE` or more): tests and the simulator, with no grace, have
+no person to wait for."""
 
 AUTO_KEEP: float = 3.0
 """Seconds a person has after a draw to play the card before it is kept for them.

@@ -356,11 +356,14 @@ class Referee:
         g = self.game
         if type(action) is Catch and g.uno_open >= 0 and action.seat == g.uno_open:
             allowed = self._state.win_opened + self.pacing.catch_grace
-            if now < allowed:
+            if now < allowed:  # (at the very moment it opens, a catch is in time)
+                # Rounded up to a tenth, never down: "opens in 0.0 s" would be a refusal
+                # that says the catch was in time (the play-test saw "wait 0.0 s more").
+                tenths = max(1, math.ceil((allowed - now) * 10 - 1e-6))
                 name = g.names[action.seat]
                 return Refusal(
                     seat, seq, TOO_EARLY,
-                    f"too early: wait {allowed - now:.1f} s more; {name} may still call UNO",
+                    f"Too early: catching opens in {tenths / 10:.1f} s; {name} may still call UNO",
                 )
         if (type(action) is Deal and g.phase == Phase.ROUND_OVER and g.dealer == seat
                 and self._state.ready_at is None):

@@ -19,7 +19,8 @@ How the deadlines are set:
   the grace, every computer player's chance to react, and its own catch delay.
 * Out of turn (UNO calls, catches, jump-ins): each computer player is asked once for each
   state in which it has something to do, at ``window opened + max(catch_grace, its
-  catch_delay)`` while a catch window is open (``bot_delay`` after the play for jump-ins).
+  catch_delay)`` (and at least a person's reaction after the grace: :func:`pauses`) while
+  a catch window is open (``bot_delay`` after the play for jump-ins).
   At equal times: the seat that forgot UNO first, then the seats after the actor in seat
   order, the actor last, and out-of-turn actions before the actor's own turn.
 """
@@ -32,7 +33,7 @@ from dataclasses import dataclass, field
 
 from ..bots import Bot
 from ..engine import KEEP, Action, Game, Phase, SeatView
-from .outcome import Deadlines, Pacing
+from .outcome import CATCH_REACTION, MIN_CATCH_GRACE, Deadlines, Pacing
 from .seats import HumanSeat
 
 __all__ = [
@@ -256,11 +257,19 @@ def _deal_item(game: Game, state: RefereeState, person: bool) -> Due | None:
 def pauses(bot: Bot | None, pacing: Pacing) -> tuple[float, float]:
     """How long ``bot`` (``None``: a person) pauses before a decision and before a catch:
     the table's ``bot_delay`` and ``catch_grace``, or the bot's own longer delays when the
-    table honours them (``bot_delays``)."""
-    think, catch = pacing.bot_delay, pacing.catch_grace
+    table honours them (``bot_delays``).
+
+    Both catch pauses count from the same moment, when the chance appears on every screen
+    (the play that opened the window, in the view of that moment).  At a real table's
+    grace a computer player also waits :data:`~unotui.table.outcome.CATCH_REACTION` after
+    catching opens for people, so a person watching for it always has the first catch."""
+    grace = pacing.catch_grace
+    think, catch = pacing.bot_delay, grace
     if bot is not None and pacing.bot_delays:
         think = max(think, _seconds_of(bot, "think_delay"))
         catch = max(catch, _seconds_of(bot, "catch_delay"))
+        if grace >= MIN_CATCH_GRACE:
+            catch = max(catch, grace + CATCH_REACTION)
     return think, catch
 
 

@@ -52,6 +52,7 @@ from .messages import (
     TableStarted,
 )
 from .modes import AtTable, ControllerFactory, local_game
+from .over_table import OverTable
 from .screens.table import TableScreen
 from .screens.waiting import WaitingScreen
 from .settings import HAND_ORDERS, THEME_NOTES, THEMES, Config, GameOptions, load_config, save_config
@@ -118,8 +119,11 @@ class UnoApp(App[int]):
         self.palette = config.theme if config.theme in THEMES else "default"
         #: a sentence to print after the full-screen view is gone (why a join failed)
         self.exit_message = ""
+        #: a screen over the table, if one is (see :meth:`_screen_changed`)
+        self._over = OverTable()
 
     async def on_mount(self) -> None:
+        self.screen_change_signal.subscribe(self, self._screen_changed, immediate=True)
         self.register_theme(MONO)
         self._apply_theme(self.palette)
         if self.config.problems and not self.menu:  # the menu shows them on its own line
@@ -298,6 +302,16 @@ class UnoApp(App[int]):
         if mode is not None:
             self.run_worker(mode.controller.close(), group="stop")
 
+    # ----- a screen over the table ---------------------------------------------------------
+
+    def _screen_changed(self, screen: Screen[object]) -> None:
+        """The one place that knows a screen (a dialog, the help, the command palette) is
+        over the table: Textual's screen-change signal, on every push, pop and switch.
+        What follows (the table waits, or is told what happened) is :class:`OverTable`'s."""
+        mode = self.mode
+        over = mode is not None and mode.table in self.screen_stack and screen is not mode.table
+        self._over.changed(mode, screen if over else None)
+
     # ----- leaving a match -------------------------------------------------------------
 
     def match_running(self) -> bool:
@@ -362,6 +376,8 @@ class UnoApp(App[int]):
         elif isinstance(update, m.Refused):
             if table is not None:
                 table.refused(update.code, update.message)
+        elif isinstance(update, m.Accepted):
+            self._over.own_move(mode)
         elif isinstance(update, m.Closed):
             show_closed(update, table, self.waiting_screen())
         else:

@@ -343,6 +343,15 @@ class PlayersView(_Panel):
 _PILE_ART = 18
 
 
+def colour_being_chosen(view: SeatView) -> bool:
+    """Whether a wild on top still waits for its colour: the view's colour is then the one
+    before it (the engine changes it when the colour is named), which the pile must not
+    show as the colour in play (issue 19: ``Colour: Yellow (Y)`` and ``=Y`` on a Wild Draw
+    Four whose player then named green).  A Wild Swap Hands asks for its target first."""
+    phase = view.phase
+    return view.top.is_wild and (phase == Phase.COLOUR or phase == Phase.TARGET)
+
+
 class PileView(_Panel):
     """The draw pile, the top discard, the colour in play and the direction."""
 
@@ -354,8 +363,12 @@ class PileView(_Panel):
         if shown is None:
             return
         view, palette, compact = shown.view, shown.palette, shown.compact
-        colour = Text(f" {view.colour.name.title()} ", colour_style(view.colour, palette))
-        colour.append(f" ({view.colour.letter})")
+        choosing = colour_being_chosen(view)
+        if choosing:  # the colour still in the view is the one before the wild: not shown
+            colour = Text("being chosen", Style(italic=True))
+        else:
+            colour = Text(f" {view.colour.name.title()} ", colour_style(view.colour, palette))
+            colour.append(f" ({view.colour.letter})")
         nxt = names_of(view)[view.next_seat(view.turn)] if view.turn in view.active else "?"
         arrow = "↓" if view.direction > 0 else "↑"
         top = Text.assemble("Top: ", (view.top.text, Style(bold=True)), f" {card_name(view.top)}")
@@ -379,7 +392,10 @@ class PileView(_Panel):
             return
         art = [
             Text.assemble(d, "  ", t)
-            for d, t in zip(pile_card(view.draw_count), big_card(view.top, view.colour, palette), strict=True)
+            for d, t in zip(
+                pile_card(view.draw_count), big_card(view.top, None if choosing else view.colour, palette),
+                strict=True,
+            )
         ]
         lines = []
         for i, row in enumerate(art):

@@ -193,6 +193,8 @@ def refusal(code: str, message: str, waiting_for: str | None = None) -> str:
     detail = clean(message, 200, collapse=False).strip().rstrip(".")
     if code == "wrong_phase":
         detail = detail.replace("now is the time to", "it is time to")
+    if code == "too_early" and detail:  # the referee's own sentence: when catching opens
+        return f"{detail[:1].upper()}{detail[1:]}."
     template = _REFUSALS.get(code)
     if template is None:
         return f"Not allowed: {detail}." if detail else "Not allowed."
