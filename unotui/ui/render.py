@@ -152,29 +152,38 @@ def hand_row(
     return Text("\n").join(lines), first, last
 
 
-def big_card(card: Card, named: Colour | None, palette: str) -> list[Text]:
-    """The top discard as a 7x5 box; a wild shows the colour named for it."""
-    style = card_style(card, palette)
-    inner = [" " * 5, f"{card.text:^5}", " " * 5]
-    if card.is_wild and named is not None:
-        inner[2] = f"{'=' + named.letter:^5}"
-        style = colour_style(named, palette)
-    out = [Text("┌─────┐")]
-    for row in inner:
+#: the piles' art: (inside width, inside rows) of a card box, normal and large
+PILE_SIZES = {False: (5, 3), True: (9, 5)}
+
+
+def _box(rows: list[str], style: Style, width: int) -> list[Text]:
+    out = [Text("┌" + "─" * width + "┐")]
+    for row in rows:
         t = Text("│")
-        t.append(row, style)
+        t.append(f"{row:^{width}}", style)
         t.append("│")
         out.append(t)
-    out.append(Text("└─────┘"))
+    out.append(Text("└" + "─" * width + "┘"))
     return out
 
 
-def pile_card(count: int) -> list[Text]:
-    """The draw pile as a 7x5 box with its card count."""
-    return [
-        Text("┌─────┐"),
-        Text("│ UNO │"),
-        Text(f"│{count:^5}│"),
-        Text("│cards│" if count != 1 else "│card │"),
-        Text("└─────┘"),
-    ]
+def big_card(card: Card, named: Colour | None, palette: str, large: bool = False) -> list[Text]:
+    """The top discard as a 7x5 box (11x7 when ``large``: a tall terminal with rows to
+    spare); a wild shows the colour named for it."""
+    width, height = PILE_SIZES[large]
+    style = card_style(card, palette)
+    inner = [""] * height
+    inner[height // 2] = card.text
+    if card.is_wild and named is not None:
+        inner[height // 2 + 1] = "=" + named.letter
+        style = colour_style(named, palette)
+    return _box(inner, style, width)
+
+
+def pile_card(count: int, large: bool = False) -> list[Text]:
+    """The draw pile as a box of the same size as the top card's, with its card count."""
+    width, height = PILE_SIZES[large]
+    inner = [""] * height
+    middle = height // 2
+    inner[middle - 1], inner[middle], inner[middle + 1] = "UNO", str(count), "cards" if count != 1 else "card"
+    return _box(inner, Style(), width)

@@ -198,6 +198,8 @@ class PileShown:
     view: SeatView
     palette: str
     compact: bool
+    #: larger cards (a tall terminal with rows to spare beside the log)
+    large: bool = False
 
 
 class StatusLine(_Panel):
@@ -269,8 +271,8 @@ class PlayersView(_Panel):
     def mark(self, seat: int) -> str:
         """The word after ``seat``'s name ("" for another person's seat)."""
         view, marks = self.view, self.marks
-        if view is not None and seat == view.seat:
-            return "you"
+        if view is not None and seat == view.seat:  # ("You  you": the solo name says it already)
+            return "" if view.names[seat].casefold() == "you" else "you"
         return marks[seat] if seat < len(marks) else ""
 
     def draw(self) -> None:
@@ -372,7 +374,7 @@ class PileView(_Panel):
         nxt = names_of(view)[view.next_seat(view.turn)] if view.turn in view.active else "?"
         arrow = "↓" if view.direction > 0 else "↑"
         top = Text.assemble("Top: ", (view.top.text, Style(bold=True)), f" {card_name(view.top)}")
-        room = self.size.width - _PILE_ART  # beside the two cards' art
+        room = self.size.width - _PILE_ART - (8 if shown.large else 0)  # beside the two cards' art
         if not compact and 0 < room < top.cell_len:  # "Top: R+2 red Draw T…": the name alone
             top = Text(f"Top: {card_name(view.top)}")
             if top.cell_len > room:  # (the card's own code is shorter than any name)
@@ -393,13 +395,16 @@ class PileView(_Panel):
         art = [
             Text.assemble(d, "  ", t)
             for d, t in zip(
-                pile_card(view.draw_count), big_card(view.top, None if choosing else view.colour, palette),
+                pile_card(view.draw_count, shown.large),
+                big_card(view.top, None if choosing else view.colour, palette, shown.large),
                 strict=True,
             )
         ]
         lines = []
+        first = 1 if shown.large else 0  # (the text beside a large card starts a row down)
         for i, row in enumerate(art):
-            lines.append(Text.assemble(row, "  ", info[i] if i < len(info) else ""))
+            k = i - first
+            lines.append(Text.assemble(row, "  ", info[k] if 0 <= k < len(info) else ""))
         _set(self, _block(lines), len(lines))
 
 
