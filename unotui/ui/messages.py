@@ -23,6 +23,7 @@ from textual.message import Message
 from ..engine import ENDED_PHASES, Action, Rules
 from ..net.controller import Update
 from ..protocol.events import ViewUpdated
+from .join_request import JoinRequest
 from .settings import Config
 
 __all__ = [
@@ -141,10 +142,11 @@ class HostGame(HomeMessage):
 
 @dataclass
 class JoinGame(HomeMessage):
-    """Join the table hosted at ``host``:``port`` (an address already checked)."""
+    """Join a table elsewhere: the Join form's fields, checked as ``unotui join`` checks
+    its arguments (the address, name, table code, password and whether to watch only:
+    :class:`~unotui.ui.join_request.JoinRequest`), to be joined as it joins them."""
 
-    host: str
-    port: int
+    request: JoinRequest
 
 
 @dataclass
