@@ -31,7 +31,7 @@ __all__ = ["FIELDS", "JoinForm", "watch_label"]
 
 #: (field id, label, what it is for): the fields in the order Tab visits them
 FIELDS: tuple[tuple[str, str, str], ...] = (
-    ("address", "Address", f"the host's address, e.g. 192.168.1.20 (port {DEFAULT_PORT} unless :PORT)"),
+    ("address", "Address", f"e.g. 192.168.1.20, or HOST:PORT (port {DEFAULT_PORT} unless given)"),
     ("name", "Your name", "how the table shows you, 1-16 characters (kept as your name)"),
     ("table", "Table code", "a lobby table's code, e.g. K7QMX; leave empty at a LAN host"),
     ("password", "Password", "only if the table has one; shown as dots, never saved"),
