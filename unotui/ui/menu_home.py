@@ -10,14 +10,17 @@ up, drawn from the current settings.
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from .home import AppSlot
 from .join_cli import joining
-from .join_request import JoinRequest, where
 from .lan import hosted
 from .messages import HomeMessage, HostGame, JoinGame, PlaySolo, SettingsSaved
 from .screens.menu import MenuScreen
 from .settings import save_changes
+
+if TYPE_CHECKING:
+    from .join_request import JoinRequest
 
 __all__ = ["MenuHome"]
 
@@ -77,6 +80,8 @@ class MenuHome(AppSlot):
         if request is None:  # (the menu's Host entry: a port that cannot be listened on)
             menu.say(why, warn=True)
             return
+        from .join_request import where
+
         if code == "table_full" and "--spectate" in why:  # (the host words it for the command line)
             why += " (--spectate is the form's Watch only box)"
         address = where(request.host, request.port)
@@ -115,6 +120,8 @@ class MenuHome(AppSlot):
     def join(self, request: JoinRequest) -> None:
         """Join as ``unotui join`` would (:func:`~unotui.ui.join_cli.joining`), after
         keeping the address and name in the settings for next time (never the password)."""
+        from .join_request import where
+
         app = self.app
         self.draft = replace(request, password="")
         self.joining = request

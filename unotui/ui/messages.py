@@ -16,15 +16,17 @@ Two directions, one rule each ("attributes down, messages up"):
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual.message import Message
 
 from ..engine import ENDED_PHASES, Action, Rules
 from ..net.controller import Update
 from ..protocol.events import ViewUpdated
-from .join_request import JoinRequest
 from .settings import Config
+
+if TYPE_CHECKING:
+    from .join_request import JoinRequest
 
 __all__ = [
     "CreateTable",

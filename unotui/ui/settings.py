@@ -22,7 +22,6 @@ from typing import Any
 from ..bots import BOT_NAMES
 from ..engine import Rules, RulesError
 from ..protocol.text import clean, clean_name
-from .join_request import ADDRESS_MAX
 
 __all__ = [
     "CONFIG_ENV",
@@ -104,6 +103,8 @@ def load_config(path: Path | None = None) -> Config:
     if data.get("hand_order") in HAND_ORDERS:
         cfg = cfg.with_(hand_order=data["hand_order"])
     if isinstance(data.get("join_address"), str):
+        from .join_request import ADDRESS_MAX  # (only a file that has one loads the join's checks)
+
         cfg = cfg.with_(join_address=clean(data["join_address"], ADDRESS_MAX))
     for key in ("delay", "catch_grace"):
         v = data.get(key)

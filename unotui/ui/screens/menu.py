@@ -9,7 +9,7 @@ cannot go to stderr, where nobody would see them until the app quits).
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.style import Style
 from rich.text import Text
@@ -20,10 +20,12 @@ from textual.screen import Screen
 from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
-from ..join_request import JoinRequest
 from ..messages import HostGame, JoinGame, PlaySolo, SettingsSaved
 from ..settings import Config, GameOptions
-from .join_form import JoinForm
+
+if TYPE_CHECKING:  # (the Join form and its checks load when the form first opens)
+    from ..join_request import JoinRequest
+    from .join_form import JoinForm
 
 __all__ = ["MENU", "MenuScreen", "solo_label"]
 
@@ -126,6 +128,8 @@ class MenuScreen(Screen[None]):
     def join_form(self) -> JoinForm:
         """The Join form, filled in with what was typed before a join that failed (all
         but the password), else the settings' last address and the settings' name."""
+        from .join_form import JoinForm
+
         draft = self.draft
         if draft is not None:
             return JoinForm(draft.address, draft.name, draft.table, draft.spectate)
