@@ -116,11 +116,24 @@ def split_address(text: str, default_port: int = DEFAULT_PORT) -> tuple[str, int
             port_text = rest[1:]
     elif text.count(":") == 1:
         host, port_text = text.split(":")
+    elif ":" in text and not _is_ipv6(text):
+        raise ValueError(f"{text!r}: one :PORT at most (an IPv6 address goes in brackets: [fd00::2]:7777)")
+    if not host:
+        raise ValueError(f"{text!r}: give the host's name or address before the :PORT")
+    if not host.isprintable() or any(ch.isspace() for ch in host):
+        raise ValueError(f"{host!r}: an address has no spaces, e.g. 192.168.1.20 or myhost.lan")
     if not port_text:
         return host, default_port
     if not port_text.isascii() or not port_text.isdigit() or not 0 < int(port_text) < 65536:
         raise ValueError(f"{port_text!r} is not a port number (1-65535)")
     return host, int(port_text)
+
+
+def _is_ipv6(text: str) -> bool:
+    try:
+        return ipaddress.ip_address(text.split("%")[0]).version == 6
+    except ValueError:
+        return False
 
 
 def listen_error(exc: OSError, options: str = "--port") -> str:

@@ -17,7 +17,6 @@ either.
 
 from __future__ import annotations
 
-import contextlib
 import gc
 from collections.abc import Callable, Iterable
 from dataclasses import replace
@@ -55,7 +54,7 @@ from .modes import AtTable, ControllerFactory, local_game
 from .over_table import OverTable
 from .screens.table import TableScreen
 from .screens.waiting import WaitingScreen
-from .settings import HAND_ORDERS, THEME_NOTES, THEMES, Config, GameOptions, load_config, save_config
+from .settings import HAND_ORDERS, THEME_NOTES, THEMES, Config, GameOptions, save_changes
 from .theme import MONO, TEXTUAL_THEMES
 
 if TYPE_CHECKING:
@@ -480,19 +479,11 @@ class UnoApp(App[int]):
         self.set_class(self.palette == "mono", "-mono")
 
     def _save(self, **changes: str) -> None:
-        """Apply ``changes`` to the settings, and write just those to the settings file.
-
-        The file is read again so that one-game overrides from the command line
-        (``--theme``) are not saved with it, and a file that cannot be read is never
-        overwritten (the change then lasts for this session).  A write error is not fatal.
-        """
+        """Apply ``changes`` to the settings, and write just those to the settings file
+        (:func:`~unotui.ui.settings.save_changes`) unless this app saves none."""
         self.config = self.config.with_(**changes)
-        if not self.save_settings:
-            return
-        on_disk = load_config()
-        if not on_disk.problems:
-            with contextlib.suppress(OSError):
-                save_config(on_disk.with_(**changes))
+        if self.save_settings:
+            save_changes(**changes)
 
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
         # Textual's own "Theme" picker would set a Textual theme the cards do not follow:

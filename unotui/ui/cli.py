@@ -184,14 +184,7 @@ def run_hosted(room: RoomConfig, name: str, bind: str, port: int) -> int:
     return _run_app(hosted(room, name, bind, port), name)
 
 
-def run_joined(
-    host: str, port: int, *, name: str | None, password: str, spectate: bool, table: str = ""
-) -> int:
-    """``unotui join HOST[:PORT]``: a seat (or a chair to watch) at a table elsewhere."""
-    from ..protocol.text import clean_name
-    from .lan import joined
-    from .settings import load_config
-
-    player = clean_name(name, "Player") if name else load_config().name
-    start = joined(host, port, name=player, password=password, spectate=spectate, table=table)
-    return _run_app(start, player)
+def run_joined(start: Callable[[GameOptions], Controller], name: str) -> int:
+    """``unotui join HOST[:PORT]``: a seat (or a chair to watch) at a table elsewhere
+    (``start``: :func:`unotui.ui.join_cli.joining`, from the checked arguments)."""
+    return _run_app(start, name)

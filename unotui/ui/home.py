@@ -35,6 +35,8 @@ class HomeApp(Protocol):
 
     config: Config
     options: GameOptions
+    #: whether the settings file is written (not in an SSH session: it is the server's)
+    save_settings: bool
     #: the solo table's controller (the menu's first entry)
     factory: ControllerFactory
 

@@ -1,12 +1,22 @@
-"""``unotui join HOST[:PORT]``: take a seat (or watch) at a table hosted elsewhere."""
+"""``unotui join HOST[:PORT]``: take a seat (or watch) at a table hosted elsewhere.
+
+The arguments are checked as the menu's Join form checks its fields
+(:func:`~unotui.ui.join_request.check_join`) and joined the way the form joins
+(:func:`joining`): one path from what a person typed to the ``hello`` the host reads.
+"""
 
 from __future__ import annotations
 
 import argparse
 import os
 import sys
+from typing import TYPE_CHECKING
 
-__all__ = ["PASSWORD_ENV", "add_arguments", "add_password", "password_of", "run"]
+if TYPE_CHECKING:
+    from .join_request import JoinRequest
+    from .modes import ControllerFactory
+
+__all__ = ["PASSWORD_ENV", "add_arguments", "add_password", "joining", "password_of", "run"]
 
 #: where a table's password may come from instead of the command line, which every local
 #: user can read (``ps``, ``/proc/PID/cmdline``); a process's environment only its owner can
@@ -35,17 +45,32 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="a table's code on a lobby (unotui serve); a LAN host has one table")
 
 
-def run(args: argparse.Namespace) -> int:
-    """Join; returns the exit status."""
-    from ..net.addresses import split_address
+#: the option each field of a join comes from, as the command line's errors name it
+_OPTIONS = {"address": "HOST[:PORT]", "name": "--name", "table": "--table", "password": "--password"}
 
+
+def joining(request: JoinRequest) -> ControllerFactory:
+    """The table ``request`` asks for, as the app's next table: the one way a seat (or a
+    chair to watch) elsewhere is joined, by ``unotui join`` and by the menu's Join form
+    alike (its seat remembered between runs: :func:`~unotui.ui.lan.joined`)."""
+    from .lan import joined
+
+    return joined(request.host, request.port, name=request.name, password=request.password,
+                  spectate=request.spectate, table=request.table)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Join; returns the exit status (2: an argument the join could not send)."""
+    from .join_request import JoinProblem, check_join
+    from .settings import load_config
+
+    name = args.name if args.name is not None else load_config().name
     try:
-        host, port = split_address(args.address)
-    except ValueError as exc:
-        print(f"unotui join: {exc}", file=sys.stderr)
+        request = check_join(args.address, name, table=args.table, password=password_of(args),
+                             spectate=args.spectate)
+    except JoinProblem as exc:
+        print(f"unotui join: {_OPTIONS[exc.field]}: {exc}", file=sys.stderr)
         return 2
     from .cli import run_joined
 
-    return run_joined(
-        host, port, name=args.name, password=password_of(args), spectate=args.spectate, table=args.table
-    )
+    return run_joined(joining(request), request.name)

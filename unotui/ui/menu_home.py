@@ -10,11 +10,17 @@ up, drawn from the current settings.
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from .home import AppSlot
-from .lan import hosted, joined
+from .join_cli import joining
+from .lan import hosted
 from .messages import HomeMessage, HostGame, JoinGame, PlaySolo, SettingsSaved
 from .screens.menu import MenuScreen
+from .settings import save_changes
+
+if TYPE_CHECKING:
+    from .join_request import JoinRequest
 
 __all__ = ["MenuHome"]
 
@@ -33,10 +39,15 @@ class MenuHome(AppSlot):
 
     def __init__(self, bind: str = "0.0.0.0", port: int = 7777) -> None:
         self.bind, self.port = bind, port
+        #: the last join asked for from the menu, without its password: every menu put up
+        #: opens its Join form with it, so a join that failed is tried again without retyping
+        self.draft: JoinRequest | None = None
+        #: the join under way (a failure is said as that join's)
+        self.joining: JoinRequest | None = None
 
     async def open(self) -> None:
         app = self.app
-        await app.push_screen(MenuScreen(app.config, app.options))
+        await app.push_screen(MenuScreen(app.config, app.options, self.draft))
         app.call_after_refresh(app.first_frame_drawn)
 
     def menu(self) -> MenuScreen | None:
@@ -51,7 +62,7 @@ class MenuHome(AppSlot):
         app = self.app
         while len(app.screen_stack) > 1:
             app.pop_screen()
-        app.push_screen(MenuScreen(app.config, app.options))
+        app.push_screen(MenuScreen(app.config, app.options, self.draft))
 
     def rematch(self) -> None:
         """Same players and rules; a new deal (the next seed if one was given)."""
@@ -60,7 +71,24 @@ class MenuHome(AppSlot):
         app.start_game(replace(app.options, seed=None if seed is None else seed + 1))
 
     def failed(self, why: str, code: str = "") -> None:
-        self.app.notify(why, title="Could not join", severity="error", timeout=15, markup=False)
+        """Said on the menu's own line (it stays until the next choice, where a toast went
+        by), with the Join entry under the cursor: Enter opens the form as it was filled in."""
+        request, self.joining = self.joining, None
+        menu = self.menu()
+        if menu is None:
+            return
+        if request is None:  # (the menu's Host entry: a port that cannot be listened on)
+            menu.say(why, warn=True)
+            return
+        from .join_request import where
+
+        if code == "table_full" and "--spectate" in why:  # (the host words it for the command line)
+            why += " (--spectate is the form's Watch only box)"
+        address = where(request.host, request.port)
+        head = "Could not join" if address in why else f"Could not join {address}"
+        menu.say(f"{head}: {why}  (Enter: the Join form again as you filled it in; retype the password)",
+                 warn=True)
+        menu.highlight("join")
 
     def say(self, line: str) -> None:
         menu = self.menu()
@@ -71,6 +99,8 @@ class MenuHome(AppSlot):
         """The menu's choices: a table of each kind, or new settings."""
         app = self.app
         config = app.config
+        if isinstance(message, PlaySolo | HostGame):
+            self.joining = None
         if isinstance(message, PlaySolo):
             app.play(app.factory)
         elif isinstance(message, HostGame):
@@ -80,12 +110,26 @@ class MenuHome(AppSlot):
                               level=config.bots, bot_delay=config.delay)
             app.play(hosted(room, config.name, self.bind, self.port))
         elif isinstance(message, JoinGame):
-            app.play(joined(message.host, message.port, name=config.name))
+            self.join(message.request)
         elif isinstance(message, SettingsSaved):  # kept, and handed down to the menu
             app.set_config(message.config)
             for screen in app.screen_stack:
                 if isinstance(screen, MenuScreen):
                     screen.show_settings(app.config, app.options)
+
+    def join(self, request: JoinRequest) -> None:
+        """Join as ``unotui join`` would (:func:`~unotui.ui.join_cli.joining`), after
+        keeping the address and name in the settings for next time (never the password)."""
+        from .join_request import where
+
+        app = self.app
+        self.draft = replace(request, password="")
+        self.joining = request
+        app.set_config(app.config.with_(name=request.name, join_address=request.address))
+        if app.save_settings:
+            save_changes(name=request.name, join_address=request.address)
+        self.say(f"Joining {where(request.host, request.port)}...")
+        app.play(joining(request))
 
     async def close(self) -> None:
         """Nothing to close: the menu keeps no connection."""

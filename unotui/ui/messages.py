@@ -16,7 +16,7 @@ Two directions, one rule each ("attributes down, messages up"):
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual.message import Message
 
@@ -24,6 +24,9 @@ from ..engine import ENDED_PHASES, Action, Rules
 from ..net.controller import Update
 from ..protocol.events import ViewUpdated
 from .settings import Config
+
+if TYPE_CHECKING:
+    from .join_request import JoinRequest
 
 __all__ = [
     "CreateTable",
@@ -141,10 +144,11 @@ class HostGame(HomeMessage):
 
 @dataclass
 class JoinGame(HomeMessage):
-    """Join the table hosted at ``host``:``port`` (an address already checked)."""
+    """Join a table elsewhere: the Join form's fields, checked as ``unotui join`` checks
+    its arguments (the address, name, table code, password and whether to watch only:
+    :class:`~unotui.ui.join_request.JoinRequest`), to be joined as it joins them."""
 
-    host: str
-    port: int
+    request: JoinRequest
 
 
 @dataclass

@@ -11,6 +11,7 @@ here: the command line reads the settings before it decides to start a screen.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import tomllib
@@ -31,6 +32,7 @@ __all__ = [
     "GameOptions",
     "config_path",
     "load_config",
+    "save_changes",
     "save_config",
 ]
 
@@ -60,6 +62,8 @@ class Config:
     hand_order: str = "colour"
     delay: float = 0.6
     catch_grace: float = 1.0
+    #: the address last typed in the menu's Join form (its name is ``name``; never a password)
+    join_address: str = ""
     problems: tuple[str, ...] = ()
 
     def with_(self, **changes: Any) -> Config:
@@ -98,6 +102,10 @@ def load_config(path: Path | None = None) -> Config:
         cfg = cfg.with_(theme=data["theme"])
     if data.get("hand_order") in HAND_ORDERS:
         cfg = cfg.with_(hand_order=data["hand_order"])
+    if isinstance(data.get("join_address"), str):
+        from .join_request import ADDRESS_MAX  # (only a file that has one loads the join's checks)
+
+        cfg = cfg.with_(join_address=clean(data["join_address"], ADDRESS_MAX))
     for key in ("delay", "catch_grace"):
         v = data.get(key)
         if isinstance(v, int | float) and not isinstance(v, bool) and 0 <= v <= 10:
@@ -133,6 +141,7 @@ def dumps(cfg: Config) -> str:
         f"hand_order = {_toml_value(cfg.hand_order)}",
         f"delay = {_toml_value(cfg.delay)}",
         f"catch_grace = {_toml_value(cfg.catch_grace)}",
+        f"join_address = {_toml_value(cfg.join_address)}",
         "",
         "[rules]",
     ]
@@ -154,6 +163,20 @@ def save_config(cfg: Config, path: Path | None = None) -> Path:
     tmp.write_text(dumps(cfg), encoding="utf-8")
     tmp.replace(path)
     return path
+
+
+def save_changes(**changes: Any) -> None:
+    """Write just ``changes`` to the settings file (a theme cycled, a hand order, the
+    Join form's address and name), leaving the rest as the file has it.
+
+    The file is read again so that one-game overrides from the command line (``--theme``)
+    are not saved with it, and a file that cannot be read is never overwritten (the
+    change then lasts for this session).  A write error is not fatal.
+    """
+    on_disk = load_config()
+    if not on_disk.problems:
+        with contextlib.suppress(OSError):
+            save_config(on_disk.with_(**changes))
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ from textual.widgets import Input, Static
 
 from ...protocol.text import CHAT_MAX
 
-__all__ = ["AddressScreen", "AskScreen", "ChatInput", "ChatScreen", "CodeScreen", "chat_count"]
+__all__ = ["AskScreen", "ChatInput", "ChatScreen", "CodeScreen", "chat_count"]
 
 
 def chat_count(length: int) -> str:
@@ -100,14 +100,6 @@ class AskScreen(ModalScreen[str | None]):
     def action_close(self) -> None:
         """Back, without an answer."""
         self.dismiss(None)
-
-
-class AddressScreen(AskScreen):
-    """Ask for the host's address (the menu's Join entry)."""
-
-    TITLE_TEXT = "Join a game: the host's address"
-    HINT = "e.g. 192.168.1.20 or 192.168.1.20:7777 (Enter: join, Escape: back)"
-    PLACEHOLDER = "HOST[:PORT]"
 
 
 class CodeScreen(AskScreen):

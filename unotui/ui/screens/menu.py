@@ -8,7 +8,8 @@ cannot go to stderr, where nobody would see them until the app quits).
 
 from __future__ import annotations
 
-from typing import ClassVar
+from dataclasses import replace
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.style import Style
 from rich.text import Text
@@ -21,6 +22,10 @@ from textual.widgets.option_list import Option
 
 from ..messages import HostGame, JoinGame, PlaySolo, SettingsSaved
 from ..settings import Config, GameOptions
+
+if TYPE_CHECKING:  # (the Join form and its checks load when the form first opens)
+    from ..join_request import JoinRequest
+    from .join_form import JoinForm
 
 __all__ = ["MENU", "MenuScreen", "solo_label"]
 
@@ -68,10 +73,12 @@ class MenuScreen(Screen[None]):
         Binding("q,escape", "choose('quit')", "Quit", show=False),
     ]
 
-    def __init__(self, config: Config, options: GameOptions) -> None:
+    def __init__(self, config: Config, options: GameOptions, draft: JoinRequest | None = None) -> None:
         super().__init__()
         self.config = config
         self.options = options
+        #: the last join asked for here, without its password (the Join form opens with it)
+        self.draft = draft
 
     def compose(self) -> ComposeResult:
         with Vertical(id="menu"):
@@ -102,6 +109,12 @@ class MenuScreen(Screen[None]):
         choices.replace_option_prompt_at_index(0, self._entries()[0][1])
         choices.highlighted = highlighted
 
+    def highlight(self, key: str) -> None:
+        """Put the cursor on entry ``key`` (Enter then chooses it), and the focus on the list."""
+        choices = self.query_one(OptionList)
+        choices.highlighted = choices.get_option_index(key)
+        choices.focus()
+
     def say(self, text: str, warn: bool = False) -> None:
         """Show ``text`` on the menu's note line (nothing: hide the line)."""
         note = self.query_one("#note", Static)
@@ -112,6 +125,21 @@ class MenuScreen(Screen[None]):
         if event.option.id:
             self.action_choose(event.option.id)
 
+    def join_form(self) -> JoinForm:
+        """The Join form, filled in with what was typed before a join that failed (all
+        but the password), else the settings' last address and the settings' name."""
+        from .join_form import JoinForm
+
+        draft = self.draft
+        if draft is not None:
+            return JoinForm(draft.address, draft.name, draft.table, draft.spectate)
+        return JoinForm(self.config.join_address, self.config.name)
+
+    def _joined(self, request: JoinRequest | None) -> None:
+        if request is not None:
+            self.draft = replace(request, password="")
+            self.post_message(JoinGame(request))
+
     def action_choose(self, key: str) -> None:
         """Carry out menu entry ``key``."""
         if key == "solo":
@@ -119,21 +147,7 @@ class MenuScreen(Screen[None]):
         elif key == "host":
             self.post_message(HostGame())
         elif key == "join":
-            from .chat import AddressScreen
-
-            def joined(address: str | None) -> None:
-                if not address:
-                    return
-                from ...net.addresses import split_address
-
-                try:
-                    host, port = split_address(address)
-                except ValueError as exc:
-                    self.say(str(exc), warn=True)
-                    return
-                self.post_message(JoinGame(host, port))
-
-            self.app.push_screen(AddressScreen(), joined)
+            self.app.push_screen(self.join_form(), self._joined)
         elif key == "rules":
             from .house_rules import HouseRulesScreen
 
