@@ -60,6 +60,22 @@ async def test_wrong_password_is_refused() -> None:
         await ok.close()
 
 
+async def test_the_hosts_own_seat_is_never_asked_the_tables_password() -> None:
+    """``unotui host --password X`` with a screen refused its own host player: the host's
+    seat joins with its owner token, which proves more than the password would."""
+    from unotui.net.hosted import HostedGame
+
+    game = HostedGame(RoomConfig(seats=2, password="s3cret", **FAST), "Hosty", bind="127.0.0.1", port=0)
+    await game.start()
+    try:
+        assert game.seat == 0 and game.room is not None and game.room.owner
+        with pytest.raises(JoinError) as info:  # everyone else still needs it
+            await RemoteGame("127.0.0.1", game.port, name="A", password="nope").start()
+        assert info.value.code == "password"
+    finally:
+        await game.close()
+
+
 async def test_names_are_made_unique_and_clean() -> None:
     config = RoomConfig(seats=3, **FAST)
     async with hosted(config) as (_host, room, port):

@@ -196,13 +196,17 @@ class TableCore(Generic[K]):
                now: float) -> None:
         hello = event.hello
         self.audience.dirty.add(member)
+        held = self.book.find_identity(identity) if identity and not hello.spectate else None
+        by_token = self.book.find_token(hello.token) if hello.token else None
+        # A seat's token (the host's own seat's included) or a key's held seat proves an
+        # admission already made: only a newcomer is asked for the password.
         locked = self.config.password_hash
-        if locked and not password_matches(locked, hello.password or ""):
+        newcomer = by_token is None and held is None
+        if locked and newcomer and not password_matches(locked, hello.password or ""):
             outbox.reject("password", "Wrong or missing password for this table.")
             return
-        held = self.book.find_identity(identity) if identity and not hello.spectate else None
         if hello.token or held is not None:
-            seat = self.book.find_token(hello.token) if hello.token else held
+            seat = by_token if hello.token else held
             if seat is None:
                 outbox.reject("bad_token", "That seat token is not valid here (it may be old).")
                 return
