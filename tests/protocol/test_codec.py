@@ -119,8 +119,9 @@ def test_type_comes_first_then_the_fields_in_order() -> None:
     wire = msgpack.unpackb(encode(Hello(1, 1, "Ann")))
     assert list(wire) == [
         "t", "min_version", "max_version", "name", "password", "token", "spectate", "client", "table",
-        "lobby", "identity", "take_over",
+        "lobby", "identity",
     ]
+    assert list(msgpack.unpackb(encode(Hello(1, 1, "Ann", take_over=True))))[-1] == "take_over"  # (only true)
     assert wire["password"] is None
 
 

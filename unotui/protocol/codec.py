@@ -359,16 +359,20 @@ SCHEMAS: dict[type[Any], tuple[Field, ...]] = {
     Created: (_f("code", _table_code),),
 }
 #: fields a receiver accepts missing, and what a missing one reads as (a sender older than
-#: the field omits it).  A sender always writes them: the canonical form has every field.
+#: the field omits it).  A sender writes every field but a false flag (WRITTEN_WHEN_TRUE).
 OPTIONAL: dict[tuple[type[Any], str], object] = {
     (Welcome, "name"): None, (Hello, "take_over"): False, (TableState, "autostart"): False,
     (ChatLine, "earlier"): False,
 }
 # The dataclass attribute behind a wire key, where they differ.
 _ATTR: dict[tuple[type[Any], str], str] = {(Delta, "set"): "changes"}
-#: message class -> its fields' (wire key, attribute, out) in order
-_WRITERS: dict[type[Any], tuple[tuple[str, str, Callable[[Any], object]], ...]] = {
-    cls: tuple((f.key, _ATTR.get((cls, f.key), f.key), f.out) for f in fields)
+#: the optional flags (missing reads as false): written only when true, so that a peer
+#: older than the flag, which knows only the other keys, still reads the message
+WRITTEN_WHEN_TRUE = frozenset(k for k, missing in OPTIONAL.items() if missing is False)
+#: message class -> its fields' (wire key, attribute, out, written only when true) in order
+_WRITERS: dict[type[Any], tuple[tuple[str, str, Callable[[Any], object], bool], ...]] = {
+    cls: tuple((f.key, _ATTR.get((cls, f.key), f.key), f.out, (cls, f.key) in WRITTEN_WHEN_TRUE)
+               for f in fields)
     for cls, fields in SCHEMAS.items()
 }
 
@@ -383,8 +387,11 @@ def encode(message: Message) -> bytes:
     if writers is None:
         raise LocalProtocolError("bad_message", f"not a protocol message: {type(message).__name__}")
     wire: dict[str, object] = {"t": message.TYPE}
-    for key, attr, out in writers:
-        wire[key] = out(getattr(message, attr))
+    for key, attr, out, when_true in writers:
+        value = getattr(message, attr)
+        if when_true and value is False:
+            continue  # (a flag added to version 1 late: an older peer reads the message still)
+        wire[key] = out(value)
     if isinstance(message, Hello) and message.min_version > message.max_version:
         raise LocalProtocolError("bad_message", "hello: min_version is above max_version")
     if isinstance(message, Create) and message.bots >= message.seats:
