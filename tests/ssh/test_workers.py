@@ -381,3 +381,20 @@ async def test_a_hang_up_ends_an_app_whatever_input_it_has_queued(
               f"bob's keys <= {max(took) * 1000:.0f} ms")
         bob.proc.stdin.write(b"\x11")
         await asyncio.wait_for(bob.proc.wait(), 10)
+
+
+async def test_the_forkserver_runs_the_servers_unotui_not_one_in_the_working_directory(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``python -c`` put the working directory first on the path: a server started where
+    another checkout of unotui lies ran that one's code in every session (a helper's lobby
+    ran main's code from a tmux server whose directory was main)."""
+    from unotui.ssh.forkserver import Forkserver
+
+    fake = tmp_path / "unotui" / "ssh"
+    fake.mkdir(parents=True)
+    (tmp_path / "unotui" / "__init__.py").write_text("raise SystemExit('the wrong unotui')\n")
+    (fake / "__init__.py").write_text("")
+    monkeypatch.chdir(tmp_path)
+    server = Forkserver("unotui.ssh.demo:run", [])
+    await asyncio.wait_for(server.start(), 30)  # (the wrong one would never say it is ready)
+    await server.close()

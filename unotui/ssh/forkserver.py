@@ -77,7 +77,9 @@ class Forkserver:
             args = [str(theirs.fileno()), self.entry, json.dumps(self.preload), json.dumps(sys.path),
                     self.app_entry]
             self._process = subprocess.Popen(
-                [sys.executable, "-c", code, *args], pass_fds=[theirs.fileno()],
+                # -P: the working directory is not put first on the path (a checkout of another
+                # unotui there would run in every session); the path is the server's own below
+                [sys.executable, "-P", "-c", code, *args], pass_fds=[theirs.fileno()],
                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, start_new_session=True,
             )
         self.pid = self._process.pid
