@@ -16,15 +16,18 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from collections.abc import Callable
+    from pathlib import Path
 
     from ..engine import Rules
     from ..net.config import RoomConfig
     from ..net.controller import Controller
+    from ..net.local import LocalGame
     from .app import UnoApp
     from .settings import Config, GameOptions
 
 __all__ = [
-    "add_arguments", "build_options", "run", "run_hosted", "run_joined", "settings_options", "table_app",
+    "add_arguments", "build_options", "play_app", "run", "run_hosted", "run_joined", "save_first",
+    "settings_options", "table_app",
 ]
 
 
@@ -69,6 +72,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--delay", type=float, metavar="SECONDS", help="computer players' pause (default 0.6)"
     )
     parser.add_argument("--theme", choices=("default", "colourblind", "mono"), help="colour theme")
+    parser.add_argument(
+        "--save", metavar="FILE",
+        help="write the match's transcript to FILE when unotui closes (the match it deals first: "
+             "finished, or as far as it got); unotui replay FILE reads it",
+    )
 
 
 def settings_options(config: Config) -> GameOptions:
@@ -141,15 +149,75 @@ def run(args: argparse.Namespace) -> int:
         except RulesError as exc:
             print(f"unotui play: {exc}", file=sys.stderr)
             return 2
-        from .app import UnoApp
-
-        # Problems in the settings file are shown inside the app (the menu's note line, or
-        # a notification at the table): stderr would only be seen after quitting.
-        app = UnoApp(config, options, menu=args.menu)
-        code = app.run()
+        save = _save_target(args.save)
+        if isinstance(save, str):
+            print(f"unotui play: {save}", file=sys.stderr)
+            return 2
+        app, first = play_app(config, options, menu=args.menu)
+        try:
+            code = app.run()
+        finally:
+            saved = save_first(first, save) if save is not None else 0
     finally:
         gc.enable()
-    return code if isinstance(code, int) else (app.return_code or 0)
+    status = code if isinstance(code, int) else (app.return_code or 0)
+    return status or saved
+
+
+def play_app(config: Config, options: GameOptions, *, menu: bool) -> tuple[UnoApp, list[LocalGame]]:
+    """The app of ``unotui play``, and the list that gets the first solo game it deals
+    (what ``--save`` writes: the one game the option was given for; a rematch is saved
+    with ``s`` on its summary)."""
+    from .app import UnoApp
+    from .modes import local_game
+
+    first: list[LocalGame] = []
+
+    def factory(options: GameOptions) -> Controller:
+        from ..net.local import LocalGame
+
+        controller = local_game(options)
+        if not first and isinstance(controller, LocalGame):
+            first.append(controller)
+        return controller
+
+    # Problems in the settings file are shown inside the app (the menu's note line, or a
+    # notification at the table): stderr would only be seen after quitting.
+    return UnoApp(config, options, menu=menu, factory=factory), first
+
+
+def _save_target(name: str | None) -> Path | str | None:
+    """``--save FILE`` as a path, checked before the game (a typo found after a match
+    would lose it): an error sentence, or ``None`` without the option."""
+    from pathlib import Path
+
+    if name is None:
+        return None
+    path = Path(name).expanduser()
+    if path.is_dir():
+        return f"--save {name}: that is a directory (give a file name)"
+    if not path.parent.is_dir():
+        return f"--save {name}: there is no directory {path.parent}"
+    return path
+
+
+def save_first(first: list[LocalGame], path: Path) -> int:
+    """Write ``--save``'s transcript once the app has closed and say what it holds (the
+    finished match, or the match so far when the player left before its end) on stderr;
+    returns the exit status (1 when it could not be written)."""
+    from ..transcript.save import progress, save
+
+    if not first:
+        print(f"unotui play: nothing saved to {path}: no match was dealt", file=sys.stderr)
+        return 0
+    game = first[0].game
+    try:
+        save(game, path)
+    except OSError as exc:
+        print(f"unotui play: could not save to {path}: {exc.strerror or exc}", file=sys.stderr)
+        return 1
+    print(f"unotui play: saved {progress(game)} to {path} (unotui replay {path} reads it)", file=sys.stderr)
+    return 0
 
 
 def table_app(start: Callable[[GameOptions], Controller], name: str | None) -> UnoApp:
