@@ -164,35 +164,44 @@ def _play_args(save: Path) -> Any:
 
 async def _play_and_save(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], to_the_end: bool
-) -> tuple[Path, str]:
+) -> tuple[Path, str, str]:
     """``unotui play --save FILE``'s own app and saving, with the pilot in place of a
-    terminal: played to the summary and quit there (``q``), or quit mid-match."""
+    terminal: played to the summary and quit there (``q``), or quit mid-match.  Returns
+    the file, what the summary said of it, and what stderr said at the close."""
     from dataclasses import replace
 
-    from unotui.ui.cli import build_options, play_app, save_first
+    from unotui.ui.cli import SaveFirstMatch, build_options, play_app
 
     path = tmp_path / "match.json"
     config, options = build_options(_play_args(path))
-    app, first = play_app(config, replace(options, catch_grace=0, summary_pause=0), menu=False)
-    async with app.run_test(size=(80, 24)) as pilot:
+    app = play_app(config, replace(options, catch_grace=0, summary_pause=0), menu=False, save=path)
+    said = ""
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
         if to_the_end:
-            await _summary(pilot)
+            screen = await _summary(pilot)
+            await _until(pilot, "Saved (--save) to")  # written now, before leaving (a notification)
+            said = str(screen.query_one("#saved", Static).content)  # and the save line
+            assert path.exists()
+            assert "won the match" in full_text(app)  # the headline is still in sight
             await pilot.press("q")
         else:
             await _until(pilot, "Your turn")
             await pilot.press("d")  # one step of the person's, then leave
             await pilot.pause(0.05)
             await app.action_quit()
+            assert not path.exists()  # written at the close
     capsys.readouterr()
-    assert save_first(first, path) == 0
-    return path, capsys.readouterr().err
+    assert isinstance(app.factory, SaveFirstMatch)
+    assert app.factory.at_close() == 0
+    return path, said, capsys.readouterr().err
 
 
-async def test_play_save_writes_the_finished_match(
+async def test_play_save_writes_the_match_when_it_ends(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    path, said = await _play_and_save(tmp_path, capsys, to_the_end=True)
-    assert said == f"unotui play: saved the finished match to {path} (unotui replay {path} reads it)\n"
+    path, said, err = await _play_and_save(tmp_path, capsys, to_the_end=True)
+    assert said == f"Saved (--save) to {path}"
+    assert err == f"unotui play: saved the finished match to {path} (unotui replay {path} reads it)\n"
     assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
     assert main(["replay", str(path), "--json"]) == 0
     state = json.loads(capsys.readouterr().out)
@@ -202,8 +211,8 @@ async def test_play_save_writes_the_finished_match(
 async def test_play_save_after_quitting_mid_match_says_so(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    path, said = await _play_and_save(tmp_path, capsys, to_the_end=False)
-    assert said.startswith("unotui play: saved the match so far (unfinished, round 1) to ")
+    path, _, err = await _play_and_save(tmp_path, capsys, to_the_end=False)
+    assert err.startswith("unotui play: saved the match so far (unfinished, round 1) to ")
     assert main(["replay", str(path), "--json"]) == 0
     state = json.loads(capsys.readouterr().out)
     assert state["phase"] not in ("match_over", "round_over")

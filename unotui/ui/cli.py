@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from .settings import Config, GameOptions
 
 __all__ = [
-    "add_arguments", "build_options", "play_app", "run", "run_hosted", "run_joined", "save_first",
+    "SaveFirstMatch", "add_arguments", "build_options", "play_app", "run", "run_hosted", "run_joined",
     "settings_options", "table_app",
 ]
 
@@ -74,8 +74,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--theme", choices=("default", "colourblind", "mono"), help="colour theme")
     parser.add_argument(
         "--save", metavar="FILE",
-        help="write the match's transcript to FILE when unotui closes (the match it deals first: "
-             "finished, or as far as it got); unotui replay FILE reads it",
+        help="write the transcript of the match it deals first to FILE when it ends (or, if you "
+             "quit before, what was played); unotui replay FILE reads it",
     )
 
 
@@ -153,37 +153,27 @@ def run(args: argparse.Namespace) -> int:
         if isinstance(save, str):
             print(f"unotui play: {save}", file=sys.stderr)
             return 2
-        app, first = play_app(config, options, menu=args.menu)
+        app = play_app(config, options, menu=args.menu, save=save)
         try:
             code = app.run()
         finally:
-            saved = save_first(first, save) if save is not None else 0
+            saved = app.factory.at_close() if isinstance(app.factory, SaveFirstMatch) else 0
     finally:
         gc.enable()
     status = code if isinstance(code, int) else (app.return_code or 0)
     return status or saved
 
 
-def play_app(config: Config, options: GameOptions, *, menu: bool) -> tuple[UnoApp, list[LocalGame]]:
-    """The app of ``unotui play``, and the list that gets the first solo game it deals
-    (what ``--save`` writes: the one game the option was given for; a rematch is saved
-    with ``s`` on its summary)."""
+def play_app(config: Config, options: GameOptions, *, menu: bool, save: Path | None = None) -> UnoApp:
+    """The app of ``unotui play`` (its solo games made by :class:`SaveFirstMatch` when
+    ``--save`` gave a file)."""
     from .app import UnoApp
     from .modes import local_game
 
-    first: list[LocalGame] = []
-
-    def factory(options: GameOptions) -> Controller:
-        from ..net.local import LocalGame
-
-        controller = local_game(options)
-        if not first and isinstance(controller, LocalGame):
-            first.append(controller)
-        return controller
-
+    factory: Callable[[GameOptions], Controller] = local_game if save is None else SaveFirstMatch(save)
     # Problems in the settings file are shown inside the app (the menu's note line, or a
     # notification at the table): stderr would only be seen after quitting.
-    return UnoApp(config, options, menu=menu, factory=factory), first
+    return UnoApp(config, options, menu=menu, factory=factory)
 
 
 def _save_target(name: str | None) -> Path | str | None:
@@ -201,23 +191,69 @@ def _save_target(name: str | None) -> Path | str | None:
     return path
 
 
-def save_first(first: list[LocalGame], path: Path) -> int:
-    """Write ``--save``'s transcript once the app has closed and say what it holds (the
-    finished match, or the match so far when the player left before its end) on stderr;
-    returns the exit status (1 when it could not be written)."""
-    from ..transcript.save import progress, save
+class SaveFirstMatch:
+    """``unotui play --save FILE``: the factory of the app's solo games, which keeps the
+    first one it makes (the match the option was given for; a rematch is saved with ``s``
+    on its summary) and writes its transcript to ``FILE``
 
-    if not first:
-        print(f"unotui play: nothing saved to {path}: no match was dealt", file=sys.stderr)
+    * when that match ends: the match summary calls :meth:`match_over` and shows what it
+      says (:class:`~unotui.ui.screens.results.MatchOverHook`);
+    * or, if it never ended, when unotui closes (:meth:`at_close`, on stderr: the match
+      so far, and which round it got to).
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.first: LocalGame | None = None
+        self.written = False
+
+    def __call__(self, options: GameOptions) -> Controller:
+        from ..net.local import LocalGame
+        from .modes import local_game
+
+        controller = local_game(options)
+        if self.first is None and isinstance(controller, LocalGame):
+            self.first = controller
+        return controller
+
+    def _write(self) -> str:
+        """Write the first game's transcript; "" or why it could not be written."""
+        from ..transcript.save import save
+
+        assert self.first is not None
+        try:
+            save(self.first.game, self.path)
+        except OSError as exc:
+            return f"could not save to {self.path}: {exc.strerror or exc}"
+        self.written = True
+        return ""
+
+    def match_over(self, controller: object) -> tuple[str, bool] | None:
+        """The match of ``controller`` is over: if it is the first, write it now; the
+        sentence for the summary and whether it is an error (``None``: not this one)."""
+        if controller is not self.first or self.written:
+            return None
+        problem = self._write()
+        if problem:
+            return f"Could not write --save's file: {problem}", True
+        return f"Saved (--save) to {self.path}", False
+
+    def at_close(self) -> int:
+        """unotui has closed: write the first game if its match did not end (what was
+        played), and say on stderr what the file holds; the exit status (1: not written)."""
+        from ..transcript.save import progress
+
+        if self.first is None:
+            print(f"unotui play: nothing saved to {self.path}: no match was dealt", file=sys.stderr)
+            return 0
+        game = self.first.game
+        problem = "" if self.written else self._write()
+        if problem:
+            print(f"unotui play: {problem}", file=sys.stderr)
+            return 1
+        print(f"unotui play: saved {progress(game)} to {self.path} (unotui replay {self.path} reads it)",
+              file=sys.stderr)
         return 0
-    game = first[0].game
-    try:
-        save(game, path)
-    except OSError as exc:
-        print(f"unotui play: could not save to {path}: {exc.strerror or exc}", file=sys.stderr)
-        return 1
-    print(f"unotui play: saved {progress(game)} to {path} (unotui replay {path} reads it)", file=sys.stderr)
-    return 0
 
 
 def table_app(start: Callable[[GameOptions], Controller], name: str | None) -> UnoApp:

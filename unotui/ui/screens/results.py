@@ -9,7 +9,7 @@ app's history today, the view's own history once the engine provides it).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
 from rich.console import Group, RenderableType
 from rich.style import Style
@@ -33,11 +33,14 @@ if TYPE_CHECKING:
     from ...engine import Game
 
 __all__ = [
+    "MatchOverHook",
     "MatchOverScreen",
     "RoundOverScreen",
     "celebration",
+    "matches_dir",
     "round_scored",
     "round_table",
+    "saved_game",
     "shuffle_line",
     "standings",
 ]
@@ -275,6 +278,16 @@ class RoundOverScreen(ModalScreen[None]):
         _help(self, self.view)
 
 
+@runtime_checkable
+class MatchOverHook(Protocol):
+    """An app's solo-game factory that wants to hear when a match ends (``unotui play
+    --save FILE``: :class:`unotui.ui.cli.SaveFirstMatch`)."""
+
+    def match_over(self, controller: object) -> tuple[str, bool] | None:
+        """The match of ``controller`` is over: a sentence for the summary and whether
+        it is an error, or ``None``."""
+
+
 def saved_game(app: Any) -> tuple[Game | None, str]:
     """The game the match summary's ``s`` saves, or ``None`` and why it cannot.
 
@@ -402,14 +415,25 @@ class MatchOverScreen(ModalScreen[str]):
         """``s`` where the game is not held here: say why, on the dialog."""
         self._say(self._game()[1], error=True)
 
-    def _say(self, text: str, error: bool = False) -> None:
+    def _say(self, text: str, error: bool = False, scroll: bool = True) -> None:
+        """Show ``text`` on the save line (scrolled into sight when ``scroll``)."""
         line = self.query_one("#saved", Static)
         line.update(Text(text, Style(bold=True, color="red" if error else None)))
         line.add_class("said")
-        line.scroll_visible()
+        if scroll:
+            line.scroll_visible()
 
     def on_mount(self) -> None:
         self.call_after_refresh(self._fit_chart)
+        factory = getattr(self.app, "factory", None)
+        if isinstance(factory, MatchOverHook):
+            said = factory.match_over(getattr(self.app, "controller", None))
+            if said is not None:
+                # The headline stays in sight: the line may be below the fold (80x24), so
+                # a notification says it too.
+                text, error = said
+                self._say(text, error, scroll=False)
+                self.app.notify(text, severity="error" if error else "information", markup=False)
 
     def on_resize(self, event: Resize) -> None:
         self._fits = 0
