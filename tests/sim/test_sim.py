@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import json
+import multiprocessing
+import os
 from collections import Counter
 
 import pytest
 
 from unotui.cli import main
 from unotui.engine import Rules
-from unotui.sim.runner import Config, Tally, play_game, run
+from unotui.sim.runner import Config, Tally, default_jobs, play_game, run, workers
 from unotui.sim.stats import percentile, seating, wilson
 
 
@@ -89,7 +91,7 @@ def test_sim_json_through_the_cli(capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out
     data = json.loads(out)
     assert out.strip().count("\n") == 0
-    assert set(data) == {"games", "players", "seconds", "moves", "bots"}
+    assert set(data) == {"games", "players", "seconds", "workers", "moves", "bots"}
     assert data["games"] == 12 and data["players"] == 3 and data["moves"] > 0
     assert [b["name"] for b in data["bots"]] == ["hard", "random", "hard"]
     assert [b["seat"] for b in data["bots"]] == [0, 1, 2]
@@ -109,3 +111,54 @@ def test_sim_table_and_errors(capsys: pytest.CaptureFixture[str]) -> None:
     assert "known: random" in capsys.readouterr().err
     assert main(["sim", "--set", "bogus=1", "--games", "5"]) == 2
     assert main(["sim", "--players", "2", "--bots", "hard,random,easy"]) == 2
+
+
+def test_every_core_by_default() -> None:
+    """Without ``--jobs`` the games go to one worker per core this process may use."""
+    assert default_jobs() == len(os.sched_getaffinity(0)) >= 1
+    cfg = Config(bots=("random", "random"), games=300, seed=1)
+    assert workers(cfg, default_jobs()) == default_jobs()
+    assert workers(cfg, 1) == 1
+    assert workers(Config(bots=("random", "random"), games=1), 8) == 1  # one game, one worker
+
+
+def test_one_job_plays_in_this_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--jobs 1`` starts no process: with process pools made impossible it still runs."""
+
+    def no_processes(*args: object, **kwargs: object) -> None:
+        raise AssertionError("--jobs 1 started a process pool")
+
+    monkeypatch.setattr(multiprocessing, "get_context", no_processes)
+    assert main(["sim", "--bots", "random", "--games", "4", "--jobs", "1", "--json"]) == 0
+
+
+def _sim_json(capsys: pytest.CaptureFixture[str], *extra: str) -> dict[str, object]:
+    args = ["sim", "--players", "2", "--bots", "medium,random", "--games", "240", "--seed", "9", "--json"]
+    assert main([*args, *extra]) == 0
+    data: dict[str, object] = json.loads(capsys.readouterr().out)
+    return data
+
+
+def test_default_jobs_give_the_results_of_one(capsys: pytest.CaptureFixture[str]) -> None:
+    """The same seed gives the same wins, points and moves in one process and in one per
+    core (the default), and the output says how many workers played."""
+    one = _sim_json(capsys, "--jobs", "1")
+    every = _sim_json(capsys)
+    assert one["workers"] == 1
+    assert every["workers"] == default_jobs()
+
+    def results(data: dict[str, object]) -> object:
+        bots = data["bots"]
+        assert isinstance(bots, list)
+        return data["games"], data["moves"], [(b["wins"], b["avg_points"]) for b in bots]
+
+    assert results(every) == results(one)
+
+
+def test_summary_line_names_the_workers(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["sim", "--bots", "random", "--games", "3", "--jobs", "1"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1].endswith("games/s, 1 worker")
+    assert main(["sim", "--bots", "random", "--games", "3", "--jobs", "2"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1].endswith("games/s, 2 workers")
+    assert main(["sim", "--bots", "random", "--games", "3", "--jobs", "0"]) == 2
+    assert "--jobs must be at least 1" in capsys.readouterr().err

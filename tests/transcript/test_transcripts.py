@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from unotui.cli import main
-from unotui.transcript import Transcript, final_state, replay
+from unotui.transcript import FORMAT, Transcript, TranscriptError, final_state, replay
 
 HERE = Path(__file__).parent / "transcripts"
 FILES = sorted(HERE.glob("*.json"))
@@ -154,6 +154,7 @@ def test_a_played_game_saved_as_a_transcript_replays_to_the_same_state(
     assert game.over  # one round or several: a 150-point target is sometimes won at once
     transcript = transcript_of(game)
     assert (transcript.secret is None) is seeded
+    assert transcript.to_mapping()["format"] == "unotui-transcript/2"  # what is saved is the current format
     path = tmp_path / "game.json"
     path.write_text(json.dumps(transcript.to_mapping()))
     status, state, err = _replay(path, capsys)
@@ -161,3 +162,68 @@ def test_a_played_game_saved_as_a_transcript_replays_to_the_same_state(
     assert state == final_state(game)
     again = replay(Transcript.loads(path.read_text()))
     assert again.history == game.history and again.log == game.log
+
+
+# ----- format versions ------------------------------------------------------------------
+
+#: real ``unotui-transcript/1`` files, as they were committed before the forced keep
+#: (``git show f50b823^:tests/transcripts/NAME.json``): each has a ``/2`` golden twin
+V1_FILES = sorted((Path(__file__).parent / "v1").glob("*.json"))
+
+
+def test_golden_transcripts_are_written_in_the_current_format() -> None:
+    assert FORMAT == "unotui-transcript/2"
+    for path in FILES:
+        assert json.loads(path.read_text())["format"] == FORMAT, path.name
+
+
+@pytest.mark.parametrize("path", V1_FILES, ids=[p.stem for p in V1_FILES])
+def test_a_version_1_file_replays_as_it_was_meant(path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A ``/1`` file has no keep after an unplayable turn draw (the turn ended by itself
+    then); read as ``/1`` it gets that keep and ends where its ``/2`` twin ends."""
+    old = json.loads(path.read_text())
+    assert old["format"] == "unotui-transcript/1"
+    twin = Transcript.loads((HERE / path.name).read_text())
+    assert len(twin.actions) > len(old["actions"])  # the twin has keeps the old file leaves out
+    status, state, err = _replay(path, capsys)
+    assert status == 0, err
+    assert state == final_state(replay(twin))
+    game = replay(Transcript.from_mapping(old))
+    assert [(s, str(a)) for s, a in game.history] == list(twin.actions)
+    # Read as /2 the same steps mean something else (an unkept draw, or a refused step).
+    as_two = Transcript.from_mapping({**old, "format": FORMAT})
+    try:
+        moved = final_state(replay(as_two))
+    except TranscriptError:
+        moved = None
+    assert moved != state
+
+
+def test_a_version_1_file_with_its_keeps_written_out_replays_too() -> None:
+    """``/1`` files written after the keep came in (before the format was renamed) have
+    the keep already: it is not inserted twice."""
+    data = json.loads((HERE / "15-go-out-on-draw-two.json").read_text())
+    old = Transcript.from_mapping({**data, "format": "unotui-transcript/1"})
+    assert replay(old).history == replay(Transcript.from_mapping(data)).history
+
+
+def test_versions_round_trip_and_steps_count_the_files_steps() -> None:
+    path = next(p for p in V1_FILES if p.stem == "10-draw-unplayable-ends-turn")
+    old = Transcript.loads(path.read_text())
+    assert old.version == 1 and old.to_mapping()["format"] == "unotui-transcript/1"
+    assert Transcript.from_mapping(old.to_mapping()) == old
+    # --steps N counts the file's steps: the one draw, with its implied keep.
+    game = replay(old, stop=1)
+    assert [str(a) for _, a in game.history] == ["draw", "keep"]
+    current = Transcript.loads((HERE / path.name).read_text())
+    assert current.version == 2 and current.to_mapping()["format"] == FORMAT
+
+
+def test_an_unknown_format_is_refused_naming_the_known_ones(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "t.json"
+    path.write_text('{"format": "unotui-transcript/3", "players": 2}')
+    assert main(["replay", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert "unotui-transcript/3" in err and "unotui-transcript/1" in err and "unotui-transcript/2" in err

@@ -45,3 +45,14 @@ def test_every_lobby_key_is_documented() -> None:
         for key in binding.key.split(","):
             name = NAMES.get(key, key)
             assert f"`{name}`" in lobby, f"{name} missing from the lobby's keys in docs/keys.md"
+
+
+def test_every_match_summary_key_is_documented() -> None:
+    from unotui.ui.screens.results import MatchOverScreen
+
+    row = next(line for line in DOC.splitlines() if line.startswith("| match summary |"))
+    for binding in MatchOverScreen.BINDINGS:
+        assert isinstance(binding, Binding)
+        for key in binding.key.split(","):
+            name = NAMES.get(key, key)
+            assert f"`{name}`" in row, f"{name} missing from the match summary's keys in docs/keys.md"

@@ -2,12 +2,14 @@
 
 Examples::
 
-    unotui sim --players 2 --bots hard,random --games 20000 --duplicate --jobs 2
+    unotui sim --players 2 --bots hard,random --games 20000 --duplicate
     unotui sim --players 4 --bots hard,random --games 2000 --json
 
 A game is one hand unless ``--target`` asks for whole matches to that score.  ``--bots``
 names a level per seat; a shorter list is repeated around the table (``hard,random`` at
-4 players is hard, random, hard, random) and a single name fills every seat.
+4 players is hard, random, hard, random) and a single name fills every seat.  The games
+are spread over one worker process per core unless ``--jobs`` says otherwise; results
+are the same whatever the number (see :mod:`unotui.sim.runner`).
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from typing import Any
 
 from ..bots import LEVELS
 from ..engine import Rules, RulesError
-from .runner import Config, Tally
+from .runner import Config, Tally, default_jobs, workers
 from .runner import run as run_games
 from .stats import percentile, wilson
 
@@ -43,7 +45,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--set", action="append", default=[], metavar="KEY=VALUE", help="change one rule (repeatable)"
     )
     parser.add_argument("--target", type=int, default=None, help="play whole matches to this score")
-    parser.add_argument("--jobs", type=int, default=1, help="worker processes")
+    parser.add_argument(
+        "--jobs", type=int, default=None, metavar="J",
+        help="worker processes (default: one per core this process may use; 1 plays in this process)",
+    )
     parser.add_argument(
         "--deadline",
         type=float,
@@ -97,8 +102,9 @@ def build_config(args: argparse.Namespace) -> Config:
     )
 
 
-def report(cfg: Config, tally: Tally, seconds: float) -> dict[str, Any]:
-    """The run's results as the ``--json`` object."""
+def report(cfg: Config, tally: Tally, seconds: float, used: int = 1) -> dict[str, Any]:
+    """The run's results as the ``--json`` object (``used``: the worker processes that
+    played them, 1 for this process alone)."""
     bots = []
     for i, name in enumerate(cfg.bots):
         wins = tally.wins[i]
@@ -122,6 +128,7 @@ def report(cfg: Config, tally: Tally, seconds: float) -> dict[str, Any]:
         "games": tally.games,
         "players": cfg.players,
         "seconds": seconds,
+        "workers": used,
         "moves": tally.moves,
         "bots": bots,
     }
@@ -141,9 +148,10 @@ def _table(data: dict[str, Any]) -> str:
         )
     secs = data["seconds"]
     rate = data["games"] / secs if secs > 0 else 0.0
+    used = data["workers"]
     lines.append(
         f"{data['games']} games, {data['players']} players, {data['moves']} moves, "
-        f"{secs:.1f} s, {rate:.0f} games/s"
+        f"{secs:.1f} s, {rate:.0f} games/s, {used} worker{'s' if used != 1 else ''}"
     )
     return "\n".join(lines)
 
@@ -177,14 +185,18 @@ def run_sim(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"unotui sim: {exc}", file=sys.stderr)
         return 2
-    jobs = max(1, int(args.jobs))
+    jobs = default_jobs() if args.jobs is None else int(args.jobs)
+    if jobs < 1:
+        print(f"unotui sim: --jobs must be at least 1, not {jobs}", file=sys.stderr)
+        return 2
+    used = workers(cfg, jobs)
     progress = None
     if not args.json and sys.stderr.isatty() and cfg.total >= 200:
         progress = _progress_bar()
     start = time.perf_counter()
     tally = run_games(cfg, jobs, progress)
     seconds = time.perf_counter() - start
-    data = report(cfg, tally, seconds)
+    data = report(cfg, tally, seconds, used)
     if args.json:
         print(json.dumps(data))
     else:

@@ -13,8 +13,9 @@ course not reproducible.
 
 from __future__ import annotations
 
+import os
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from random import Random
 from typing import Any
@@ -24,7 +25,7 @@ from ..engine import Game, Rules
 from ..table import Pacing
 from .stats import seating
 
-__all__ = ["Config", "Tally", "play_game", "run"]
+__all__ = ["Config", "Tally", "default_jobs", "play_game", "run", "workers"]
 
 
 @dataclass(frozen=True)
@@ -166,23 +167,47 @@ def chunks(cfg: Config, jobs: int) -> list[tuple[Config, int, int]]:
     return [(cfg, bounds[k], bounds[k + 1]) for k in range(pieces) if bounds[k] < bounds[k + 1]]
 
 
+def default_jobs() -> int:
+    """Worker processes by default: every core this process may run on (at least one).
+
+    ``os.process_cpu_count`` (Python 3.13) and the affinity mask both count the cores the
+    process is allowed, not the machine's: under ``taskset`` or a container's CPU set,
+    more workers than that would only take turns.
+    """
+    count = getattr(os, "process_cpu_count", None)
+    if count is not None:
+        return max(1, count() or 1)
+    if hasattr(os, "sched_getaffinity"):
+        return max(1, len(os.sched_getaffinity(0)))
+    return max(1, os.cpu_count() or 1)  # pragma: no cover - no affinity (macOS, Windows)
+
+
+def workers(cfg: Config, jobs: int) -> int:
+    """How many worker processes :func:`run` uses for ``cfg`` with ``jobs``: never more
+    than there are chunks of games; 1 means the games are played in this process."""
+    return max(1, min(jobs, len(chunks(cfg, jobs))))
+
+
 def run(cfg: Config, jobs: int = 1, progress: Callable[[int, int], None] | None = None) -> Tally:
-    """Play every game of ``cfg`` with ``jobs`` processes; results merged in game order."""
+    """Play every game of ``cfg`` in :func:`workers` processes (in this one when that is
+    1: no process is started); results merged in game order, so the same whatever
+    ``jobs`` is."""
     parts = chunks(cfg, jobs)
+    count = workers(cfg, jobs)
     total = Tally.empty(cfg.players)
-    results: Iterator[Tally]
-    if jobs <= 1:
-        results = (_chunk(p) for p in parts)
-        for t in results:
-            total.merge(t)
-            if progress:
-                progress(total.games, cfg.total)
+
+    def add(t: Tally) -> None:
+        total.merge(t)
+        if progress:
+            progress(total.games, cfg.total)
+
+    if count <= 1:
+        for p in parts:
+            add(_chunk(p))
         return total
     import multiprocessing
 
-    with multiprocessing.get_context("spawn").Pool(jobs) as pool:
+    with multiprocessing.get_context("spawn").Pool(count) as pool:
         for t in pool.imap(_chunk, parts):
-            total.merge(t)
-            if progress:
-                progress(total.games, cfg.total)
+            add(t)
     return total

@@ -1,5 +1,5 @@
 """JSON transcripts and replay (``unotui replay``); imports only the engine."""
 
-from .core import FORMAT, Transcript, TranscriptError, final_state, replay, transcript_of
+from .core import FORMAT, FORMATS, Transcript, TranscriptError, final_state, replay, transcript_of
 
-__all__ = ["FORMAT", "Transcript", "TranscriptError", "final_state", "replay", "transcript_of"]
+__all__ = ["FORMAT", "FORMATS", "Transcript", "TranscriptError", "final_state", "replay", "transcript_of"]

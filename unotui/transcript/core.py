@@ -3,7 +3,7 @@
 The format is documented in ``docs/transcripts.md``.  In short::
 
     {
-      "format": "unotui-transcript/1",
+      "format": "unotui-transcript/2",
       "players": ["Ann", "Bob"],          # or a number of seats
       "rules": {"preset": "classic", "stacking": "official"},   # optional (default: giant)
       "dealer": 0,                         # optional (default: the seats draw for it)
@@ -16,6 +16,12 @@ The format is documented in ``docs/transcripts.md``.  In short::
 Replaying never trusts the file: every action goes through :meth:`Game.apply`, and the
 first illegal or malformed step stops the replay with a :class:`TranscriptError` that
 names the step.
+
+Versions.  ``/2`` writes every step a player took.  ``/1`` files were written when a turn
+draw whose card could not be played ended the turn by itself; since then the drawer must
+``keep`` it (so the others cannot tell), and a ``/1`` file read as ``/2`` would stop at
+the next seat's step (``not_your_turn``).  A ``/1`` transcript is read as it was meant:
+the replay inserts that forced ``keep`` (:func:`replay`), and writes it back as ``/1``.
 """
 
 from __future__ import annotations
@@ -25,10 +31,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..engine import Action, Game, Rules, UnoError, deal_order, parse_cards
+from ..engine import KEEP, Action, Draw, Game, Phase, Rules, UnoError, deal_order, parse_cards
 
 __all__ = [
     "FORMAT",
+    "FORMATS",
     "Transcript",
     "TranscriptError",
     "deck_from_hands",
@@ -37,7 +44,9 @@ __all__ = [
     "transcript_of",
 ]
 
-FORMAT = "unotui-transcript/1"
+FORMAT = "unotui-transcript/2"
+#: every format read, by version: ``/1`` implies the forced keep after an unplayable draw
+FORMATS = {"unotui-transcript/1": 1, FORMAT: 2}
 
 
 class TranscriptError(ValueError):
@@ -60,6 +69,7 @@ class Transcript:
     deck: tuple[str, ...] | None
     actions: tuple[tuple[int, str], ...]
     secret: str | None = None  # the match secret in hex; replaces ``seed`` when given
+    version: int = 2  # of the format: 1 leaves the forced keep after an unplayable draw out
 
     @staticmethod
     def loads(text: str) -> Transcript:
@@ -76,8 +86,10 @@ class Transcript:
         if not isinstance(data, Mapping):
             raise TranscriptError("a transcript is a JSON object")
         fmt = data.get("format", FORMAT)
-        if fmt != FORMAT:
-            raise TranscriptError(f"unknown format {fmt!r} (expected {FORMAT!r})")
+        version = FORMATS.get(fmt) if isinstance(fmt, str) else None
+        if version is None:
+            known = " or ".join(repr(f) for f in FORMATS)
+            raise TranscriptError(f"unknown format {fmt!r} (expected {known})")
         players = data.get("players")
         if isinstance(players, int) and not isinstance(players, bool):
             names = tuple(f"Player {i + 1}" for i in range(players))
@@ -138,7 +150,7 @@ class Transcript:
                 raise TranscriptError(f"step {i}: expected [seat, \"action\"], got {step!r}", i)
             actions.append((step[0], step[1]))
         return Transcript(
-            names, rules, dealer, seed, tuple(deck) if deck else None, tuple(actions), secret
+            names, rules, dealer, seed, tuple(deck) if deck else None, tuple(actions), secret, version
         )
 
     def new_game(self) -> Game:
@@ -154,7 +166,8 @@ class Transcript:
 
     def to_mapping(self) -> dict[str, Any]:
         """The JSON-friendly form that :meth:`from_mapping` reads back."""
-        out: dict[str, Any] = {"format": FORMAT, "players": list(self.players)}
+        fmt = next(f for f, v in FORMATS.items() if v == self.version)
+        out: dict[str, Any] = {"format": fmt, "players": list(self.players)}
         out["rules"] = self.rules.to_mapping()
         if self.dealer is not None:
             out["dealer"] = self.dealer
@@ -216,20 +229,37 @@ def deck_from_hands(
 
 
 def replay(transcript: Transcript, stop: int | None = None) -> Game:
-    """Replay the first ``stop`` steps (all by default) and return the game.
+    """Replay the first ``stop`` steps of the file (all by default) and return the game.
+
+    A ``/1`` transcript gets the ``keep`` its format leaves out: after a seat's turn draw
+    whose card cannot be played (``keep`` is all it may do), unless its next step is that
+    keep already (``/1`` files written after the change, before the format had a new
+    name, have it; the old engine would have refused one there, so nothing is ambiguous).
 
     Raises:
-        TranscriptError: naming the first step that is malformed or illegal.
+        TranscriptError: naming the first step that is malformed or illegal (its index
+            in the file).
     """
     game = transcript.new_game()
-    for i, (seat, text) in enumerate(transcript.actions[:stop]):
+    steps = transcript.actions
+    implied = transcript.version == 1
+    for i, (seat, text) in enumerate(steps[:stop]):
         try:
             action = Action.parse(text)
             game.apply(seat, action)
         except UnoError as exc:
             code = getattr(exc, "code", "parse")
             raise TranscriptError(f"step {i} (seat {seat}, {text!r}): {code}: {exc}", i) from None
+        kept = i + 1 < len(steps) and steps[i + 1] == (seat, "keep")
+        if implied and isinstance(action, Draw) and not kept and _keep_is_forced(game, seat):
+            game.apply(seat, KEEP)
     return game
+
+
+def _keep_is_forced(game: Game, seat: int) -> bool:
+    """Whether ``seat`` just drew on its turn a card it cannot play: ``keep`` is its only
+    action (what the engine before ``/2`` did by itself, ending the turn)."""
+    return game.phase is Phase.DRAWN and game.actor == seat and game.legal_actions(seat) == (KEEP,)
 
 
 def final_state(game: Game, events: bool = True) -> dict[str, Any]:

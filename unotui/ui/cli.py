@@ -16,15 +16,18 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from collections.abc import Callable
+    from pathlib import Path
 
     from ..engine import Rules
     from ..net.config import RoomConfig
     from ..net.controller import Controller
+    from ..net.local import LocalGame
     from .app import UnoApp
     from .settings import Config, GameOptions
 
 __all__ = [
-    "add_arguments", "build_options", "run", "run_hosted", "run_joined", "settings_options", "table_app",
+    "SaveFirstMatch", "add_arguments", "build_options", "play_app", "run", "run_hosted", "run_joined",
+    "settings_options", "table_app",
 ]
 
 
@@ -69,6 +72,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--delay", type=float, metavar="SECONDS", help="computer players' pause (default 0.6)"
     )
     parser.add_argument("--theme", choices=("default", "colourblind", "mono"), help="colour theme")
+    parser.add_argument(
+        "--save", metavar="FILE",
+        help="write the transcript of the match it deals first to FILE when it ends (or, if you "
+             "quit before, what was played); unotui replay FILE reads it",
+    )
 
 
 def settings_options(config: Config) -> GameOptions:
@@ -141,15 +149,111 @@ def run(args: argparse.Namespace) -> int:
         except RulesError as exc:
             print(f"unotui play: {exc}", file=sys.stderr)
             return 2
-        from .app import UnoApp
-
-        # Problems in the settings file are shown inside the app (the menu's note line, or
-        # a notification at the table): stderr would only be seen after quitting.
-        app = UnoApp(config, options, menu=args.menu)
-        code = app.run()
+        save = _save_target(args.save)
+        if isinstance(save, str):
+            print(f"unotui play: {save}", file=sys.stderr)
+            return 2
+        app = play_app(config, options, menu=args.menu, save=save)
+        try:
+            code = app.run()
+        finally:
+            saved = app.factory.at_close() if isinstance(app.factory, SaveFirstMatch) else 0
     finally:
         gc.enable()
-    return code if isinstance(code, int) else (app.return_code or 0)
+    status = code if isinstance(code, int) else (app.return_code or 0)
+    return status or saved
+
+
+def play_app(config: Config, options: GameOptions, *, menu: bool, save: Path | None = None) -> UnoApp:
+    """The app of ``unotui play`` (its solo games made by :class:`SaveFirstMatch` when
+    ``--save`` gave a file)."""
+    from .app import UnoApp
+    from .modes import local_game
+
+    factory: Callable[[GameOptions], Controller] = local_game if save is None else SaveFirstMatch(save)
+    # Problems in the settings file are shown inside the app (the menu's note line, or a
+    # notification at the table): stderr would only be seen after quitting.
+    return UnoApp(config, options, menu=menu, factory=factory)
+
+
+def _save_target(name: str | None) -> Path | str | None:
+    """``--save FILE`` as a path, checked before the game (a typo found after a match
+    would lose it): an error sentence, or ``None`` without the option."""
+    from pathlib import Path
+
+    if name is None:
+        return None
+    path = Path(name).expanduser()
+    if path.is_dir():
+        return f"--save {name}: that is a directory (give a file name)"
+    if not path.parent.is_dir():
+        return f"--save {name}: there is no directory {path.parent}"
+    return path
+
+
+class SaveFirstMatch:
+    """``unotui play --save FILE``: the factory of the app's solo games, which keeps the
+    first one it makes (the match the option was given for; a rematch is saved with ``s``
+    on its summary) and writes its transcript to ``FILE``
+
+    * when that match ends: the match summary calls :meth:`match_over` and shows what it
+      says (:class:`~unotui.ui.screens.results.MatchOverHook`);
+    * or, if it never ended, when unotui closes (:meth:`at_close`, on stderr: the match
+      so far, and which round it got to).
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.first: LocalGame | None = None
+        self.written = False
+
+    def __call__(self, options: GameOptions) -> Controller:
+        from ..net.local import LocalGame
+        from .modes import local_game
+
+        controller = local_game(options)
+        if self.first is None and isinstance(controller, LocalGame):
+            self.first = controller
+        return controller
+
+    def _write(self) -> str:
+        """Write the first game's transcript; "" or why it could not be written."""
+        from ..transcript.save import save
+
+        assert self.first is not None
+        try:
+            save(self.first.game, self.path)
+        except OSError as exc:
+            return f"could not save to {self.path}: {exc.strerror or exc}"
+        self.written = True
+        return ""
+
+    def match_over(self, controller: object) -> tuple[str, bool] | None:
+        """The match of ``controller`` is over: if it is the first, write it now; the
+        sentence for the summary and whether it is an error (``None``: not this one)."""
+        if controller is not self.first or self.written:
+            return None
+        problem = self._write()
+        if problem:
+            return f"Could not write --save's file: {problem}", True
+        return f"Saved (--save) to {self.path}", False
+
+    def at_close(self) -> int:
+        """unotui has closed: write the first game if its match did not end (what was
+        played), and say on stderr what the file holds; the exit status (1: not written)."""
+        from ..transcript.save import progress
+
+        if self.first is None:
+            print(f"unotui play: nothing saved to {self.path}: no match was dealt", file=sys.stderr)
+            return 0
+        game = self.first.game
+        problem = "" if self.written else self._write()
+        if problem:
+            print(f"unotui play: {problem}", file=sys.stderr)
+            return 1
+        print(f"unotui play: saved {progress(game)} to {self.path} (unotui replay {self.path} reads it)",
+              file=sys.stderr)
+        return 0
 
 
 def table_app(start: Callable[[GameOptions], Controller], name: str | None) -> UnoApp:

@@ -9,7 +9,7 @@ app's history today, the view's own history once the engine provides it).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
 from rich.console import Group, RenderableType
 from rich.style import Style
@@ -27,12 +27,20 @@ from ..chart import chart_legend, score_chart
 from ..render import card_style
 from ..words import display_name, verdict_text
 
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from ...engine import Game
+
 __all__ = [
+    "MatchOverHook",
     "MatchOverScreen",
     "RoundOverScreen",
     "celebration",
+    "matches_dir",
     "round_scored",
     "round_table",
+    "saved_game",
     "shuffle_line",
     "standings",
 ]
@@ -270,11 +278,62 @@ class RoundOverScreen(ModalScreen[None]):
         _help(self, self.view)
 
 
+@runtime_checkable
+class MatchOverHook(Protocol):
+    """An app's solo-game factory that wants to hear when a match ends (``unotui play
+    --save FILE``: :class:`unotui.ui.cli.SaveFirstMatch`)."""
+
+    def match_over(self, controller: object) -> tuple[str, bool] | None:
+        """The match of ``controller`` is over: a sentence for the summary and whether
+        it is an error, or ``None``."""
+
+
+def saved_game(app: Any) -> tuple[Game | None, str]:
+    """The game the match summary's ``s`` saves, or ``None`` and why it cannot.
+
+    Only a solo game is held in this process (:class:`~unotui.net.local.LocalGame`); an
+    app that writes nothing on this machine (an SSH session: ``save_settings`` off, the
+    game runs on the server) saves nothing either.
+    """
+    from ...net.local import LocalGame
+    from ...transcript.save import SEAT_CANNOT_SAVE
+
+    controller = getattr(app, "controller", None)
+    if not isinstance(controller, LocalGame):
+        return None, SEAT_CANNOT_SAVE
+    if not getattr(app, "save_settings", True):
+        return None, "Saving is off here: this game runs on the server, not on your machine."
+    return controller.game, ""
+
+
+def _shown(path: Path) -> str:
+    """``path`` as a person types it: the home directory as ``~``."""
+    from pathlib import Path
+
+    home = Path.home()
+    return f"~/{path.relative_to(home)}" if path.is_relative_to(home) else str(path)
+
+
+def matches_dir() -> Path:
+    """Where ``s`` saves matches: ``matches/`` beside the settings file (in
+    ``$UNOTUI_CONFIG_DIR`` when that is set)."""
+    from ..settings import config_path
+
+    return config_path().parent / "matches"
+
+
 class MatchOverScreen(ModalScreen[str]):
-    """Final standings and a chart of scores by round: rematch, menu or quit."""
+    """Final standings and a chart of scores by round: save, rematch, menu or quit.
+
+    ``s`` saves the match's transcript (``unotui replay FILE`` reads it) where the game
+    is held here; elsewhere the same key says why it cannot, and the key bar leaves it
+    out (two bindings of ``s``: :meth:`check_action` lets one through).
+    """
 
     CSS_PATH = "results.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("s", "save", "Save"),
+        Binding("s", "cannot_save", show=False),
         Binding("r", "choose('rematch')", "Rematch"),
         Binding("m,escape", "choose('menu')", "Menu"),
         Binding("q", "choose('quit')", "Quit"),
@@ -296,6 +355,10 @@ class MatchOverScreen(ModalScreen[str]):
         self.verdict = verdict
         self._rows = self.CHART_ROWS[0]
         self._fits = 0
+        self._saved: Path | None = None
+
+    def _game(self) -> tuple[Game | None, str]:
+        return saved_game(self.app)
 
     def compose(self) -> ComposeResult:
         v = self.view
@@ -316,12 +379,61 @@ class MatchOverScreen(ModalScreen[str]):
                 place.append(f"{p:>2}{mark} {_name(v, s):<28} {v.scores[s]:>6}\n")
             yield Static(place, classes="tight")
             yield Static(self._chart(), id="chart")
-            yield from _with_mark("r: rematch   m: main menu   q: quit   ?: help", self.verdict,
+            save = "s: save   " if self._game()[0] is not None else ""
+            yield Static(Text(""), id="saved", classes="tight")
+            yield from _with_mark(f"{save}r: rematch   m: main menu   q: quit   ?: help", self.verdict,
                                   dialog_room(self.app.size.width))
         yield Footer()
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """``s`` saves where the game is here, and explains where it is not."""
+        if action in ("save", "cannot_save"):
+            return (self._game()[0] is not None) == (action == "save")
+        return True
+
+    def action_save(self) -> None:
+        """Write the match's transcript under :func:`matches_dir` (once: ``s`` again says
+        where it went) and say the path on the dialog."""
+        from datetime import datetime
+
+        from ...private import DataDirError
+        from ...transcript.save import save_in
+
+        game = self._game()[0]
+        if game is None:  # pragma: no cover - check_action lets only cannot_save through
+            return
+        if self._saved is None:
+            try:
+                self._saved = save_in(game, matches_dir(), datetime.now())
+            except (DataDirError, OSError) as exc:
+                reason = getattr(exc, "strerror", None) or str(exc)
+                self._say(f"Could not save the match: {reason}", error=True)
+                return
+        self._say(f"Saved. Replay it with: unotui replay {_shown(self._saved)}")
+
+    def action_cannot_save(self) -> None:
+        """``s`` where the game is not held here: say why, on the dialog."""
+        self._say(self._game()[1], error=True)
+
+    def _say(self, text: str, error: bool = False, scroll: bool = True) -> None:
+        """Show ``text`` on the save line (scrolled into sight when ``scroll``)."""
+        line = self.query_one("#saved", Static)
+        line.update(Text(text, Style(bold=True, color="red" if error else None)))
+        line.add_class("said")
+        if scroll:
+            line.scroll_visible()
+
     def on_mount(self) -> None:
         self.call_after_refresh(self._fit_chart)
+        factory = getattr(self.app, "factory", None)
+        if isinstance(factory, MatchOverHook):
+            said = factory.match_over(getattr(self.app, "controller", None))
+            if said is not None:
+                # The headline stays in sight: the line may be below the fold (80x24), so
+                # a notification says it too.
+                text, error = said
+                self._say(text, error, scroll=False)
+                self.app.notify(text, severity="error" if error else "information", markup=False)
 
     def on_resize(self, event: Resize) -> None:
         self._fits = 0
