@@ -111,7 +111,20 @@ def first_frame(runs: int) -> tuple[list[float], list[float]]:
         subprocess.run(["tmux", "kill-session", "-t", keeper], capture_output=True, env=env)
 
 
+def _compiled() -> None:
+    """Byte-compile the package, as ``pip install .`` (the README's play command) does for
+    a player: with ``PYTHONDONTWRITEBYTECODE`` set (this machine's shells set it) an
+    editable checkout would compile every module's source at each start, which no
+    player's installed copy does (Textual's own files are compiled by their install)."""
+    import compileall
+
+    import unotui
+
+    compileall.compile_dir(str(Path(unotui.__file__).parent), quiet=1)
+
+
 def _first_frames(runs: int, exe: Path, unotui: Path) -> tuple[list[float], list[float]]:
+    _compiled()
     with tempfile.TemporaryDirectory() as cfg:
         bare_file = Path(cfg) / "bare.py"
         bare_file.write_text(BARE)
