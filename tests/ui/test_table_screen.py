@@ -19,8 +19,9 @@ from rich.text import Text
 from unotui.engine import KEEP, Card, Event, Rules, Stacking
 from unotui.net.local import LocalGame
 from unotui.ui.app import UnoApp
+from unotui.ui.key_bar import KeyBar
 from unotui.ui.settings import Config, GameOptions, load_config
-from unotui.ui.widgets import HandView, KeyBar, PlayersView, prompt
+from unotui.ui.widgets import HandView, PlayersView, prompt
 from unotui.ui.words import describe
 
 from .tui_support import ScriptedBot, deal_order, play_card, screen_text, scripted_app, settle, showing, table

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
 
@@ -25,6 +26,7 @@ __all__ = [
     "hand_row",
     "pile_card",
     "turn_style",
+    "wrap_cells",
 ]
 
 # colour -> (background, foreground) per palette; None = no colour (mono).
@@ -187,3 +189,19 @@ def pile_card(count: int, large: bool = False) -> list[Text]:
     middle = height // 2
     inner[middle - 1], inner[middle], inner[middle + 1] = "UNO", str(count), "cards" if count != 1 else "card"
     return _box(inner, Style(), width)
+
+
+def wrap_cells(text: str, width: int) -> list[str]:
+    """``text`` in lines of at most ``width`` terminal cells, broken between words (a
+    word wider than a line is cut): a panel that does not wrap by itself (``nowrap``)."""
+    lines: list[str] = []
+    line = ""
+    for word in text.split(" "):
+        candidate = f"{line} {word}" if line else word
+        if cell_len(candidate) <= width or not line:
+            line = candidate
+        else:
+            lines.append(line)
+            line = word
+    lines.append(line)
+    return lines

@@ -10,25 +10,23 @@ widgets keep no game state of their own and never talk to the controller.  All g
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
 from textual.reactive import var
-from textual.widgets import Static
 
 from ..engine import ENDED_PHASES, KEEP, Card, Catch, EventKind, Phase, Play, SeatView
 from ..net.room_info import SeatMark
 from ..protocol.text import clean
-from .render import big_card, card_chip, colour_style, hand_row, pile_card, turn_style
+from .panel import Panel, block, put
+from .render import big_card, card_chip, colour_style, hand_row, pile_card, turn_style, wrap_cells
 from .words import card_name, direction_name, display_name
 
 __all__ = [
     "HandShown",
     "HandView",
-    "KeyBar",
     "PileShown",
     "PileView",
     "PlayersView",
@@ -37,41 +35,6 @@ __all__ = [
     "playable_flags",
     "prompt",
 ]
-
-
-def _block(lines: list[Text]) -> Text:
-    """Lines joined, cropped (never wrapped) to the widget's width."""
-    out = Text("\n").join(lines)
-    out.no_wrap = True
-    out.overflow = "ellipsis"
-    return out
-
-
-class _Panel(Static):
-    """A table widget that repaints only when its text changed: Textual repaints (renders
-    every line again) on each ``update``, even of the same text, and a move changes a few."""
-
-    _shown: Text | None = None
-
-    def watch_view(self) -> None:  # (the panels bound to the view, or to what derives from it)
-        self.draw()
-
-    def watch_shown(self) -> None:
-        self.draw()
-
-    def draw(self) -> None:
-        """Draw what the panel shows (again at a new width)."""
-
-
-def _set(widget: _Panel, content: Text, height: int | None = None) -> None:
-    """Show ``content`` unless it shows already; lay out again only for a new height."""
-    current = widget.styles.height
-    if height is not None and (current is None or current.cells != height):
-        widget.styles.height = height
-        widget.update(content)
-    elif content != widget._shown:
-        widget.update(content, layout=False)
-    widget._shown = content
 
 
 def names_of(view: SeatView) -> list[str]:
@@ -202,7 +165,7 @@ class PileShown:
     large: bool = False
 
 
-class StatusLine(_Panel):
+class StatusLine(Panel):
     """One line: round, rules, and what to do now (or, at a closed game, that it is)."""
 
     view: var[SeatView | None] = var(None, init=False)
@@ -228,12 +191,12 @@ class StatusLine(_Panel):
         text.append(" ")
         if self.closed:
             text.append(f"Game closed: {self.closed}", Style(bold=True))
-            _set(self, _block([text]))
+            put(self, block([text]))
             return
         if view.seat is None:
             text.append("Watching. ", Style(italic=True))
         text.append(prompt(view, self.away), Style(bold=view.my_turn))
-        _set(self, _block([text]))
+        put(self, block([text]))
 
 
 #: how each seat mark reads in the panel (``you`` for the viewer's own seat)
@@ -245,7 +208,7 @@ MARK_STYLES = {
 }
 
 
-class PlayersView(_Panel):
+class PlayersView(Panel):
     """Every seat: turn marker, seat number, name, who holds it, cards, UNO status, score.
 
     The seat whose turn it is is a highlighted row (and ``>``).  After the name, a word
@@ -332,7 +295,7 @@ class PlayersView(_Panel):
                 for c in shown:
                     cards.append_text(card_chip(c, palette))
                 lines.append(cards)
-        _set(self, _block(lines), len(lines) + 2)
+        put(self, block(lines), len(lines) + 2)
         arrow = "↓" if view.direction > 0 else "↑"
         titles = f"Players, {direction_name(view.direction)} {arrow}", f"to {view.rules.target_score}"
         if titles != self._titles:  # (setting a title repaints the panel, even the same one)
@@ -354,7 +317,7 @@ def colour_being_chosen(view: SeatView) -> bool:
     return view.top.is_wild and (phase == Phase.COLOUR or phase == Phase.TARGET)
 
 
-class PileView(_Panel):
+class PileView(Panel):
     """The draw pile, the top discard, the colour in play and the direction."""
 
     shown: var[PileShown | None] = var(None, init=False)
@@ -390,7 +353,7 @@ class PileView(_Panel):
         if compact:
             line = Text.assemble(card_chip(view.top, palette), " ", info[1], "  ", info[2])
             rows = [line, info[3], *info[4:]]
-            _set(self, _block(rows), len(rows))
+            put(self, block(rows), len(rows))
             return
         art = [
             Text.assemble(d, "  ", t)
@@ -405,10 +368,10 @@ class PileView(_Panel):
         for i, row in enumerate(art):
             k = i - first
             lines.append(Text.assemble(row, "  ", info[k] if 0 <= k < len(info) else ""))
-        _set(self, _block(lines), len(lines))
+        put(self, block(lines), len(lines))
 
 
-class HandView(_Panel):
+class HandView(Panel):
     """The viewer's hand with the cursor; playable cards and the cards just drawn marked."""
 
     shown: var[HandShown | None] = var(None, init=False)
@@ -451,75 +414,4 @@ class HandView(_Panel):
             info.append(" You are watching: the players' hands are hidden.")
         else:
             info.append(" No cards.")
-        _set(self, _block(lines), (6 if tall else 4) + len(lines) - 2)
-
-
-def wrap_cells(text: str, width: int) -> list[str]:
-    """``text`` in lines of at most ``width`` terminal cells, broken between words (a
-    word wider than a line is cut): a panel that does not wrap by itself (``nowrap``)."""
-    lines: list[str] = []
-    line = ""
-    for word in text.split(" "):
-        candidate = f"{line} {word}" if line else word
-        if cell_len(candidate) <= width or not line:
-            line = candidate
-        else:
-            lines.append(line)
-            line = word
-    lines.append(line)
-    return lines
-
-
-_KEY_NAMES = {"enter": "Enter", "space": "Space", "question_mark": "?", "exclamation_mark": "!"}
-
-
-class KeyBar(_Panel):
-    """The keys that do something now, in one line (a light footer for the table).
-
-    The bar always fits its width and always ends with the Quit key (``quit_label`` says
-    what it does: "Quit", or "Quit SSH" where Ctrl+Q ends an SSH session): when the keys
-    that apply do not fit, the least needed ones (ranked by the caller) are left out first.
-    """
-
-    def __init__(self, *, quit_label: str = "Quit", id: str | None = None) -> None:
-        super().__init__(id=id)
-        self.quit_label = quit_label
-
-    #: the (key, description, rank) triples that apply now (bound to the table's)
-    keys: var[tuple[tuple[str, str, int], ...]] = var((), init=False)
-
-    def watch_keys(self) -> None:
-        self.draw()
-
-    def draw(self) -> None:
-        """Draw the keys (again at a new width)."""
-        self.show(self.keys)
-
-    def show(self, bindings: Sequence[tuple[str, str, int]]) -> None:
-        """Draw (key, description, rank) triples, then the palette and quit keys.
-
-        ``rank`` 0 means "always shown"; higher ranks are left out first when space is short.
-        """
-        entries = [*bindings, ("^P", "Palette", 1), ("^Q", self.quit_label, 0)]
-        width = self.size.width or 80
-
-        def length(items: Sequence[tuple[str, str, int]]) -> int:
-            return sum(len(key) + len(what) + 4 for key, what, _ in items)
-
-        for rank in sorted({r for _, _, r in entries if r}, reverse=True):
-            if length(entries) <= width:
-                break
-            entries = [e for e in entries if e[2] != rank]
-        bar = Text()
-        for key, what, _ in entries:
-            bar.append(f" {key} ", Style(bold=True, reverse=True))
-            bar.append(f" {what} ")
-        _set(self, _block([bar]))
-
-    @staticmethod
-    def key_name(keys: str, display: str | None) -> str:
-        """How a binding's keys are written in the bar."""
-        if display:
-            return display
-        first = keys.split(",")[0]
-        return _KEY_NAMES.get(first, first)
+        put(self, block(lines), (6 if tall else 4) + len(lines) - 2)

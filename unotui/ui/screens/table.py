@@ -27,7 +27,7 @@ from typing import ClassVar
 from rich.style import Style
 from rich.text import Text
 from textual.app import ComposeResult, SystemCommand
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical
 from textual.events import Resize
 from textual.reactive import var
@@ -48,6 +48,7 @@ from ...net.room_info import SeatMark
 from ...protocol import messages as m
 from ...protocol.text import clean
 from ..game_log import GameLog
+from ..key_bar import KeyBar
 from ..messages import CycleSort, CycleTheme, GoHome, HintRequest, Intent, SendChat
 from ..render import hand_order
 from ..settings import HAND_ORDERS
@@ -55,7 +56,6 @@ from ..turn_clock import ClockLine, TurnClock
 from ..widgets import (
     HandShown,
     HandView,
-    KeyBar,
     PileShown,
     PileView,
     PlayersView,
@@ -66,6 +66,7 @@ from ..words import refusal
 from .decisions import Decisions
 from .table_keys import (
     CLOSED,
+    TABLE_BINDINGS,
     WATCHING_NOTE,
     applies,
     closed_note,
@@ -100,26 +101,7 @@ class TableScreen(Screen[None]):
     """
 
     CSS_PATH = "table.tcss"
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("left,h", "move(-1)", "Move", key_display="<- ->"),
-        Binding("right,l", "move(1)", "Move", show=False),
-        Binding("home", "move_to(0)", "First card", show=False),
-        Binding("end", "move_to(-1)", "Last card", show=False),
-        Binding("enter", "play", "Play"),
-        Binding("u,exclamation_mark", "uno", "UNO!"),
-        Binding("d,space", "draw", "Draw"),
-        Binding("k", "keep", "Keep"),
-        Binding("c", "catch", "Catch"),
-        Binding("x", "challenge", "Challenge"),
-        Binding("a", "accept", "Accept"),
-        Binding("j", "jump", "Jump in"),
-        Binding("s", "sort", "Sort"),
-        Binding("n", "hint", "Hint"),
-        Binding("question_mark,f1", "help", "Help"),
-        Binding("t", "theme", "Theme", show=False),
-        Binding("slash", "chat", "Chat", key_display="/"),
-        Binding("escape", "leave", "Menu", key_display="Esc"),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = TABLE_BINDINGS
 
     #: the latest view from the controller (set by the app; a new object each time)
     view: var[SeatView | None] = var(None, always_update=True, init=False)

@@ -32,11 +32,12 @@ from ...engine import (
     SeatView,
     play,
 )
-from ..widgets import KeyBar, names_of, prompt
+from ..key_bar import KeyBar
+from ..widgets import names_of, prompt
 from ..words import card_name, display_name
 
-__all__ = ["CLOSED", "WATCHING", "WATCHING_NOTE", "applies", "cannot", "closed_note", "describe_action",
-           "key_bar", "meaning", "players_only"]
+__all__ = ["CLOSED", "TABLE_BINDINGS", "WATCHING", "WATCHING_NOTE", "applies", "cannot", "closed_note",
+           "describe_action", "key_bar", "meaning", "players_only"]
 
 # Key-bar ranks: 0 is always shown; when the bar is short of room, the highest go first.
 _BAR_RANK = {"sort": 5, "hint": 4, "move": 3, "help": 2}
@@ -185,3 +186,27 @@ def players_only(action: _A) -> _A:
             action(self, *args)
 
     return run  # type: ignore[return-value]
+
+
+#: the table's keys (the screen's BINDINGS): what each binding's action means, and
+#: whether it applies now, is the rest of this module
+TABLE_BINDINGS: list[BindingType] = [
+    Binding("left,h", "move(-1)", "Move", key_display="<- ->"),
+    Binding("right,l", "move(1)", "Move", show=False),
+    Binding("home", "move_to(0)", "First card", show=False),
+    Binding("end", "move_to(-1)", "Last card", show=False),
+    Binding("enter", "play", "Play"),
+    Binding("u,exclamation_mark", "uno", "UNO!"),
+    Binding("d,space", "draw", "Draw"),
+    Binding("k", "keep", "Keep"),
+    Binding("c", "catch", "Catch"),
+    Binding("x", "challenge", "Challenge"),
+    Binding("a", "accept", "Accept"),
+    Binding("j", "jump", "Jump in"),
+    Binding("s", "sort", "Sort"),
+    Binding("n", "hint", "Hint"),
+    Binding("question_mark,f1", "help", "Help"),
+    Binding("t", "theme", "Theme", show=False),
+    Binding("slash", "chat", "Chat", key_display="/"),
+    Binding("escape", "leave", "Menu", key_display="Esc"),
+]
