@@ -167,6 +167,20 @@ def test_prompt_when_the_drawn_card_cannot_be_played() -> None:
         assert "(k: now)" in line and len(line) <= 80, line
 
 
+def test_your_turn_beside_a_catch_fits_an_80_column_header() -> None:
+    """'Blaise did not call UNO: catch (c)! Your turn: play a card (Enter; u pla…' was cut
+    at 80 columns: beside a catch (or an UNO call) the turn's sentence is short."""
+    from unotui.engine import Catch
+
+    game = LocalGame(["Me", "Blaise", "Ada"], CLASSIC, seed=1, delay=0)
+    view = game.view._replace(phase="play", actor=0, turn=0, pending=0)
+    view = view._replace(legal=(*view.legal, Catch(1)))
+    assert view.my_turn
+    line = f" Round 10  {prompt(view)}"
+    assert "catch (c)!" in line and "Your turn: Enter plays, d draws." in line and len(line) <= 80, line
+    assert "u plays and calls UNO" in prompt(view._replace(legal=view.legal[:-1]))  # alone: the long one
+
+
 # ----- the hand: sorting, the cards just drawn ---------------------------------------------
 
 

@@ -118,6 +118,8 @@ def prompt(view: SeatView, away: str = "") -> str:
     elif view.phase == Phase.PLAY:
         if view.pending:
             main = f"Draw {view.pending} (d) or stack a draw card (Enter)."
+        elif extras:  # (the catch or the UNO call first: the line is 80 columns at most)
+            main = "Your turn: Enter plays, d draws."
         else:
             main = "Your turn: play a card (Enter; u plays and calls UNO) or draw (d)."
     elif view.phase == Phase.DRAWN:
