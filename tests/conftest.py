@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import shutil
+import subprocess
 from collections.abc import Iterator
 from typing import Any
 
@@ -13,6 +15,23 @@ import pytest
 # started by a test inherits it, and a "120x40" end-to-end test would draw at 80x24.
 for _size in ("COLUMNS", "LINES"):
     os.environ.pop(_size, None)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _tmux_server_stays_up() -> Iterator[None]:
+    """One idle tmux session for the whole run (per worker): tmux ends its server when the
+    last session closes, and a test starting a session just then fails ("server exited
+    unexpectedly") while another test's session ends; with this one the server never has
+    no session.  Nothing if tmux is not installed."""
+    if shutil.which("tmux") is None:
+        yield
+        return
+    name = f"unotui-tests-keeper-{os.getpid()}"
+    subprocess.run(["tmux", "new-session", "-d", "-s", name, "sleep 86400"], capture_output=True)
+    try:
+        yield
+    finally:
+        subprocess.run(["tmux", "kill-session", "-t", name], capture_output=True)
 
 
 @pytest.fixture
