@@ -15,6 +15,8 @@ Not a test: it analyses thousands of positions.  Run it from the repository root
   with a plain baseline, "share of cards left": 1 - my cards / all cards in hand.
 * **Speed.**  One 500-point 2-player match (hard against hard) reviewed with the default
   settings on ``--jobs`` processes (default 2), in seconds, with the playouts per option.
+* **Repeatability.**  The same match reviewed again with another seed: how much each
+  decision's cost moves (the noise the "good" mark's width must cover).
 
 Every game is determined by the seed and its number, so the figures are reproducible
 (bar the seconds).  The last line is the summary.
@@ -153,8 +155,18 @@ def main() -> int:
     print(f"review of a {target}-point 2-player match: {len(found)} decisions, {options} options, "
           f"{seconds:.1f} s with {args.jobs} jobs at {settings.playouts} playouts per option "
           f"(target under 60 s: {'met' if seconds < 60 else 'missed'})")
+    again = review(match, Settings(playouts=settings.playouts, seed=settings.seed + 1), jobs=args.jobs)
+    noise = [abs(a["cost"] - b["cost"]) for a, b in zip(found, again["decisions"], strict=True)
+             if len(a["options"]) > 1]
+    same = sum(a["mark"] == b["mark"] for a, b in zip(found, again["decisions"], strict=True)
+               if len(a["options"]) > 1)
+    judged = max(1, len(noise))
+    spread = sum(noise) / judged
+    print(f"repeatability: the same match reviewed with another seed: costs differ by {spread:.2f} points "
+          f"on average over {len(noise)} judged decisions; the same mark {100 * same / judged:.0f}%")
     print(f"calibration_mae={mae:.2f} brier={ours:.4f} baseline_brier={base:.4f} positions={len(points)} "
-          f"match_seconds={seconds:.1f} playouts={settings.playouts} jobs={args.jobs}")
+          f"match_seconds={seconds:.1f} playouts={settings.playouts} jobs={args.jobs} "
+          f"cost_noise={spread:.2f}")
     return 0
 
 

@@ -18,6 +18,6 @@ def test_quick_run_prints_every_figure() -> None:
     assert sum(1 for line in lines if "positions  predicted" in line) == 10  # ten bins
     assert re.fullmatch(
         r"calibration_mae=\d+\.\d\d brier=0\.\d{4} baseline_brier=0\.\d{4} positions=\d+ "
-        r"match_seconds=\d+\.\d playouts=16 jobs=1", lines[-1]), lines[-1]
+        r"match_seconds=\d+\.\d playouts=16 jobs=1 cost_noise=\d+\.\d\d", lines[-1]), lines[-1]
     positions = int(re.search(r"positions=(\d+)", lines[-1]).group(1))  # type: ignore[union-attr]
     assert positions >= 60

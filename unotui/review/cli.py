@@ -81,12 +81,13 @@ def _progress(done: int, total: int) -> None:
 
 def _print(result: dict[str, Any], cached: bool) -> None:
     names: list[str] = result["players"]
-    for d in result["decisions"]:
-        if d["mark"] in ("good", "forced"):
-            continue
+    costly = [d for d in result["decisions"] if d["mark"] in ("inaccuracy", "mistake", "blunder")]
+    skipped = sum(1 for d in result["decisions"] if d["mark"] == "not analysed")
+    print(f"{len(result['decisions'])} decisions; {len(costly)} cost chance of winning the round "
+          f"(in points of chance; --json lists every one with its options)"
+          + (f"; {skipped} not analysed (colours, challenges, unmodelled house rules)" if skipped else ""))
+    for d in costly:
         who = names[d["seat"]]
-        if d["mark"] == "not analysed":
-            continue
         print(f"step {d['step']:>5}  round {d['round']:>2}  {who:<14} {d['chosen']:<6} "
               f"{d['mark']:<10} -{d['cost']:.1f} (best {d['best']})")
     for s in result["summary"]:
