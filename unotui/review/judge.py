@@ -7,11 +7,11 @@ cost = the best option's chance - the chosen option's chance, in points of chanc
 mark           cost (points)   why there
 =============  ==============  ===========================================================
 good           under 2         within the estimates' noise: with the default 256 sampled
-                               worlds per option and common random numbers, two options'
-                               difference varies by about 2 points between seeds
-inaccuracy     2 to 5          measurable, but one in twenty or fewer rounds turns on it
-mistake        5 to 15         a clear loss: a round in seven at the most
-blunder        over 15         the move gave away a large share of the round
+                               worlds per option and common random numbers, a cost moves
+                               by 1.1 points on average between seeds (bench/review.py)
+inaccuracy     2 to 5          above the noise, but it loses one round in 50 to one in 20
+mistake        5 to 15         a clear loss: one round in 20 to one in 7
+blunder        over 15         more than one round in 7 given away
 =============  ==============  ===========================================================
 
 A forced decision (one option) is marked ``forced``; one the playouts cannot play,

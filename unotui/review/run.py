@@ -39,9 +39,9 @@ class Settings:
     """What the estimates depend on (and so what the cache is keyed by).
 
     Attributes:
-        playouts: sampled worlds per option; 256 keeps two options' difference within
-            about 2 points of chance (the "good" mark's width) and a 500-point match
-            under a minute on two cores (``bench/review.py`` measures both).
+        playouts: sampled worlds per option; 256 keeps a cost within about a point of
+            chance between seeds (inside the "good" mark's 2) and a long 500-point match
+            under half a minute on two cores (``bench/review.py`` measures both).
         seed: the seed the decisions' random sources are derived from.
     """
 
