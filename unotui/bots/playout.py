@@ -132,6 +132,18 @@ class World:
         """Pass the turn ``steps`` seats on in the direction of play."""
         self.pos = (self.pos + steps * self.direction) % len(self.active)
 
+    def land_caught(self, seat: int, card: Card, colour: int, rng: Random) -> None:
+        """``seat`` plays a Wild Draw Four naming ``colour`` while holding the colour in
+        play, and is challenged: it draws the four itself and the victim plays on (the
+        engine's ``_on_challenge`` when guilty; it cannot be going out, since it holds
+        another card).  Game review scores a bluff this way (search never bluffs)."""
+        self.hands[seat].remove(card)
+        self.discard.append(self.top)
+        self.top = card
+        self.colour = colour
+        self.draw(seat, 4, rng)
+        self.advance(1)
+
     def land(self, seat: int, card: Card, colour: int, rng: Random) -> bool:
         """``seat`` plays ``card`` (naming ``colour`` if wild); True if it went out."""
         hand = self.hands[seat]

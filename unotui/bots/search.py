@@ -25,7 +25,7 @@ from .base import with_uno
 from .knowledge import Knowledge, colour_bit
 from .playout import World, draw_turn, playout, searchable
 
-__all__ = ["Policy", "refine"]
+__all__ = ["Policy", "first_move", "refine", "sample_world", "score_candidates"]
 
 ENDGAME_MINE = 3
 """Search when we hold at most this many cards ..."""
@@ -45,7 +45,13 @@ class Policy(Protocol):
         ...
 
 
-def _sample(view: SeatView, know: Knowledge, rng: Random) -> World:
+def sample_world(view: SeatView, know: Knowledge, rng: Random) -> World:
+    """One determinization of ``view``: the unseen cards dealt at random into the other
+    hands (respecting what ``know`` inferred) and the draw pile.
+
+    Reads only the view and what was inferred from it: the one sampling path of the hard
+    bot's search and of game review (:mod:`unotui.review`).
+    """
     me = view.seat
     assert me is not None
     pool = [c for c, k in zip(ALL_CARDS, know.unseen, strict=True) for _ in range(k)]
@@ -113,35 +119,63 @@ def refine(
             rest = list(view.hand)
             rest.remove(a.card)
             colours[a] = int(policy.best_colour(view, know, rest))
-    teams = view.teams
-    wins = [0.0] * len(candidates)
-    done = 0
-    per_round = len(candidates)
-    while done + per_round <= rollouts:
-        if stop is not None and time.perf_counter() >= stop:
-            break
-        world = _sample(view, know, rng)
-        seed = rng.getrandbits(32)
-        for i, a in enumerate(candidates):
-            w = world.copy()
-            prng = Random(seed)
-            wins[i] += _first_move(w, me, a, colours.get(a, 0), teams, prng)
-        done += per_round
-    if done == 0:
+    wins, samples = score_candidates(view, know, candidates, colours, rng, rollouts // len(candidates), stop)
+    if samples == 0:
         return action
     best = max(range(len(candidates)), key=lambda i: (wins[i], -i))
     # Keep the policy's choice unless the playouts clearly prefer another move.
-    samples = done // per_round
     if wins[best] - wins[0] < max(1.0, 0.05 * samples):
         return action
     return candidates[best]
 
 
-def _first_move(
-    w: World, me: int, action: Action, colour: int, teams: tuple[int, ...], rng: Random
+def score_candidates(
+    view: SeatView,
+    know: Knowledge,
+    candidates: list[Action],
+    colours: dict[Action, int],
+    rng: Random,
+    samples: int,
+    stop: float | None = None,
+    caught: frozenset[Action] = frozenset(),
+) -> tuple[list[float], int]:
+    """Play each candidate on the same ``samples`` sampled worlds (common random numbers:
+    one world and one playout seed per sample, shared by every candidate).
+
+    Args:
+        colours: the colour each wild candidate names (others: absent).
+        stop: a :func:`time.perf_counter` deadline, checked before each sample.
+        caught: Wild Draw Four candidates that are bluffs, played as challenged and found
+            guilty (:meth:`~unotui.bots.playout.World.land_caught`): game review never
+            credits a bluff with going unchallenged.
+
+    Returns:
+        the wins of each candidate (for ``view.seat``'s team) and the samples played.
+    """
+    me = view.seat
+    assert me is not None
+    teams = view.teams
+    wins = [0.0] * len(candidates)
+    done = 0
+    while done < samples:
+        if stop is not None and time.perf_counter() >= stop:
+            break
+        world = sample_world(view, know, rng)
+        seed = rng.getrandbits(32)
+        for i, a in enumerate(candidates):
+            wins[i] += first_move(world.copy(), me, a, colours.get(a, 0), teams, Random(seed), a in caught)
+        done += 1
+    return wins, done
+
+
+def first_move(
+    w: World, me: int, action: Action, colour: int, teams: tuple[int, ...], rng: Random, caught: bool = False
 ) -> float:
-    """Play the candidate ``action`` for us, then the rest of the hand by the playout policy."""
-    if isinstance(action, Play):
+    """Play the candidate ``action`` for us (``caught``: a bluff found guilty), then the rest
+    of the hand by the playout policy."""
+    if caught and isinstance(action, Play):
+        w.land_caught(me, action.card, colour, rng)
+    elif isinstance(action, Play):
         w.land(me, action.card, colour, rng)
     elif action is DRAW:
         draw_turn(w, me, rng)

@@ -1,0 +1,182 @@
+"""Reviewing a whole match: every decision analysed (over worker processes), judged, and
+the result cached beside the transcript.
+
+Each decision's random source is derived from the settings' seed and the decision's step
+alone, so the result does not depend on ``jobs`` or on the order the workers finish in.
+The cache is ``FILE + ".review.json"``, keyed by a hash of the transcript's text and the
+settings (and :data:`VERSION`, changed whenever the analysis is): a second run with the
+same file and settings reads it instead of analysing; anything else in its place (another
+transcript's review, a damaged or oversized file) is ignored and overwritten.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from random import Random
+from typing import Any
+
+from ..engine import SeatView
+from ..transcript import Transcript
+from .analysis import Analysis, analyse
+from .decisions import Decision, decisions
+from .judge import Judged, judge, summarise
+
+__all__ = ["CACHE_SUFFIX", "MAX_CACHE_BYTES", "VERSION", "Settings", "cache_path", "review", "review_file"]
+
+VERSION = "unotui-review/1"
+CACHE_SUFFIX = ".review.json"
+MAX_CACHE_BYTES = 64 << 20
+"""A cache file larger than this is not read (a 500-point match's review is ~1 MB)."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What the estimates depend on (and so what the cache is keyed by).
+
+    Attributes:
+        playouts: sampled worlds per option; 256 keeps a cost within about a point of
+            chance between seeds (inside the "good" mark's 2) and a long 500-point match
+            under half a minute on two cores (``bench/review.py`` measures both).
+        seed: the seed the decisions' random sources are derived from.
+    """
+
+    playouts: int = 256
+    seed: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        """The settings as JSON (part of the cache key)."""
+        return {"playouts": self.playouts, "seed": self.seed}
+
+
+def _work(item: tuple[SeatView, int, int, str]) -> Analysis:
+    view, playouts, seed, objective = item
+    return analyse(view, playouts, Random(seed), objective)
+
+
+def analyse_all(
+    found: list[Decision], settings: Settings, objective: str, jobs: int,
+    progress: Callable[[int, int], None] | None = None,
+) -> list[Analysis]:
+    """Analyse ``found`` with ``jobs`` processes (1: in this one), results in order."""
+    items = [(d.view, settings.playouts, settings.seed * 1_000_003 + d.step, objective) for d in found]
+    out: list[Analysis] = []
+    results: Iterable[Analysis]
+    if jobs <= 1 or len(items) < 2:
+        results = map(_work, items)
+        for a in results:
+            out.append(a)
+            if progress:
+                progress(len(out), len(items))
+        return out
+    import multiprocessing
+
+    chunk = max(1, len(items) // (jobs * 8))
+    with multiprocessing.get_context("spawn").Pool(jobs) as pool:
+        for a in pool.imap(_work, items, chunksize=chunk):
+            out.append(a)
+            if progress:
+                progress(len(out), len(items))
+    return out
+
+
+def review(
+    transcript: Transcript, settings: Settings, jobs: int = 1,
+    progress: Callable[[int, int], None] | None = None,
+) -> dict[str, Any]:
+    """Review a match: every decision with its options, estimates, cost and mark, and a
+    summary per seat, as JSON-friendly data."""
+    found = list(decisions(transcript))
+    objective = "hands"  # the estimate is the chance of the round, whatever the match's scoring
+    analyses = analyse_all(found, settings, objective, jobs, progress)
+    judged = [judge(d, a) for d, a in zip(found, analyses, strict=True)]
+    players = len(transcript.players)
+    summaries = summarise(players, judged)
+    return {
+        "format": VERSION,
+        "settings": settings.to_json(),
+        "players": list(transcript.players),
+        "teams": list(found[0].view.teams) if found else list(range(players)),
+        "decisions": [_decision_json(j) for j in judged],
+        "summary": [
+            {"seat": s.seat, "name": transcript.players[s.seat], "judged": s.judged, "matched": s.matched,
+             "share": round(s.share, 4), "given_away": round(s.given_away, 2),
+             "costliest": list(s.costliest), "marks": s.marks}
+            for s in summaries
+        ],
+    }
+
+
+def _decision_json(j: Judged) -> dict[str, Any]:
+    d, a = j.decision, j.analysis
+    out: dict[str, Any] = {
+        "step": d.step, "seat": d.seat, "round": d.round, "phase": d.phase, "action": str(d.action),
+        "chosen": j.chosen, "hand": [c.text for c in d.view.hand], "top": d.view.top.text,
+        "counts": list(d.view.counts),
+    }
+    if a.analysed:
+        out.update(options=[{"option": o.key, "chance": round(o.chance, 4)} for o in a.options],
+                   samples=a.samples, best=j.best, cost=round(j.cost, 2), mark=j.mark)
+    else:
+        out.update(options=[], samples=0, best=None, cost=0.0, mark=j.mark, note=a.note)
+    return out
+
+
+def cache_path(path: Path) -> Path:
+    """Where the review of the transcript at ``path`` is cached."""
+    return path.with_name(path.name + CACHE_SUFFIX)
+
+
+def cache_key(text: str, settings: Settings) -> str:
+    """The hash a cached review must carry to be used for ``text`` with ``settings``."""
+    h = hashlib.sha256()
+    h.update(VERSION.encode())
+    h.update(json.dumps(settings.to_json(), sort_keys=True).encode())
+    h.update(text.encode("utf-8"))
+    return h.hexdigest()
+
+
+def _read_cache(path: Path, key: str) -> dict[str, Any] | None:
+    try:
+        if path.stat().st_size > MAX_CACHE_BYTES:
+            return None
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(data, dict) or data.get("key") != key or not isinstance(data.get("review"), dict):
+        return None
+    review_data: dict[str, Any] = data["review"]
+    return review_data
+
+
+def _write_cache(path: Path, key: str, result: dict[str, Any]) -> None:
+    tmp = path.with_name(path.name + f".{os.getpid()}.tmp")
+    try:
+        tmp.write_text(json.dumps({"key": key, "review": result}, separators=(",", ":")), encoding="utf-8")
+        os.replace(tmp, path)
+    except OSError:
+        tmp.unlink(missing_ok=True)  # a read-only directory: the review is still printed
+
+
+def review_file(
+    path: Path, text: str, settings: Settings, jobs: int = 1,
+    progress: Callable[[int, int], None] | None = None,
+) -> tuple[dict[str, Any], bool]:
+    """The review of the transcript ``text`` read from ``path``, from the cache when it
+    holds this one; returns it and whether it came from the cache.
+
+    Raises:
+        TranscriptError: the transcript is malformed or a step is illegal.
+    """
+    key = cache_key(text, settings)
+    where = cache_path(path)
+    cached = _read_cache(where, key)
+    if cached is not None:
+        return cached, True
+    result = review(Transcript.loads(text), settings, jobs, progress)
+    _write_cache(where, key, result)
+    return result, False
