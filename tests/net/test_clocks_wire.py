@@ -107,8 +107,8 @@ async def test_a_spectator_sees_the_turn_timer_at_once_not_from_the_next_turn() 
 
 def log_words(app: UnoApp) -> str:
     """Everything in the table's log (scrolled off or not), its wrapped lines joined."""
-    log = app.screen.query_one(GameLog)
-    return " ".join(" ".join(strip.text for strip in log.lines).split())
+    logs = app.screen.query(GameLog)  # (none yet while the table is being put up)
+    return " ".join(" ".join(strip.text for log in logs for strip in log.lines).split())
 
 
 @pytest.mark.parametrize("size", SIZES)
@@ -117,9 +117,12 @@ async def test_a_turn_timer_that_runs_out_is_said_in_the_log(size: tuple[int, in
     config = RoomConfig(seats=2, autostart=True, rules=RULES, turn_timer=0.5, **FAST)
     async with hosted(config) as (_host, _room, port):
         ann = Player(RemoteGame("127.0.0.1", port, name="Ann"), Random(1), auto=False)
-        await ann.game.start()
         app = joined_app(port, name="Cleo")
         async with app.run_test(size=size) as pilot:
+            # Cleo's screen is up before Ann's join starts the match: after three timeouts
+            # a computer player stands in, and a slow start-up would have missed Cleo's.
+            await wait_for(pilot, lambda: app.controller is not None and app.controller.room is not None)
+            await ann.game.start()
             await wait_for(pilot, lambda: isinstance(app.screen, TableScreen) and app.view is not None)
             ann_timed_out = rf"Time's up for Ann: the table {DID}\."
             await wait_for(pilot, lambda: re.search(ann_timed_out, log_words(app)) is not None)

@@ -82,7 +82,8 @@ async def test_m_after_a_joined_match_then_enter_plays_the_settings_solo_game(
                          and app.focused.highlighted == 0, "the menu's first entry, focused and highlighted")
             await pilot.press("enter")  # the first entry, focused
             await settle(pilot)
-            await _until(pilot, lambda: isinstance(app.screen, TableScreen), "the solo table")
+            await _until(pilot, lambda: any(isinstance(s, TableScreen) for s in app.screen_stack),
+                 "the solo table (under its first dialog when the deal opens on one: a wild to name)")
             assert isinstance(app.controller, LocalGame)  # not the host again
             assert app.view is not None and app.view.players == 6 and app.view.names[0] == "Joey"
             assert "Could not join" not in full_text(app)

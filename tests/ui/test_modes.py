@@ -57,7 +57,8 @@ async def _leave_for_the_menu_then_play_solo(pilot: Pilot[Any]) -> None:
                  and app.focused.highlighted == 0, "the menu's entries, focused, the first highlighted")
     await pilot.press("enter")  # Play solo
     await settle(pilot)
-    await _until(pilot, lambda: isinstance(app.screen, TableScreen), "the solo table")
+    await _until(pilot, lambda: any(isinstance(s, TableScreen) for s in app.screen_stack),
+                 "the solo table (under its first dialog when the deal opens on one: a wild to name)")
     assert isinstance(app.controller, LocalGame)
     assert app.view is not None and app.view.players == 4 and app.view.seat == 0
     assert app.view.names[0] == app.config.name

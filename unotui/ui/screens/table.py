@@ -50,6 +50,7 @@ from ...protocol.text import clean
 from ..game_log import GameLog
 from ..key_bar import KeyBar
 from ..messages import CycleSort, CycleTheme, GoHome, HintRequest, Intent, SendChat
+from ..panel import Panel
 from ..render import hand_order
 from ..settings import HAND_ORDERS
 from ..turn_clock import ClockLine, TurnClock
@@ -315,11 +316,8 @@ class TableScreen(Screen[None]):
     def on_resize(self, event: Resize) -> None:
         self._fit(event.size.width, event.size.height)
         self._derive()
-        self.query_one(StatusLine).draw()  # at the new width
-        self.query_one(PlayersView).draw()
-        self.query_one(PileView).draw()
-        self.query_one(HandView).draw()
-        self.query_one(KeyBar).draw()
+        for panel in self.query(Panel):  # at the new width (those mounted: a resize may come mid-compose)
+            panel.draw()
 
     # ----- events down: lines on the message line and in the log ----------------------------
 
