@@ -23,7 +23,7 @@ from unotui.net.remote import JoinError, RemoteGame
 from unotui.protocol import messages as m
 from unotui.ssh.spec import SessionSpec
 
-from .test_lobby_net import FAST, lobby_host, visit
+from .test_lobby_net import FAST, Visitor, lobby_host, visit
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -110,18 +110,25 @@ async def test_a_seat_in_use_in_another_terminal_of_the_key_is_not_taken_from_it
         await lobby_b.client.close()
 
 
+async def _alice_seated(lobby: object, port: int) -> tuple[str, RemoteGame, Player, Visitor]:
+    """alice's key at a new 4-seat table of her own (waiting): its code, her seat's game and
+    what it heard, her lobby connection."""
+    cred = door(lobby, "alice")["identity"]
+    host = await visit(port, "alice", cred)
+    host.client.create("Four", 4, 0, Rules.preset("classic"), "easy", None, True)
+    await until(lambda: host.created())
+    code = host.created()[0]
+    a = RemoteGame("127.0.0.1", port, name="alice", table=code, identity=cred, reconnect_for=0)
+    seen = Player(a, Random(1), auto=False)
+    await a.start()
+    return code, a, seen, host
+
+
 async def test_a_terminal_that_says_take_over_moves_the_seat_and_the_other_is_told(tmp_path: Path) -> None:
     """The lobby asks its player first, and a yes sends ``hello.take_over``: the seat moves
     to the new terminal and the old one is closed ``replaced`` with the reason."""
     async with lobby_host(tmp_path) as (lobby, port):
-        cred = door(lobby, "alice")["identity"]
-        host = await visit(port, "alice", cred)
-        host.client.create("Four", 4, 0, Rules.preset("classic"), "easy", None, True)
-        await until(lambda: host.created())
-        code = host.created()[0]
-        a = RemoteGame("127.0.0.1", port, name="alice", table=code, identity=cred, reconnect_for=0)
-        seen = Player(a, Random(1), auto=False)
-        await a.start()
+        code, a, seen, host = await _alice_seated(lobby, port)
         other = door(lobby, "carol")["identity"]
         b = RemoteGame("127.0.0.1", port, name="alice", table=code, identity=other, take_over=True)
         await b.start()
@@ -139,14 +146,7 @@ async def test_a_terminal_that_says_take_over_moves_the_seat_and_the_other_is_to
 
 async def test_a_second_terminal_of_a_key_cannot_take_its_waiting_seat_either(tmp_path: Path) -> None:
     async with lobby_host(tmp_path) as (lobby, port):
-        cred = door(lobby, "alice")["identity"]
-        host = await visit(port, "alice", cred)
-        host.client.create("Four", 4, 0, Rules.preset("classic"), "easy", None, True)
-        await until(lambda: host.created())
-        code = host.created()[0]
-        a = RemoteGame("127.0.0.1", port, name="alice", table=code, identity=cred, reconnect_for=0)
-        seen = Player(a, Random(1), auto=False)
-        await a.start()
+        code, a, seen, host = await _alice_seated(lobby, port)
         with pytest.raises(JoinError) as refused:
             other = door(lobby, "carol")["identity"]
             await RemoteGame("127.0.0.1", port, name="alice", table=code, identity=other).start()
