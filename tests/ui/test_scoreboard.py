@@ -41,7 +41,8 @@ async def test_the_round_summary_shows_every_rounds_points_and_the_totals(
         text = full_text(app)
         assert "Scores so far" in text
         lines = [line.strip().strip("█").strip() for line in text.splitlines()]  # (inside the frame)
-        header = next(line for line in lines if "player" in line and "total" in line and f"R{rounds}" in line)
+        header = next(line for line in lines if "total" in line and f"R{rounds}" in line)
+        assert header.startswith("player ")  # the names' column is never narrower than its header
         if rounds > 8 and size[0] == 80:
             assert "R1-" in header  # the rounds that do not fit are added up, the latest shown
         ada = next(line for line in lines if line.startswith("Ada") and line.endswith(str(rows[-1][1]))
@@ -62,3 +63,18 @@ async def test_the_first_rounds_summary_has_no_scoreboard_yet() -> None:
     async with Table().run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         assert "Scores so far" not in full_text(pilot.app)
+
+
+def test_short_names_leave_the_scoreboards_header_whole() -> None:
+    """"pl… R1 R2 total" at a table of You and Ada: the names' column is as wide as its header."""
+    from rich.console import Console
+
+    from unotui.ui.screens.results import scoreboard
+
+    rows = _rows(2)
+    view = seat_view(Game(["You", "Ada", "Bo"], Rules.preset("classic"), seed=1), 0)
+    board = scoreboard(view._replace(scores=tuple(rows[-1]), round_no=2), rows, 68)
+    console = Console(width=72, record=True)
+    console.print(board)
+    header = console.export_text().splitlines()[1].split()
+    assert header == ["player", "R1", "R2", "total"]  # (was "pl…")

@@ -207,7 +207,7 @@ def scoreboard(view: SeatView, rows: ScoreRows, width: int) -> Table | None:
     if len(played) < 2:
         return None
     names = [_name(view, s) for s in range(view.players)]
-    name_w = min(20, max(len(n) for n in names))
+    name_w = min(20, max(len("player"), *(len(n) for n in names)))  # (the header, uncut)
     cell = max(4, len(str(max(max(abs(x) for x in row) for row in rows))) + 1)
     room = max(1, (width - name_w - 2 - (cell + 1) * 2) // (cell + 1))  # the rounds that fit
     shown, earlier = played[-room:], played[:-room]
