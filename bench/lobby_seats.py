@@ -22,6 +22,8 @@ from typing import Any
 
 import asyncssh
 
+from bench.ssh_load import hang_up
+
 ROOT = Path(__file__).resolve().parent.parent  # where a local seat's program runs
 
 
@@ -368,12 +370,7 @@ class SshSeat:
 
     async def close(self) -> None:
         self.player.closed = True
-        if self._reader is not None:
-            self._reader.cancel()
-        if self._conn is not None:
-            self._conn.close()
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(self._conn.wait_closed(), 5)
+        await hang_up(self._conn, self._reader)
 
 
 #: what the profiled seat's process runs: the lobby app on its pty (as ``python -m unotui.ssh

@@ -205,12 +205,17 @@ class Session:
                 self.latencies.append(await asyncio.wait_for(self._waiter, 10) - sent)
 
     async def close(self) -> None:
-        if self._reader is not None:
-            self._reader.cancel()
-        if self._conn is not None:
-            self._conn.close()
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(self._conn.wait_closed(), 5)
+        await hang_up(self._conn, self._reader)
+
+
+async def hang_up(conn: Any, reader: asyncio.Task[None] | None) -> None:
+    """End an SSH client's session: its reading task, then the connection (5 s at most)."""
+    if reader is not None:
+        reader.cancel()
+    if conn is not None:
+        conn.close()
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(conn.wait_closed(), 5)
 
 
 def stop_server(server: subprocess.Popen[str]) -> None:

@@ -97,3 +97,26 @@ def test_help_stays_light() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     loaded = set(json.loads(out))
     assert not {m for m in loaded if m.split(".")[0] in {"textual", "rich", "asyncssh", "msgpack"}}
+
+
+def test_solo_play_loads_no_wire_format() -> None:
+    """The app and solo play's table core (the start-up of ``unotui play``) load the
+    protocol's messages and events but not its codec, sessions or view sync."""
+    code = (
+        "import json, sys; import unotui.ui.app, unotui.net.local; "
+        "print(json.dumps(sorted(sys.modules)))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    loaded = set(json.loads(out))
+    wire = {f"unotui.protocol.{m}" for m in ("codec", "session", "sync", "shared")} | {"msgpack"}
+    assert not loaded & wire, loaded & wire
+
+
+def test_the_protocol_package_offers_each_of_its_names_from_its_module() -> None:
+    """Its names load on first use (PEP 562): the table of where each lives matches the
+    names it exports, and each resolves."""
+    import unotui.protocol as protocol
+
+    assert set(protocol._WHERE) == set(protocol.__all__)
+    for name in protocol.__all__:
+        assert getattr(protocol, name) is not None

@@ -13,15 +13,14 @@ from typing import Any
 
 import pytest
 
+from tests.hostile.test_screens import joined_app
 from tests.ui.tui_support import full_text, words
 from unotui.engine import Colour, Rules
 from unotui.net.config import RoomConfig
 from unotui.net.hosted import HostedGame
-from unotui.net.remote import RemoteGame
 from unotui.ui.app import UnoApp
 from unotui.ui.screens.dialogs import ConfirmScreen
 from unotui.ui.screens.table import TableScreen
-from unotui.ui.settings import Config, GameOptions
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -64,10 +63,7 @@ async def test_a_closed_game_says_so_stops_its_clock_turns_its_keys_off_and_quit
     host = HostedGame(config, "Hostess", bind="127.0.0.1", port=0)
     await host.start()
     try:
-        def factory(_options: GameOptions) -> RemoteGame:
-            return RemoteGame("127.0.0.1", host.port, name="Ann")
-
-        app = UnoApp(Config(), GameOptions(name="Ann", delay=0), factory=factory, save_settings=False)
+        app = joined_app(host.port, name="Ann")
         async with app.run_test(size=size) as pilot:
             await _table_up(pilot)
             await _until(pilot, lambda: "Time left" in full_text(app), "the turn clock")
@@ -108,10 +104,7 @@ async def test_escape_at_a_closed_game_goes_home_at_once() -> None:
     host = HostedGame(config, "Hostess", bind="127.0.0.1", port=0)
     await host.start()
     try:
-        def factory(_options: GameOptions) -> RemoteGame:
-            return RemoteGame("127.0.0.1", host.port, name="Ann")
-
-        app = UnoApp(Config(), GameOptions(name="Ann", delay=0), factory=factory, save_settings=False)
+        app = joined_app(host.port, name="Ann")
         async with app.run_test(size=(80, 24)) as pilot:
             await _table_up(pilot)
             await host.close()

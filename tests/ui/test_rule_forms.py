@@ -16,7 +16,7 @@ from textual.widgets import Input, Label, Select, SelectionList, Switch
 
 from unotui.engine import Effect
 from unotui.ui.app import UnoApp
-from unotui.ui.rule_words import FIELDS, effect_words, label
+from unotui.ui.rule_words import FIELDS, label
 from unotui.ui.screens.create_table import CreateTableScreen
 from unotui.ui.screens.help import rules_rows
 from unotui.ui.screens.house_rules import HouseRulesScreen
@@ -74,7 +74,7 @@ async def test_the_custom_wilds_effects_are_chosen_from_their_words_in_order(
         form = await _open(app, pilot)
         effects = form.query_one("#custom", SelectionList)
         assert not any(isinstance(w, Input) and w.id == "custom" for w in form.query(Input))  # no typing
-        assert effect_words(Effect.EXTRA_TURN) in full_text(app) or effects.option_count == len(Effect)
+        assert Effect.EXTRA_TURN.words in full_text(app) or effects.option_count == len(Effect)
         effects.focus()
         await pilot.pause()
         order = [e.value for e in Effect]
@@ -83,8 +83,8 @@ async def test_the_custom_wilds_effects_are_chosen_from_their_words_in_order(
             await pilot.press("space")
             await pilot.pause()
         state = str(form.query_one("#custom-state", Label).render())
-        assert state == (f"Chosen, in order: {effect_words(Effect.SKIP_NEXT)}; "
-                         f"then {effect_words(Effect.EXTRA_TURN)}")
+        assert state == (f"Chosen, in order: {Effect.SKIP_NEXT.words}; "
+                         f"then {Effect.EXTRA_TURN.words}")
         await pilot.press("ctrl+s")
         await pilot.pause()
         assert not isinstance(app.screen, HouseRulesScreen)

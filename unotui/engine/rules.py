@@ -71,6 +71,11 @@ class Effect(enum.StrEnum):
     SKIP_NEXT = "skip_next"  # the next player loses their turn
     NEXT_DRAWS_TWO = "next_draws_two"  # the next player draws 2 cards
 
+    @property
+    def words(self) -> str:
+        """What the effect does, in plain words (the help's, and the house rules form's)."""
+        return _EFFECT_WORDS[self]
+
 
 EFFECTS: tuple[str, ...] = tuple(e.value for e in Effect)
 
@@ -108,7 +113,7 @@ class CustomRule:
 
     def describe(self) -> str:
         """Plain words for the help screen."""
-        parts = [_EFFECT_WORDS[e] for e in self.effects]
+        parts = [e.words for e in self.effects]
         if self.text:
             parts.append(f'"{self.text}"')
         return "; ".join(parts) if parts else "plays as a plain Wild"

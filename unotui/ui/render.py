@@ -18,6 +18,7 @@ from ..engine import Card, Colour
 
 __all__ = [
     "PALETTES",
+    "PILE_SIZES",
     "big_card",
     "card_chip",
     "card_style",

@@ -8,9 +8,7 @@ one of them now takes a rule's label and its explanation from :data:`FIELDS`.
 
 from __future__ import annotations
 
-from ..engine import CustomRule, Effect
-
-__all__ = ["FIELDS", "effect_words", "label"]
+__all__ = ["FIELDS", "label"]
 
 #: a field's key (a ``Rules`` attribute, or a setting) -> (label, what it does, in a line)
 FIELDS: dict[str, tuple[str, str]] = {
@@ -53,8 +51,3 @@ FIELDS: dict[str, tuple[str, str]] = {
 def label(key: str) -> str:
     """The label of field ``key``."""
     return FIELDS[key][0]
-
-
-def effect_words(effect: Effect) -> str:
-    """What one effect of the customizable wild does, as the help says it."""
-    return CustomRule((effect,), "").describe()

@@ -21,7 +21,7 @@ from ..engine import ENDED_PHASES, KEEP, Card, Catch, EventKind, Phase, Play, Se
 from ..net.room_info import SeatMark
 from ..protocol.text import clean
 from .panel import Panel, block, put
-from .render import big_card, card_chip, colour_style, hand_row, pile_card, turn_style, wrap_cells
+from .render import PILE_SIZES, big_card, card_chip, colour_style, hand_row, pile_card, turn_style, wrap_cells
 from .words import card_name, direction_name, display_name
 
 __all__ = [
@@ -305,9 +305,10 @@ class PlayersView(Panel):
             self.border_title, self.border_subtitle = titles
 
 
-#: columns the pile's art takes before its lines of text: the draw pile, the top card,
-#: and the gaps (``pile_card`` and ``big_card`` are 7 wide each)
-_PILE_ART = 18
+def _pile_art(large: bool) -> int:
+    """Columns the pile's art takes before its lines of text: the draw pile and the top
+    card (each its box's inside and two sides, ``render.PILE_SIZES``), and a gap of 2 after each."""
+    return 2 * (PILE_SIZES[large][0] + 2 + 2)
 
 
 def colour_being_chosen(view: SeatView) -> bool:
@@ -339,7 +340,7 @@ class PileView(Panel):
         nxt = names_of(view)[view.next_seat(view.turn)] if view.turn in view.active else "?"
         arrow = "↓" if view.direction > 0 else "↑"
         top = Text.assemble("Top: ", (view.top.text, Style(bold=True)), f" {card_name(view.top)}")
-        room = self.size.width - _PILE_ART - (8 if shown.large else 0)  # beside the two cards' art
+        room = self.size.width - _pile_art(shown.large)  # beside the two cards' art
         if not compact and 0 < room < top.cell_len:  # "Top: R+2 red Draw T…": the name alone
             top = Text(f"Top: {card_name(view.top)}")
             if top.cell_len > room:  # (the card's own code is shorter than any name)

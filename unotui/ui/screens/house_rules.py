@@ -15,7 +15,6 @@ from textual.widgets import Button, Footer, Input, Label, Select, SelectionList,
 from ...bots import LEVELS
 from ...engine import PRESETS, Effect, Rules, RulesError, Scoring, Stacking
 from ...protocol.text import clean, clean_name
-from ..rule_words import effect_words
 from ..settings import THEMES, Config, save_config
 from .form import Explains, explain_line, note_row, row, switch_row
 
@@ -64,7 +63,7 @@ class HouseRulesScreen(Explains, Screen[Config | None]):
                 yield row(key, Input(str(getattr(rules, key)), id=key, type="integer"))
             for key in _SWITCHES:
                 yield switch_row(key, bool(getattr(rules, key)))
-            effects: SelectionList[str] = SelectionList(*[(effect_words(e), e.value) for e in Effect],
+            effects: SelectionList[str] = SelectionList(*[(e.words, e.value) for e in Effect],
                                                         id="custom")
             yield row("custom", effects, None)
             yield note_row("custom")
@@ -92,7 +91,7 @@ class HouseRulesScreen(Explains, Screen[Config | None]):
     def _effects_said(self) -> None:
         """The custom wild's effects in the order they fire (the order they were picked)."""
         chosen = self.query_one("#custom", SelectionList).selected
-        said = [effect_words(Effect(e)) for e in chosen]
+        said = [Effect(e).words for e in chosen]
         words = ("Chosen, in order: " + "; then ".join(said)) if said else "None chosen: a plain Wild."
         self.query_one("#custom-state", Label).update(words)
 
