@@ -120,3 +120,20 @@ def test_the_protocol_package_offers_each_of_its_names_from_its_module() -> None
     assert set(protocol._WHERE) == set(protocol.__all__)
     for name in protocol.__all__:
         assert getattr(protocol, name) is not None
+
+
+def test_a_subcommand_loads_only_its_own_module() -> None:
+    """``unotui play`` parses its arguments without importing the other subcommands'
+    modules (the network client, the lobby, game review: a tenth of its start-up)."""
+    code = (
+        "import json, sys; from unotui.cli import build_parser, _command; "
+        "a = build_parser(_command(['play', '--bots', 'hard'])).parse_args(['play', '--bots', 'hard']); "
+        "print(json.dumps([a.bots, sorted(sys.modules)]))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    bots, loaded = json.loads(out)
+    assert bots == "hard"
+    assert "unotui.ui.cli" in loaded
+    others = {"unotui.ui.host_cli", "unotui.ui.join_cli", "unotui.lobby.cli", "unotui.sim.cli",
+              "unotui.transcript.cli", "unotui.review.cli", "unotui.net.remote", "unotui.review"}
+    assert not others & set(loaded), sorted(others & set(loaded))

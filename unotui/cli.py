@@ -44,8 +44,16 @@ def _load(module: str) -> object | None:
         raise
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The full argument parser (subcommands that are not available take any arguments)."""
+def build_parser(chosen: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser, with the arguments of the subcommand ``chosen`` (every
+    subcommand's when ``None``).
+
+    Only the chosen subcommand's module is imported: building every one of them would
+    load the network stack, the wire format and game review into ``unotui play`` (about a
+    tenth of its start-up) for arguments nobody is parsing.  The others get a parser
+    that takes anything, which is never used: argparse hands the rest of the command
+    line to the one subparser named.  A subcommand whose module does not exist yet takes
+    any arguments too, and says "not yet available"."""
     parser = argparse.ArgumentParser(
         prog="unotui",
         description="UNO in the terminal: solo against computer players, on a LAN, or over SSH.",
@@ -54,7 +62,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"unotui {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (module, help_text) in SUBCOMMANDS.items():
-        mod = _load(module)
+        mod = _load(module) if chosen is None or name == chosen else None
         p = sub.add_parser(name, help=help_text, description=help_text)
         p.set_defaults(_module=mod, _name=name)
         if mod is not None:
@@ -64,12 +72,18 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _command(args: Sequence[str]) -> str | None:
+    """The subcommand ``args`` name: their first word that is not an option (the
+    top-level parser's only options, ``--help`` and ``--version``, take no value)."""
+    return next((a for a in args if not a.startswith("-")), None)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``unotui`` console script; returns the exit status."""
     args_list = list(sys.argv[1:] if argv is None else argv)
     if not args_list:
         args_list = ["play", "--menu"]
-    parser = build_parser()
+    parser = build_parser(_command(args_list))
     args = parser.parse_args(args_list)
     if args.command is None:
         parser.print_help()

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-import tomllib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -273,6 +272,8 @@ class Rules:
     def from_toml(text: str) -> Rules:
         """Rules from a TOML document: ``preset = "giant"`` plus any rule keys, and an
         optional ``[custom_wild]`` table with ``effects = [...]`` and ``text = "..."``."""
+        import tomllib  # here: only a rules file needs it, not every start
+
         try:
             data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as exc:

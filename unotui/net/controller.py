@@ -32,6 +32,7 @@ from __future__ import annotations
 import asyncio
 from abc import ABC, abstractmethod
 from collections.abc import Callable
+from typing import ClassVar
 
 from ..bots import suggest
 from ..engine import Action, SeatView
@@ -39,7 +40,7 @@ from ..protocol import messages as m
 from ..protocol.events import ViewUpdated
 from .room_info import RoomChanged, SeatMark
 
-__all__ = ["Controller", "Listener", "Update"]
+__all__ = ["Controller", "JoinError", "Listener", "Update"]
 
 
 Update = ViewUpdated | m.Accepted | m.Refused | m.Closed | m.Presence | m.Deadline | m.ChatLine | RoomChanged
@@ -52,11 +53,26 @@ stable ``code``: ``host_left``, ``connection_lost``, ``kicked``, ``version`` ...
 Listener = Callable[[Update], None]
 
 
+class JoinError(Exception):
+    """The table could not be joined (:meth:`Controller.start` of a remote seat); the
+    message is a sentence for the player.  Here, beside the interface, rather than with
+    the remote game: the app catches it at every start, solo too, and solo play must not
+    load the network client to do so."""
+
+    def __init__(self, message: str, code: str = "error") -> None:
+        super().__init__(message)
+        self.code = code
+
+
 class Controller(ABC):
     """A seat at a game, local or remote.  See the module docstring."""
 
     #: the viewer's seat (``None``: a spectator)
     seat: int | None
+    #: whether the table is hosted elsewhere (a :class:`~unotui.net.remote.RemoteGame`):
+    #: the front end asks before it imports the network client to look closer, so solo
+    #: play never loads it
+    remote: ClassVar[bool] = False
 
     def __init__(self) -> None:
         self._listener: Listener | None = None

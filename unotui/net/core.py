@@ -54,8 +54,8 @@ from .effects import (
     saved_seats,
     table_state,
 )
-from .journal import SavedTable
 from .password import password_matches
+from .saved import SavedTable
 from .seats import SeatBook, SeatEntry
 
 __all__ = ["TableCore"]

@@ -15,7 +15,7 @@ from ..engine import Action, Rules, SeatView
 from ..protocol import messages as m
 from ..table import Accepted, SeatKind, TableStatus
 from .config import RoomConfig
-from .journal import SavedSeat
+from .saved import SavedSeat
 from .seats import SeatBook
 
 if TYPE_CHECKING:  # (the wire's packing is loaded by the members that write bytes)

@@ -14,8 +14,9 @@ from __future__ import annotations
 from ..protocol.session import HostSession, Rates
 from .addresses import join_hints, listen_error
 from .config import RoomConfig
+from .controller import JoinError
 from .host import Host
-from .remote import JoinError, RemoteGame
+from .remote import RemoteGame
 from .room import Room
 
 __all__ = ["HostedGame"]

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..private import DataDirError, private_database
+from .saved import SavedSeat, SavedTable
 
 __all__ = ["Journal", "JournalEntry", "JournalError", "SavedSeat", "SavedTable"]
 
@@ -59,30 +60,6 @@ class JournalEntry:
     rowid: int
     code: str  # as best it reads (for the log)
 
-
-
-@dataclass(frozen=True)
-class SavedSeat:
-    """One seat as journaled (the fields of :class:`~unotui.net.seats.SeatEntry` that last)."""
-
-    name: str
-    kind: str
-    token: str
-    owner: bool
-    level: str
-    identity: str | None
-
-
-@dataclass(frozen=True)
-class SavedTable:
-    """A table as journaled: enough to rebuild its room and replay its match."""
-
-    code: str
-    config: dict[str, object]
-    secret: bytes | None
-    created: float
-    seats: tuple[SavedSeat, ...]
-    actions: tuple[tuple[int, int, str], ...]  # (seq, seat, action text); seq -1: not a person's intent
 
 
 def _text(raw: object, what: str) -> str:

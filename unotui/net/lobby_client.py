@@ -23,8 +23,9 @@ from ..protocol.events import ConnectionClosed
 from ..protocol.peer_session import PeerSession
 from ..protocol.session import PROTOCOL_VERSION
 from ..protocol.text import CHAT_MAX, clean
+from .controller import JoinError
 from .link import Link, session_of
-from .remote import JoinError, dial, hang_up
+from .remote import dial, hang_up
 
 __all__ = ["LobbyClient", "LobbyClosed"]
 

@@ -34,7 +34,7 @@ from ..protocol.session import PROTOCOL_VERSION
 from ..protocol.text import CHAT_MAX, clean
 from ..table import DeadlineKind, PresenceState
 from .addresses import DEFAULT_PORT, unreachable
-from .controller import Controller
+from .controller import Controller, JoinError
 from .link import Link, session_of
 from .room_info import RoomChanged, RoomInfo, SeatInfo, SeatMark, seat_marks
 from .seat_memory import Place, SeatMemory, place_of
@@ -42,14 +42,6 @@ from .seat_memory import Place, SeatMemory, place_of
 __all__ = ["JoinError", "RemoteGame"]
 
 log = logging.getLogger("unotui.join")
-
-
-class JoinError(Exception):
-    """The table could not be joined; the message is a sentence for the player."""
-
-    def __init__(self, message: str, code: str = "error") -> None:
-        super().__init__(message)
-        self.code = code
 
 
 async def dial(
@@ -114,6 +106,8 @@ class RemoteGame(Controller):
         reconnect_for: seconds to keep trying to resume after the connection drops.
         memory: where seat tokens are kept between runs (``unotui join`` and the menu).
     """
+
+    remote = True
 
     def __init__(
         self,

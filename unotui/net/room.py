@@ -34,8 +34,8 @@ from .effects import (
     TableClosed,
     TableOpened,
 )
-from .journal import SavedSeat
 from .link import Link, session_of
+from .saved import SavedSeat
 from .seats import SeatBook
 
 __all__ = ["Room", "TableJournal"]

@@ -29,7 +29,7 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 
 from ..engine import Action, Phase, SeatView
-from ..net.controller import Controller, Update
+from ..net.controller import Controller, JoinError, Update
 from ..protocol import messages as m
 from ..protocol.events import ViewUpdated
 from .home import Home
@@ -58,6 +58,8 @@ from .settings import HAND_ORDERS, THEME_NOTES, THEMES, Config, GameOptions, sav
 from .theme import MONO, TEXTUAL_THEMES
 
 if TYPE_CHECKING:
+    from pathlib import PurePath
+
     from .session_driver import SessionTerminalLike
 
 __all__ = ["UnoApp"]
@@ -72,7 +74,14 @@ class UnoApp(App[int]):
         home: the app's home (default: the main menu, :class:`MenuHome`).
     """
 
-    CSS_PATH = "app.tcss"
+    # The stylesheets of the screens shown first (the table, the menu) are read with the
+    # app's, in the one parse Textual makes at start-up: a screen whose CSS_PATH the app
+    # has not read yet makes Textual parse the whole stylesheet again (every widget's
+    # defaults too, ~17 ms here) when it is first shown.  The other screens' sheets are
+    # read when they first open (once each), so they cost nothing before the first frame.
+    # The screens keep their own CSS_PATH: tests/ui/test_stylesheets.py holds this list
+    # to them.
+    CSS_PATH: ClassVar[list[str | PurePath]] = ["app.tcss", "screens/table.tcss", "screens/menu.tcss"]
     TITLE = "unotui"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+q", "quit", "Quit", priority=True),
@@ -235,8 +244,6 @@ class UnoApp(App[int]):
     async def _started(self, mode: AtTable) -> bool:
         """Start the table's controller; if the table cannot be reached or refuses, say
         why and leave (to the home screen if there is one, else quit with status 1)."""
-        from ..net.remote import JoinError
-
         try:
             await mode.controller.start()
         except JoinError as exc:

@@ -79,6 +79,8 @@ def ranking_note(controller: Controller) -> str:
     rates SSH keys only (a ``unotui join --table`` player or an SSH guest has none), so
     without a word such a player looks for a name the leaderboard never lists.  "" at a
     LAN table, for a key's seat, and for a spectator."""
+    if not controller.remote:
+        return ""
     from ..net.remote import RemoteGame
 
     if not isinstance(controller, RemoteGame) or not controller.table or controller.spectate:
@@ -93,6 +95,8 @@ def renamed(controller: Controller) -> str:
     """What to tell a player whose name the host changed (another at the table had it,
     ignoring case: the host seats "Dave 2"), or "" (the name asked for, or not a remote
     table)."""
+    if not controller.remote:
+        return ""
     from ..net.remote import RemoteGame
 
     if not isinstance(controller, RemoteGame) or controller.seat is None:

@@ -18,8 +18,9 @@ from typing import TYPE_CHECKING, Any
 
 from rich.style import Style
 
+from ..net.controller import JoinError
 from ..net.lobby_client import LobbyClient, LobbyClosed, LobbyUpdate
-from ..net.remote import JoinError, RemoteGame
+from ..net.remote import RemoteGame
 from ..protocol import messages as m
 from .home import AppSlot
 from .messages import CreateTable, HomeMessage, JoinTable, LobbyChat, QuickMatch

@@ -12,7 +12,6 @@ here: the command line reads the settings before it decides to start a screen.
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import tomllib
 from dataclasses import dataclass, field, replace
@@ -126,6 +125,8 @@ def _toml_value(value: object) -> str:
         return repr(value)
     if isinstance(value, list | tuple):
         return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+    import json  # here: only writing settings needs it, not every start
+
     # JSON string escapes are valid TOML basic-string escapes (no surrogates without ASCII).
     return json.dumps(str(value), ensure_ascii=False)
 
