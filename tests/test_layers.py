@@ -100,16 +100,49 @@ def test_help_stays_light() -> None:
 
 
 def test_solo_play_loads_no_wire_format() -> None:
-    """The app and solo play's table core (the start-up of ``unotui play``) load the
-    protocol's messages and events but not its codec, sessions or view sync."""
+    """``unotui play`` to its first frame (the app's own start, run headless) loads the
+    table's messages but not the connection's (the codec, sessions, view sync, the
+    handshake's messages), nor the network client, the journal's SQLite, the lobby or
+    game review: each is a share of its start-up that solo play never uses."""
     code = (
-        "import json, sys; import unotui.ui.app, unotui.net.local; "
-        "print(json.dumps(sorted(sys.modules)))"
+        "import asyncio, json, sys\n"
+        "from unotui.cli import build_parser, _command\n"
+        "from unotui.ui.cli import build_options, play_app\n"
+        "args = build_parser(_command(['play'])).parse_args(['play', '--seed', '3'])\n"
+        "app = play_app(*build_options(args), menu=False)\n"
+        "async def main():\n"
+        "    async with app.run_test(size=(100, 30)) as pilot:\n"
+        "        for _ in range(50):\n"
+        "            if app.table_screen is not None and app.table_screen.is_mounted: break\n"
+        "            await pilot.pause(0.05)\n"
+        "        assert app.table_screen is not None\n"
+        "        print(json.dumps(sorted(sys.modules)))\n"
+        "asyncio.run(main())\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         timeout=60).stdout
+    loaded = set(json.loads(out.splitlines()[-1]))
+    assert "unotui.protocol.messages" in loaded and "unotui.net.local" in loaded
+    unused = {f"unotui.protocol.{m}" for m in ("codec", "session", "sync", "shared", "link_messages")} | {
+        "msgpack", "sqlite3", "unotui.net.remote", "unotui.net.journal", "unotui.lobby", "unotui.review"}
+    assert not loaded & unused, loaded & unused
+
+
+def test_the_messages_module_offers_the_link_messages_on_first_use() -> None:
+    """Every name the messages module exports resolves, the link's from their own
+    module; importing it alone does not load them."""
+    code = (
+        "import json, sys; import unotui.protocol.messages as m; "
+        "before = 'unotui.protocol.link_messages' in sys.modules; "
+        "names = {n: getattr(m, n).__module__ if isinstance(getattr(m, n), type) else '' "
+        "for n in m.__all__}; "
+        "print(json.dumps([before, names]))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
-    loaded = set(json.loads(out))
-    wire = {f"unotui.protocol.{m}" for m in ("codec", "session", "sync", "shared")} | {"msgpack"}
-    assert not loaded & wire, loaded & wire
+    before, names = json.loads(out)
+    assert before is False
+    assert names["Hello"] == names["Welcome"] == "unotui.protocol.link_messages"
+    assert names["Intent"] == names["ChatLine"] == "unotui.protocol.messages"
 
 
 def test_the_protocol_package_offers_each_of_its_names_from_its_module() -> None:

@@ -3,32 +3,23 @@
 Apart from :mod:`.session` (the state machines that make them) so that a program that
 only consumes them (solo play's table core and its seat, the app) does not load the
 codec, the sessions and the view sync: the messages and these events are all it needs.
+The unions of what each session delivers are with the sessions (:data:`.session.HostEvent`,
+:data:`.peer_session.PeerEvent`): they name the handshake's messages, which such a
+program never loads (:mod:`.link_messages`).
 """
 
 from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ..engine import SeatView
-from .messages import (
-    Accepted,
-    Chat,
-    ChatLine,
-    Create,
-    Deadline,
-    Hello,
-    Intent,
-    Presence,
-    Quick,
-    Ready,
-    Refused,
-    Start,
-    TableState,
-    Welcome,
-)
 
-__all__ = ["ConnectionClosed", "Fault", "HelloReceived", "HostEvent", "PeerEvent", "ViewUpdated"]
+if TYPE_CHECKING:
+    from .messages import Hello
+
+__all__ = ["ConnectionClosed", "Fault", "HelloReceived", "ViewUpdated"]
 
 
 class Fault(enum.StrEnum):
@@ -64,11 +55,3 @@ class ViewUpdated:
     """Peer side: the seat's view after a snapshot or delta."""
 
     view: SeatView
-
-
-
-HostEvent = HelloReceived | Intent | Ready | Chat | Start | Create | Quick | ConnectionClosed
-PeerEvent = (
-    Welcome | ViewUpdated | Accepted | Refused | Presence | Deadline | ChatLine | TableState
-    | ConnectionClosed
-)

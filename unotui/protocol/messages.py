@@ -8,14 +8,45 @@ whole milliseconds, seats are ``0..9`` or ``None`` (a spectator, or "nobody").
 
 These are plain values: building one checks nothing.  The codec checks everything when a
 message is encoded or decoded, so a message that was decoded is always valid.
+
+This module holds the messages a table and its seats exchange, solo play's in-process
+table too (intents, answers, presence, deadlines, chat, the seats, closing); the ones only
+a connection or the lobby carries (the handshake, keep-alive, the view's sync, the lobby's
+list) are in :mod:`unotui.protocol.link_messages`, with the unions of which way each
+travels, and are loaded from here on first use.  Every name is reached as
+``messages.Name`` all the same.  Why two modules: building a frozen dataclass compiles
+its methods, and the link's fourteen cost solo play a twentieth of its start-up.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, ClassVar, get_args
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from ..engine import Action, Event, Rules, SeatView
+from ..engine import Action
+
+if TYPE_CHECKING:
+    from .link_messages import (
+        CLIENT_MESSAGES,
+        HOST_MESSAGES,
+        Bye,
+        ClientMessage,
+        Create,
+        Created,
+        Delta,
+        Error,
+        Hello,
+        HostMessage,
+        LeaderRow,
+        LobbyState,
+        LobbyTable,
+        Message,
+        Ping,
+        Pong,
+        Quick,
+        Snapshot,
+        Welcome,
+    )
 
 __all__ = [
     "CLIENT_MESSAGES",
@@ -52,60 +83,15 @@ __all__ = [
     "Welcome",
 ]
 
-# ----- both ways --------------------------------------------------------------------------
+def __getattr__(name: str) -> Any:
+    """A connection's or the lobby's message (or a union), loaded on first use."""
+    if name in _LINK:
+        from . import link_messages
 
-
-@dataclass(frozen=True, slots=True)
-class Ping:
-    """Are you there?  Answered by a :class:`Pong` with the same ``n``."""
-
-    TYPE: ClassVar[str] = "ping"
-    n: int = 0
-
-
-@dataclass(frozen=True, slots=True)
-class Pong:
-    """The answer to :class:`Ping` ``n``."""
-
-    TYPE: ClassVar[str] = "pong"
-    n: int = 0
-
-
-# ----- client to host ---------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Hello:
-    """The first message of a connection, and the only one allowed before ``welcome``.
-
-    Attributes:
-        min_version / max_version: protocol versions the client speaks (inclusive).
-        name: the player's name (the host cleans it; 1-16 cells).
-        password: the table password, if the table has one.
-        token: a resume token from an earlier ``welcome`` (take the seat back).
-        spectate: watch without a seat.
-        client: the program and version, e.g. ``"unotui/0.1.0"`` (for logs).
-        table: the table's code on a host with several tables (``""``: its only one).
-        lobby: enter the host's lobby (a list of tables) instead of a table.
-        identity: a credential the lobby issued to one of its own SSH sessions (the
-            player's key); other clients leave it ``None``.
-        take_over: with ``identity``: take the key's seat from its other connection (the
-            same key's other terminal), which is closed ``replaced``; without it such a
-            hello is refused ``seat_in_use``, so a player is asked before it happens.
-    """
-
-    TYPE: ClassVar[str] = "hello"
-    min_version: int
-    max_version: int
-    name: str
-    password: str | None = None
-    token: str | None = None
-    spectate: bool = False
-    client: str = ""
-    table: str = ""
-    lobby: bool = False
-    identity: str | None = None
-    take_over: bool = False
+        value = getattr(link_messages, name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,116 +126,12 @@ class Start:
 
 
 @dataclass(frozen=True, slots=True)
-class Create:
-    """In the lobby: open a new table; the host answers :class:`Created` with its code.
-
-    Attributes:
-        name: the table's name for people.
-        seats / bots: seats at the table, and how many of them computer players take.
-        rules: the table's rules; ``level``: the computer players' level.
-        turn_timer_ms: the turn timer (``None``: none; public lobby tables default to 30 s).
-        private: left out of the lobby's list (joined by its code only).
-    """
-
-    TYPE: ClassVar[str] = "create"
-    name: str
-    seats: int
-    bots: int
-    rules: Rules
-    level: str
-    turn_timer_ms: int | None
-    private: bool
-
-
-@dataclass(frozen=True, slots=True)
-class Quick:
-    """In the lobby: a seat at once, at a waiting public table or a new one that
-    computer players fill; the host answers :class:`Created` with the table's code."""
-
-    TYPE: ClassVar[str] = "quick"
-
-
-@dataclass(frozen=True, slots=True)
-class Bye:
-    """The player leaves for good: the host need not hold the seat."""
-
-    TYPE: ClassVar[str] = "bye"
-
-
-# ----- host to client ---------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Welcome:
-    """The host accepted ``hello``.
-
-    Attributes:
-        version: the protocol version chosen (the highest both speak).
-        seat: the client's seat, or ``None`` for a spectator.
-        token: the resume token for this seat (a new one on every resume; ``None``
-            for a spectator).  Keep it secret.
-        table / table_name: the table's id and its name for people.
-        seats: seats at the table; ``rules``: the table's rules.
-        heartbeat_ms: ping when nothing arrived for this long; dead after 3 times it.
-        max_frame: the largest frame body the host accepts from the client, in bytes.
-        name: the seat's name as the host gave it (a name another seat has, ignoring
-            case, becomes ``Ann 2``), so the client learns who it is here; ``None`` for a
-            spectator, and from a host older than the field (it is optional on the wire).
-    """
-
-    TYPE: ClassVar[str] = "welcome"
-    version: int
-    seat: int | None
-    token: str | None
-    table: str
-    table_name: str
-    seats: int
-    rules: Rules
-    heartbeat_ms: int = 15_000
-    max_frame: int = 4096
-    name: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Error:
-    """The client broke the protocol (or was not admitted); the host closes the connection."""
-
-    TYPE: ClassVar[str] = "error"
-    code: str
-    message: str
-
-
-@dataclass(frozen=True, slots=True)
 class Closed:
     """The host ends the connection in good order (``code`` says why); nothing follows."""
 
     TYPE: ClassVar[str] = "closed"
     code: str
     message: str
-
-
-@dataclass(frozen=True, slots=True)
-class Snapshot:
-    """Everything the client's seat may see now; replaces whatever it held."""
-
-    TYPE: ClassVar[str] = "snapshot"
-    view: SeatView
-
-
-@dataclass(frozen=True, slots=True)
-class Delta:
-    """What changed since the last snapshot or delta.
-
-    Attributes:
-        log_at: absolute log index of the first event in ``log`` (the client's next).
-        log: new log events, already redacted for the client's seat.
-        changes: view fields that changed, by name, with their new values.
-    """
-
-    TYPE: ClassVar[str] = "delta"
-    log_at: int
-    log: tuple[Event, ...] = ()
-    changes: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -352,74 +234,8 @@ class TableState:
     autostart: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class LobbyTable:
-    """One table in a :class:`LobbyState` (``humans`` counts seats people hold)."""
-
-    code: str
-    name: str
-    seats: int
-    humans: int
-    bots: int
-    status: str
-    rules: str
-    turn_timer_ms: int | None
-
-
-@dataclass(frozen=True, slots=True)
-class LeaderRow:
-    """One line of the leaderboard: ``rating_tenths`` is the conservative skill estimate
-    (mu - 3 sigma) in tenths, so that it travels as an integer (the packer sends no floats)."""
-
-    name: str
-    games: int
-    wins: int
-    rating_tenths: int
-
-
-@dataclass(frozen=True, slots=True)
-class LobbyState:
-    """What a player in the lobby sees, sent on entry and whenever it changes.
-
-    Attributes:
-        you: the player's name in the lobby (unique among people online).
-        motd: the operator's message of the day.
-        online: people connected to the lobby or sitting at its tables.
-        tables: the public tables (private ones are joined by code only).
-        leaders: the leaderboard, best first.
-        seat_at: the code of a table where a seat is held for this player's key (the
-            client goes back to it), or ``None``.
-    """
-
-    TYPE: ClassVar[str] = "lobby"
-    you: str
-    motd: str
-    online: int
-    tables: tuple[LobbyTable, ...]
-    leaders: tuple[LeaderRow, ...]
-    seat_at: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Created:
-    """The answer to :class:`Create` or :class:`Quick`: join table ``code`` now."""
-
-    TYPE: ClassVar[str] = "created"
-    code: str
-
-
-# Which messages travel which way is written here once, as the two unions; the wire
-# tables below and the sessions' rules (``session.py``) are derived from them.
-ClientMessage = Hello | Intent | Ready | Chat | Ping | Pong | Bye | Start | Create | Quick
-HostMessage = (
-    Welcome | Error | Closed | Snapshot | Delta | Accepted | Refused | Presence | Deadline | ChatLine
-    | Ping | Pong | TableState | LobbyState | Created
-)
-Message = ClientMessage | HostMessage
-
-#: wire type -> class, for messages a client sends
-CLIENT_MESSAGES: dict[str, type[Any]] = {c.TYPE: c for c in get_args(ClientMessage)}
-#: wire type -> class, for messages a host sends
-HOST_MESSAGES: dict[str, type[Any]] = {c.TYPE: c for c in get_args(HostMessage)}
 #: the client messages that act for a seat (a spectator has none to act for)
 SEAT_ACTS: tuple[type[Any], ...] = (Intent, Ready, Start)
+
+#: the names loaded from :mod:`.link_messages` on first use
+_LINK = frozenset(__all__) - frozenset(globals())

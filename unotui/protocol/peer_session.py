@@ -13,15 +13,37 @@ from typing import Any
 from ..engine import SeatView
 from .codec import decode_host
 from .errors import LocalProtocolError, RemoteProtocolError
-from .events import ConnectionClosed, Fault, PeerEvent, ViewUpdated
+from .events import ConnectionClosed, Fault, ViewUpdated
 from .framing import CLIENT_LIMITS, PEER_ACCEPTS, Limits
-from .messages import SEAT_ACTS, Bye, ChatLine, Closed, Delta, Error, Hello, Message, Snapshot, Welcome
+from .messages import (
+    SEAT_ACTS,
+    Accepted,
+    Bye,
+    ChatLine,
+    Closed,
+    Deadline,
+    Delta,
+    Error,
+    Hello,
+    Message,
+    Presence,
+    Refused,
+    Snapshot,
+    TableState,
+    Welcome,
+)
 from .session import Session, Timing
 from .states import PEER_RULES, PEER_SENDS, State, step
 from .sync import ViewDecoder
 from .text import clean_chat
 
-__all__ = ["PeerSession"]
+__all__ = ["PeerEvent", "PeerSession"]
+
+PeerEvent = (
+    Welcome | ViewUpdated | Accepted | Refused | Presence | Deadline | ChatLine | TableState
+    | ConnectionClosed
+)
+"""What a client's session delivers."""
 
 
 class PeerSession(Session[PeerEvent]):

@@ -27,18 +27,20 @@ from ..engine import Rules, SeatView
 from ..tokens import TokenBucket
 from .codec import decode_client, encode
 from .errors import LocalProtocolError, RemoteProtocolError
-from .events import ConnectionClosed, Fault, HelloReceived, HostEvent
+from .events import ConnectionClosed, Fault, HelloReceived
 from .framing import CLIENT_LIMITS, HOST_LIMITS, FrameDecoder, Limits, frame
 from .messages import (
     Bye,
     Chat,
     Closed,
+    Create,
     Error,
     Hello,
     Intent,
     Message,
     Ping,
     Pong,
+    Quick,
     Ready,
     Refused,
     Start,
@@ -51,12 +53,16 @@ from .text import clean_chat, clean_name
 
 __all__ = [
     "PROTOCOL_VERSION",
+    "HostEvent",
     "HostSession",
     "Rates",
     "Session",
     "State",
     "Timing",
 ]
+
+HostEvent = HelloReceived | Intent | Ready | Chat | Start | Create | Quick | ConnectionClosed
+"""What a host's session delivers."""
 
 #: the versions this implementation speaks (a range, for negotiation)
 PROTOCOL_VERSION = 1
