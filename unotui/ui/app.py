@@ -58,8 +58,6 @@ from .settings import HAND_ORDERS, THEME_NOTES, THEMES, Config, GameOptions, sav
 from .theme import MONO, TEXTUAL_THEMES
 
 if TYPE_CHECKING:
-    from pathlib import PurePath
-
     from .session_driver import SessionTerminalLike
 
 __all__ = ["UnoApp"]
@@ -74,14 +72,7 @@ class UnoApp(App[int]):
         home: the app's home (default: the main menu, :class:`MenuHome`).
     """
 
-    # The stylesheets of the screens shown first (the table, the menu) are read with the
-    # app's, in the one parse Textual makes at start-up: a screen whose CSS_PATH the app
-    # has not read yet makes Textual parse the whole stylesheet again (every widget's
-    # defaults too, ~17 ms here) when it is first shown.  The other screens' sheets are
-    # read when they first open (once each), so they cost nothing before the first frame.
-    # The screens keep their own CSS_PATH: tests/ui/test_stylesheets.py holds this list
-    # to them.
-    CSS_PATH: ClassVar[list[str | PurePath]] = ["app.tcss", "screens/table.tcss", "screens/menu.tcss"]
+    CSS_PATH = "app.tcss"
     TITLE = "unotui"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+q", "quit", "Quit", priority=True),
