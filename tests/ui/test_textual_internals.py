@@ -88,3 +88,10 @@ def test_no_other_module_touches_textual_internals() -> None:
                 parts = name.split(".")
                 if parts[0] == "textual":
                     assert not any(p.startswith("_") for p in parts), f"{path}: imports {name}"
+
+
+def test_the_screen_sheet_loader_replaced_is_the_one_it_was_written_against() -> None:
+    """UnoApp._load_screen_css replaces Textual's (unotui.ui.screen_css): when Textual
+    changes its own, read it again (it was 8.2.8's)."""
+    source = inspect.getsource(App._load_screen_css).encode()
+    assert hashlib.sha256(source).hexdigest()[:16] == "425ed568a77ad9ab"

@@ -52,6 +52,7 @@ from .messages import (
 )
 from .modes import AtTable, ControllerFactory, local_game
 from .over_table import OverTable
+from .screen_css import load_screen_css
 from .screens.table import TableScreen
 from .screens.waiting import WaitingScreen
 from .settings import HAND_ORDERS, THEME_NOTES, THEMES, Config, GameOptions, save_changes
@@ -470,6 +471,10 @@ class UnoApp(App[int]):
             self.options, name=config.name, rules=config.rules, level=config.bots, players=config.players
         )
         self._apply_theme(config.theme)
+
+    def _load_screen_css(self, screen: Screen[object]) -> None:
+        """A screen's sheet scoped to it, parsed alone (:mod:`unotui.ui.screen_css`)."""
+        load_screen_css(self, screen)
 
     def _apply_theme(self, name: str) -> None:
         self.palette = name if name in THEMES else "default"

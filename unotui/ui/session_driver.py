@@ -42,6 +42,7 @@ from textual._loop import loop_last
 from textual._time import get_time
 from textual._xterm_parser import XTermParser
 from textual.app import App
+from textual.dom import DOMNode
 from textual.driver import Driver
 from textual.drivers._writer_thread import WriterThread
 from textual.drivers.linux_driver import (
@@ -65,8 +66,8 @@ __all__ = [
     "guard",
 ]
 
-#: Every private Textual name this module (and so unotui) relies on, as (owner, name):
-#: nothing else in the package touches Textual's internals, and
+#: Every private Textual name this module and :mod:`unotui.ui.screen_css` (and so unotui)
+#: rely on, as (owner, name): nothing else in the package touches Textual's internals, and
 #: ``tests/ui/test_textual_internals.py`` checks each is still there.
 RELIES_ON: tuple[tuple[object, str], ...] = (
     (textual.app, "redirect_stdout"),  # replaced (_keep_process_streams)
@@ -74,6 +75,8 @@ RELIES_ON: tuple[tuple[object, str], ...] = (
     (App, "_post_message"),  # a size event from the server's thread
     (XTermParser, "feed"),
     (XTermParser, "tick"),
+    (App, "_load_screen_css"),  # overridden by UnoApp: each screen's sheet scoped to it
+    (DOMNode, "_css_type_name"),  # the scope of a screen's sheet
 )
 #: the private attributes of a LinuxDriver (an instance) it reads, sets or overrides
 DRIVER_ATTRIBUTES = (
