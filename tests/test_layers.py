@@ -100,7 +100,8 @@ def test_help_stays_light() -> None:
 
 
 def test_solo_play_loads_no_wire_format() -> None:
-    """``unotui play`` to its first frame (the app's own start, run headless) loads the
+    """``unotui play`` to its first frame and the person's turn (the
+    app's own start, run headless, with bench/tui.py's options) loads the
     table's messages but not the connection's (the codec, sessions, view sync, the
     handshake's messages), nor the network client, the journal's SQLite, the lobby or
     game review: each is a share of its start-up that solo play never uses."""
@@ -108,14 +109,19 @@ def test_solo_play_loads_no_wire_format() -> None:
         "import asyncio, json, sys\n"
         "from unotui.cli import build_parser, _command\n"
         "from unotui.ui.cli import build_options, play_app\n"
-        "args = build_parser(_command(['play'])).parse_args(['play', '--seed', '3'])\n"
+        "argv = ['play', '--seed', '1', '--delay', '0', '--rules', 'classic']  # bench/tui.py's\n"
+        "args = build_parser(_command(['play'])).parse_args(argv)\n"
         "app = play_app(*build_options(args), menu=False)\n"
+        "def played():  # dealt, the first card turned: the person is to play\n"
+        "    t = app.table_screen\n"
+        "    return t is not None and t.is_mounted and t.view is not None and len(t.view.log) > 0 \\\n"
+        "        and t.view.turn == t.view.seat\n"
         "async def main():\n"
         "    async with app.run_test(size=(100, 30)) as pilot:\n"
-        "        for _ in range(50):\n"
-        "            if app.table_screen is not None and app.table_screen.is_mounted: break\n"
+        "        for _ in range(100):\n"
+        "            if played(): break\n"
         "            await pilot.pause(0.05)\n"
-        "        assert app.table_screen is not None\n"
+        "        assert played()\n"
         "        print(json.dumps(sorted(sys.modules)))\n"
         "asyncio.run(main())\n"
     )

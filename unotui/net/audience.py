@@ -13,12 +13,15 @@ told those running, :meth:`Audience.send_running`).
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterator
-from typing import Generic, TypeVar
+from typing import TYPE_CHECKING, Generic, TypeVar
 
 from ..engine import Game, seat_views
 from ..protocol import messages as m
 from ..table import DeadlineKind, Deadlines
 from .effects import Outbox
+
+if TYPE_CHECKING:
+    from ..protocol.shared import SharedDeltas
 
 __all__ = ["Audience"]
 
@@ -120,11 +123,13 @@ class Audience(Generic[K]):
         seats = self.members.values()
         viewers = [(seat, max(box.log_from, start)) for seat, box in zip(seats, outboxes, strict=True)]
         views = seat_views(game, viewers)
-        # Imported here, not at the top: solo play's start-up need not load the wire's
-        # packing, codec and view sync (bench/tui.py: launch to first frame).
-        from ..protocol.shared import SharedDeltas
+        shared: SharedDeltas | None = None
+        if len(outboxes) > 1:  # what several members see alike, packed once for them all
+            # Imported here: solo play (one member, no wire) need not load the wire's
+            # packing, codec and view sync (bench/tui.py: launch to first frame).
+            from ..protocol.shared import SharedDeltas
 
-        shared = SharedDeltas(views.public)
+            shared = SharedDeltas(views.public)
         for box, view in zip(outboxes, views, strict=True):
             box.send_view(view, shared)
         self.dirty.update(self.members)
