@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import tomllib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -84,10 +83,16 @@ def load_config(path: Path | None = None) -> Config:
     """The saved settings, or defaults (``problems`` says what could not be read)."""
     path = path or config_path()
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:  # a first start: nothing saved yet, and no TOML to load
         return Config()
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+    except (OSError, UnicodeDecodeError) as exc:
+        return Config(problems=(f"{path}: {exc}",))
+    import tomllib
+
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
         return Config(problems=(f"{path}: {exc}",))
     problems: list[str] = []
     cfg = Config()
