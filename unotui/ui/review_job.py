@@ -30,15 +30,6 @@ class ReviewJob(Protocol):
         unotui.review.run.review. Raises ReviewRefused(sentence) when it may not run."""
 
 
-def _cores() -> int:
-    import os
-
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # pragma: no cover - not Linux
-        return max(1, os.cpu_count() or 1)
-
-
 @dataclass(frozen=True)
 class LocalJob:
     """The review run on this machine (see :func:`local_job`)."""
@@ -81,5 +72,7 @@ def local_job(cache: Path | None = None, jobs: int | None = None, nice: int = 0,
             process, never in the caller's.
         playouts / seed: the analysis's settings (``unotui review --playouts/--seed``).
     """
-    workers = _cores() if jobs is None else max(1, jobs)
+    from ..review.cli import cores
+
+    workers = cores() if jobs is None else max(1, jobs)
     return LocalJob(cache, workers, max(0, nice), cpu_seconds, playouts, seed)
