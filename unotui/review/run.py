@@ -118,6 +118,7 @@ def analyse_all(
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
+    _start_tracker()
     jobs = max(1, min(jobs, len(items)))
     chunk = max(1, len(items) // (jobs * 8))
     context = multiprocessing.get_context("spawn")
@@ -127,6 +128,31 @@ def analyse_all(
             if progress:
                 progress(len(out), len(items))
     return out
+
+
+def _start_tracker() -> None:
+    """Start multiprocessing's resource tracker with a real stderr to hand it.
+
+    The tracker is started by the first process spawned, passing ``sys.stderr.fileno()``;
+    inside a Textual app ``sys.stderr`` captures prints and its ``fileno()`` is -1, and
+    the spawn fails with "bad value(s) in fds_to_keep".  So it is started here, once, with
+    the process's own stderr in place for that moment.
+    """
+    import sys
+    from multiprocessing import resource_tracker
+
+    try:
+        usable = sys.stderr is not None and sys.stderr.fileno() >= 0
+    except (AttributeError, OSError, ValueError):
+        usable = False
+    if usable or sys.__stderr__ is None:
+        return
+    saved = sys.stderr
+    sys.stderr = sys.__stderr__
+    try:
+        resource_tracker.ensure_running()
+    finally:
+        sys.stderr = saved
 
 
 def review(
