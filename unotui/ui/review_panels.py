@@ -54,7 +54,7 @@ def table_text(m: Moment, palette: str) -> Text:
     out.append_text(card_chip(v.top, palette))
     out.append("  colour ")
     out.append(f" {v.colour.name.lower()} ", colour_style(v.colour, palette))
-    out.append(f"   draw pile {v.draw_count}   round {m.round}\n")
+    out.append(f"   draw pile {v.draw_count}\n")
     for s, name in enumerate(names):
         who = f"{name} (reviewed)" if s == m.seat else name
         mark = "> " if s == v.actor else "  "
@@ -99,7 +99,7 @@ def options_text(options: Sequence[OptionRow], width: int) -> Text:
         return Text("")
     key_w = max(4, *(len(_what(o.key)) for o in options))
     key_w = min(key_w, 20)
-    bar_w = max(6, width - key_w - 2 - 24)
+    bar_w = max(6, width - key_w - 3 - len(" 100.0% -100.0 inaccuracy"))  # (the widest label)
     out = Text("Options (chance of winning the round)\n", Style(bold=True))
     for i, o in enumerate(options):
         filled = round(o.chance * bar_w)

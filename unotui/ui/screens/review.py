@@ -201,13 +201,15 @@ class ReviewScreen(Screen[None]):
             return
         self._head()
         width = self.app.size.width
-        half = width // 2 - 2 if width >= WIDE else width - 2
+        # The cells a panel has: the body's padding and scroll bar off (two columns and
+        # the gap between them when wide).
+        half = (width - 6) // 2 - 1 if width >= WIDE else width - 4
         m = self.moment
         summary = self.query_one("#review-summary", Static)
         self.query_one("#review-panels").display = not self.show_summary
         summary.display = self.show_summary
         if self.show_summary:
-            summary.update(self._summary(width - 2))
+            summary.update(self._summary(width - 4))
             return
         hind = self.query_one("#review-hindsight", Static)
         if m is None:
