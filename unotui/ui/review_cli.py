@@ -87,6 +87,7 @@ def review_app(transcript: Transcript, seat: int | None, job: ReviewJob, text: s
         """``unotui review FILE`` on a terminal."""
 
         TITLE = "unotui review"
+        ENABLE_COMMAND_PALETTE = False  # (nothing to offer here; its ^p would push "esc Back" off 80 columns)
 
         def on_mount(self) -> None:
             self.push_screen(screen)
