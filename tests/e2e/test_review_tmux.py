@@ -46,7 +46,9 @@ def test_review_file_in_tmux_steps_jumps_and_quits(tmp_path: Path) -> None:
         wait_for(session, "decision 2/")
         _tmux("send-keys", "-t", session, "m")
         screen = wait_for(session, f"{costly['mark']} (-{costly['cost']:.1f}")
-        assert f"Played {costly['chosen']}" in screen and "Preferred:" in screen
+        words = {"draw": "Drew a card", "keep": "Kept the drawn card"}
+        said = words.get(costly["chosen"], f"Played {costly['chosen']}")
+        assert said in screen and "Preferred:" in screen
         _tmux("send-keys", "-t", session, "t")
         screen = wait_for(session, "Costliest moments")
         assert "points of chance given away" in screen

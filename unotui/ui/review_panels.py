@@ -18,7 +18,7 @@ from .review_model import Moment, OptionRow
 from .words import describe, display_name
 
 __all__ = ["MARK_STYLES", "chance_plot", "hand_line", "hindsight_text", "log_lines", "move_text",
-           "options_text", "summary_text", "table_text"]
+           "move_words", "options_text", "summary_text", "table_text"]
 
 MARK_STYLES: dict[str, Style] = {
     "good": Style(color="green"),
@@ -71,10 +71,30 @@ def _what(key: str) -> str:
     return {"draw": "draw a card", "keep": "keep the drawn card"}.get(key, key)
 
 
+_COLOURS = {"R": "red", "Y": "yellow", "G": "green", "B": "blue"}
+
+
+def move_words(m: Moment) -> str:
+    """The move made, in words: "Played R5", "Drew a card", "Named blue", ..."""
+    if m.chosen == "draw":
+        return "Drew a card"
+    if m.chosen == "keep":
+        return "Kept the drawn card"
+    if m.phase in ("play", "drawn"):
+        return f"Played {m.chosen}"
+    word, _, rest = m.action.partition(" ")
+    if word == "colour":
+        return f"Named {_COLOURS.get(rest, rest)}"
+    if word == "challenge":
+        return "Challenged the Wild Draw Four"
+    if word == "accept":
+        return "Accepted the Wild Draw Four"
+    return f"Chose {m.action}"
+
+
 def move_text(m: Moment, waiting: bool) -> Text:
     """The move made, its mark and cost, and the move the analysis prefers."""
-    out = Text("Played ", Style(bold=True))
-    out.append(_what(m.chosen) if m.phase in ("play", "drawn") else m.action, Style(bold=True))
+    out = Text(move_words(m), Style(bold=True))
     if m.options:
         out.append("   ")
         out.append(m.mark, MARK_STYLES.get(m.mark, Style()))

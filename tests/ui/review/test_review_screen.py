@@ -13,6 +13,7 @@ from textual.pilot import Pilot
 from tests.ui.tui_support import full_text
 from unotui.ui.review_cli import review_app
 from unotui.ui.review_model import ReviewModel
+from unotui.ui.review_panels import move_words
 from unotui.ui.screens.review import ReviewScreen
 
 from .support import HeldJob, reviewed
@@ -58,7 +59,7 @@ async def test_stepping_rounds_and_ends(size: tuple[int, int]) -> None:
         for _ in range(3):
             await pilot.press("right")
         text = await _until(pilot, f"decision 4/{len(ms)}")
-        assert f"Played {ms[3].chosen}" in text and "Hand" in text and "Top" in text
+        assert move_words(ms[3]) in text and "Hand" in text and "Top" in text
         await pilot.press("left")
         await _until(pilot, f"decision 3/{len(ms)}")
         await pilot.press("right_square_bracket")
@@ -83,7 +84,7 @@ async def test_mistakes_costliest_and_the_chart(size: tuple[int, int]) -> None:
         await _until(pilot, "Options (chance of winning the round)")
         await pilot.press("m")
         text = await _until(pilot, f"decision {costly[0].index + 1}/{len(ms)}")
-        assert f"Played {costly[0].chosen}" in text and f"{costly[0].mark} (-{costly[0].cost:.1f}" in text
+        assert move_words(costly[0]) in text and f"{costly[0].mark} (-{costly[0].cost:.1f}" in text
         await pilot.press("m")
         await _until(pilot, f"decision {costly[1].index + 1}/{len(ms)}")
         await pilot.press("M")
