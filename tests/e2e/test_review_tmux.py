@@ -78,3 +78,29 @@ def test_into_a_pipe_it_prints_the_text_and_loads_no_textual(tmp_path: Path) -> 
     text = subprocess.run([sys.executable, "-m", "unotui", "review", str(path), "--playouts", "8", "--text"],
                           capture_output=True, text=True, timeout=120)
     assert text.returncode == 0 and text.stdout.splitlines()[0] == run.stdout.splitlines()[0]
+
+
+def test_seat_picks_the_seat_shown_and_a_bad_one_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "match.json"
+    text = json.dumps(match(5).to_mapping())
+    path.write_text(text, encoding="utf-8")
+    review_file(path, text, Settings(16, 0))
+    exe = Path(sys.executable).with_name("unotui")
+    env = {k: v for k, v in os.environ.items() if k not in ("TMUX", "COLUMNS", "LINES")}
+    for seat, needle in (("1", "Review: Player 2"), ("7", "--seat must be 0-1")):
+        session = f"unotui-review-{uuid.uuid4().hex[:8]}"
+        status = tmp_path / f"status{seat}"
+        command = f"{exe} review {path} --playouts 16 --seat {seat}; echo $? > {status}; sleep 5"
+        subprocess.run(["tmux", "new-session", "-d", "-s", session, "-x", "80", "-y", "24", command],
+                       check=True, env=env)
+        try:
+            wait_for(session, needle, timeout=30)
+            if seat == "1":
+                _tmux("send-keys", "-t", session, "Escape")
+            for _ in range(100):
+                if status.exists() and status.read_text().strip():
+                    break
+                subprocess.run(["sleep", "0.1"], check=True)
+            assert status.read_text().strip() == ("0" if seat == "1" else "2")
+        finally:
+            subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)
