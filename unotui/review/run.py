@@ -122,11 +122,16 @@ def analyse_all(
     jobs = max(1, min(jobs, len(items)))
     chunk = max(1, len(items) // (jobs * 8))
     context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(jobs, mp_context=context, initializer=_limit, initargs=(limits,)) as pool:
+    pool = ProcessPoolExecutor(jobs, mp_context=context, initializer=_limit, initargs=(limits,))
+    try:
         for a in pool.map(_work, items, chunksize=chunk):
             out.append(a)
             if progress:
-                progress(len(out), len(items))
+                progress(len(out), len(items))  # (may raise to stop: the screen was left)
+    except BaseException:
+        pool.shutdown(wait=False, cancel_futures=True)  # the decisions not started are dropped
+        raise
+    pool.shutdown()
     return out
 
 

@@ -65,3 +65,20 @@ def test_a_worker_past_its_cpu_limit_refuses_with_a_sentence(text: str) -> None:
 def test_a_bad_transcript_is_refused_with_its_reason() -> None:
     with pytest.raises(ReviewRefused, match="cannot be replayed"):
         local_job(jobs=1).run('{"format": "nonsense"}', lambda d, t: None)
+
+
+def test_a_progress_callback_that_raises_stops_the_analysis(text: str) -> None:
+    class Stop(Exception):
+        pass
+
+    calls: list[int] = []
+
+    def progress(done: int, total: int) -> None:
+        calls.append(done)
+        raise Stop
+
+    started = time.perf_counter()
+    with pytest.raises(Stop):
+        local_job(jobs=2, playouts=256).run(text, progress)
+    assert calls == [1]
+    assert time.perf_counter() - started < 60  # (against a hang: shutdown drops the decisions not started)

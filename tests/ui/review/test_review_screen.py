@@ -165,3 +165,32 @@ async def test_a_refusal_is_said_and_stepping_still_works(size: tuple[int, int])
         await pilot.press("question_mark")
         text = await _until(pilot, "Reviewing a match")
         assert "HINDSIGHT on or off" in text
+
+
+async def test_leaving_during_the_analysis_stops_it_and_nothing_breaks() -> None:
+    from textual.app import App
+    from textual.screen import Screen
+    from textual.widgets import Static
+
+    from unotui.ui.review_launch import open_review
+
+    t, result = reviewed()
+    job = HeldJob(result, hold=True)
+
+    class Base(Screen[None]):
+        def compose(self) -> Any:
+            yield Static("the summary underneath")
+
+    class Host(App[None]):
+        def on_mount(self) -> None:
+            self.push_screen(Base())
+            open_review(self, t, 0, job)
+
+    app = Host()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _until(pilot, "Analysing:")
+        await pilot.press("escape")
+        await _until(pilot, "the summary underneath")
+        job.go.set()  # the job's next progress call finds the screen gone and stops
+        await pilot.pause(0.3)
+        assert not isinstance(app.screen, ReviewScreen) and app.is_running

@@ -11,6 +11,7 @@ other hands, labelled HINDSIGHT.
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any, ClassVar
 
 from rich.console import Group
@@ -41,6 +42,10 @@ __all__ = ["ReviewScreen"]
 
 WIDE = 110
 """At this width and wider the table and the estimates sit side by side."""
+
+
+class _Left(Exception):
+    """Raised in the job's progress callback once the screen is gone: the job stops."""
 
 
 class ReviewScreen(Screen[None]):
@@ -133,19 +138,28 @@ class ReviewScreen(Screen[None]):
         text = self.text if self.text is not None else json.dumps(self.model.transcript.to_mapping())
         try:
             result = self.job.run(text, self._progress_from_thread)
+        except _Left:
+            return
         except ReviewRefused as exc:
-            self.app.call_from_thread(self._failed, str(exc))
+            self._hand_back(self._failed, str(exc))
             return
         except Exception as exc:  # (any failure is shown; the screen stays usable)
-            self.app.call_from_thread(self._failed, f"The analysis failed: {exc}")
+            self._hand_back(self._failed, f"The analysis failed: {exc}")
             return
-        self.app.call_from_thread(self._done, result)
+        self._hand_back(self._done, result)
+
+    def _hand_back(self, call: Any, *args: Any) -> None:
+        """Run ``call`` on the event loop, unless the app has stopped meanwhile."""
+        with contextlib.suppress(RuntimeError):
+            self.app.call_from_thread(call, *args)
 
     def _progress_from_thread(self, done: int, total: int) -> None:
-        self.app.call_from_thread(self._progressed, done, total)
+        if not self.is_attached:  # the screen was left: stop the analysis (a local job
+            raise _Left           # drops the decisions not yet started)
+        self._hand_back(self._progressed, done, total)
 
     def _progressed(self, done: int, total: int) -> None:
-        if self.model.result is not None or self.failed:
+        if self.model.result is not None or self.failed or not self.is_mounted:
             return
         self.progress = (done, total)
         bar = self.query_one("#review-progress", ProgressBar)
@@ -154,6 +168,8 @@ class ReviewScreen(Screen[None]):
         self._head()
 
     def _done(self, result: dict[str, Any]) -> None:
+        if not self.is_mounted:
+            return
         self.model.with_review(result)
         self._moments = self.model.moments(self.seat)
         self.status = ""
@@ -161,6 +177,8 @@ class ReviewScreen(Screen[None]):
         self.refresh_panels()
 
     def _failed(self, sentence: str) -> None:
+        if not self.is_mounted:
+            return
         self.failed = sentence
         self.status = ""
         self.query_one("#review-progress", ProgressBar).display = False
