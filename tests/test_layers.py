@@ -175,5 +175,6 @@ def test_a_subcommand_loads_only_its_own_module() -> None:
     assert bots == "hard"
     assert "unotui.ui.cli" in loaded
     others = {"unotui.ui.host_cli", "unotui.ui.join_cli", "unotui.lobby.cli", "unotui.sim.cli",
-              "unotui.transcript.cli", "unotui.review.cli", "unotui.net.remote", "unotui.review"}
+              "unotui.transcript.cli", "unotui.review.cli", "unotui.ui.review_cli", "unotui.net.remote",
+              "unotui.review"}
     assert not others & set(loaded), sorted(others & set(loaded))

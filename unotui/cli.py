@@ -29,7 +29,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "serve": ("unotui.lobby.cli", "run the public SSH lobby"),
     "sim": ("unotui.sim.cli", "simulate games between computer players"),
     "replay": ("unotui.transcript.cli", "replay a JSON transcript and print the final state"),
-    "review": ("unotui.review.cli", "review a saved match: what each decision cost in chance of winning"),
+    "review": ("unotui.ui.review_cli", "review a saved match: what each decision cost in chance of winning"),
 }
 
 

@@ -56,3 +56,18 @@ def test_every_match_summary_key_is_documented() -> None:
         for key in binding.key.split(","):
             name = NAMES.get(key, key)
             assert f"`{name}`" in row, f"{name} missing from the match summary's keys in docs/keys.md"
+
+
+def test_every_review_key_is_documented_and_in_its_help() -> None:
+    from unotui.ui.screens.help import REVIEW_KEYS
+    from unotui.ui.screens.review import ReviewScreen
+
+    names = {**NAMES, "right_square_bracket": "]", "left_square_bracket": "["}
+    section = DOC[DOC.index("## The review screen"):DOC.index("## House rules screen")]
+    help_keys = " ".join(k for k, _ in REVIEW_KEYS)
+    for binding in ReviewScreen.BINDINGS:
+        assert isinstance(binding, Binding)
+        for key in binding.key.split(","):
+            name = names.get(key, key)
+            assert f"`{name}`" in section, f"{name} missing from the review's keys in docs/keys.md"
+            assert name in help_keys, f"{name} missing from the review's help"

@@ -74,7 +74,7 @@ def _hint(screen: MatchOverScreen) -> str:
     """The dialog's line of keys (below the fold at 80x24: the dialog scrolls; the
     shuffle mark goes on it, or on a line of its own where both do not fit)."""
     lines = [str(w.content) for w in screen.query(Static)]
-    return next(line for line in lines if "r: rematch" in line)
+    return next(line for line in lines if "n: rematch" in line)
 
 
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
@@ -85,7 +85,7 @@ async def test_s_on_the_summary_saves_the_match_and_replay_reads_it(
     async with app.run_test(size=size) as pilot:
         screen = await _summary(pilot)
         assert "Save" in _footer_keys(app)
-        assert _hint(screen).startswith("s: save   r: rematch")
+        assert _hint(screen).startswith("s: save   r: review   n: rematch")
         assert not matches_dir().exists()  # nothing written until asked
         await pilot.press("s")
         await _until(pilot, "Saved. Replay it with: unotui replay")  # scrolled into sight

@@ -185,7 +185,7 @@ async def test_a_whole_match_by_keys_then_rematch_and_quit() -> None:
         assert max(view.scores) >= 200
         assert view.round_no >= 1
         assert len(app.history) == view.round_no + 1
-        await pilot.press("r")
+        await pilot.press("n")  # rematch
         await settle(pilot)
         assert isinstance(app.screen, TableScreen)
         assert app.view is not None and app.view.round_no == 1 and app.view.phase != "match_over"

@@ -198,7 +198,7 @@ async def autoplay(pilot: Pilot[Any], until: type = MatchOverScreen, max_keys: i
         elif isinstance(screen, RevealScreen | RoundOverScreen | HelpScreen):
             await press("escape" if isinstance(screen, HelpScreen) else "enter")
         elif isinstance(screen, MatchOverScreen):
-            await press("r")
+            await press("n")  # (rematch)
         elif isinstance(screen, TableScreen):
             view = app.view
             assert view is not None

@@ -31,6 +31,7 @@ import asyncio
 import contextlib
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 from random import Random
 from typing import TYPE_CHECKING, Protocol
 
@@ -47,8 +48,9 @@ from .seats import SeatBook, SeatEntry
 
 if TYPE_CHECKING:  # (solo play writes no bytes: the wire's packing is never loaded)
     from ..protocol.shared import SharedDeltas
+    from ..transcript import Transcript
 
-__all__ = ["Clock", "LocalGame", "LoopClock", "PausingClock"]
+__all__ = ["Clock", "LocalGame", "LoopClock", "MatchRecord", "PausingClock"]
 
 
 class Clock(Protocol):
@@ -148,6 +150,15 @@ class _Seat:
         self.sent.append(m.Closed(code, message))
 
 
+@dataclass(frozen=True)
+class MatchRecord:
+    """A finished match as one seat holds it: ``Controller.record`` (the remote side's
+    comes with the transcript a host hands over)."""
+
+    transcript: Transcript
+    seat: int
+
+
 class LocalGame(Controller):
     """One person (``seat``) against computer players, in this process.
 
@@ -233,6 +244,16 @@ class LocalGame(Controller):
     @property
     def view(self) -> SeatView:
         return self._view
+
+    @property
+    def record(self) -> MatchRecord | None:
+        """The finished match's transcript and the person's seat (what the summary's
+        ``r`` reviews); ``None`` until the match is over."""
+        if self.game.phase is not Phase.MATCH_OVER:
+            return None
+        from ..transcript import transcript_of
+
+        return MatchRecord(transcript_of(self.game), self.seat)
 
     @property
     def marks(self) -> tuple[SeatMark, ...]:

@@ -14,13 +14,13 @@ import sys
 from pathlib import Path
 from typing import Any
 
-__all__ = ["MAX_TRANSCRIPT_BYTES", "add_arguments", "run"]
+__all__ = ["MAX_TRANSCRIPT_BYTES", "add_arguments", "cores", "read_transcript", "run"]
 
 MAX_TRANSCRIPT_BYTES = 16 << 20
 """A transcript larger than this is refused (a 500-point match is well under 100 kB)."""
 
 
-def _cores() -> int:
+def cores() -> int:
     try:
         return max(1, len(os.sched_getaffinity(0)))
     except AttributeError:  # pragma: no cover - not Linux
@@ -41,7 +41,7 @@ def run(args: argparse.Namespace) -> int:
     from ..transcript import TranscriptError
     from .run import Settings, review_file
 
-    jobs = _cores() if args.jobs is None else args.jobs
+    jobs = cores() if args.jobs is None else args.jobs
     if jobs < 1:
         print("unotui review: --jobs must be at least 1", file=sys.stderr)
         return 2
@@ -49,14 +49,8 @@ def run(args: argparse.Namespace) -> int:
         print("unotui review: --playouts must be 1-100000", file=sys.stderr)
         return 2
     path = Path(args.file)
-    try:
-        if path.stat().st_size > MAX_TRANSCRIPT_BYTES:
-            print(f"unotui review: {args.file}: larger than {MAX_TRANSCRIPT_BYTES >> 20} MB", file=sys.stderr)
-            return 1
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        reason = exc.strerror if isinstance(exc, OSError) else "not UTF-8 text"
-        print(f"unotui review: cannot read {args.file}: {reason}", file=sys.stderr)
+    text = read_transcript(args.file)
+    if text is None:
         return 1
     progress = None if args.json or not sys.stderr.isatty() else _progress
     try:
@@ -72,6 +66,21 @@ def run(args: argparse.Namespace) -> int:
     else:
         _print(result, cached)
     return 0
+
+
+def read_transcript(file: str) -> str | None:
+    """The text of the transcript ``file``, or ``None`` once the reason it cannot be read
+    is printed (too large, unreadable, not UTF-8)."""
+    path = Path(file)
+    try:
+        if path.stat().st_size > MAX_TRANSCRIPT_BYTES:
+            print(f"unotui review: {file}: larger than {MAX_TRANSCRIPT_BYTES >> 20} MB", file=sys.stderr)
+            return None
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) else "not UTF-8 text"
+        print(f"unotui review: cannot read {file}: {reason}", file=sys.stderr)
+        return None
 
 
 def _progress(done: int, total: int) -> None:

@@ -6,7 +6,12 @@ alone, so the result does not depend on ``jobs`` or on the order the workers fin
 The cache is ``FILE + ".review.json"``, keyed by a hash of the transcript's text and the
 settings (and :data:`VERSION`, changed whenever the analysis is): a second run with the
 same file and settings reads it instead of analysing; anything else in its place (another
-transcript's review, a damaged or oversized file) is ignored and overwritten.
+transcript's review, a damaged or oversized file) is ignored and overwritten.  It is
+written 0600: a review holds every hand of the match, as the transcript does.
+
+:class:`Limits` (a niceness and a CPU-time limit) apply to the analysis processes only,
+set in each worker as it starts; with limits, even one job runs in a worker process, so
+the caller's process (an app's event loop, a lobby) is never reniced or limited.
 """
 
 from __future__ import annotations
@@ -26,7 +31,8 @@ from .analysis import Analysis, analyse
 from .decisions import Decision, decisions
 from .judge import Judged, judge, summarise
 
-__all__ = ["CACHE_SUFFIX", "MAX_CACHE_BYTES", "VERSION", "Settings", "cache_path", "review", "review_file"]
+__all__ = ["CACHE_SUFFIX", "MAX_CACHE_BYTES", "VERSION", "Limits", "Settings", "cache_path", "review",
+           "review_cached", "review_file"]
 
 VERSION = "unotui-review/1"
 CACHE_SUFFIX = ".review.json"
@@ -53,6 +59,36 @@ class Settings:
         return {"playouts": self.playouts, "seed": self.seed}
 
 
+@dataclass(frozen=True)
+class Limits:
+    """What the analysis processes are held to (``None``/0: nothing).
+
+    Attributes:
+        nice: added to each worker's niceness (``os.nice``), so play on the same machine
+            keeps its CPU.
+        cpu_seconds: each worker's CPU time (``RLIMIT_CPU``); a worker past it is killed
+            by the kernel and the review fails with :class:`concurrent.futures.process.BrokenProcessPool`.
+    """
+
+    nice: int = 0
+    cpu_seconds: int | None = None
+
+    @property
+    def any(self) -> bool:
+        """Whether there is anything to apply (and so a worker process is needed)."""
+        return self.nice > 0 or self.cpu_seconds is not None
+
+
+def _limit(limits: Limits) -> None:
+    """A worker's initializer: apply ``limits`` to this (the worker's) process."""
+    if limits.nice > 0:
+        os.nice(limits.nice)
+    if limits.cpu_seconds is not None:
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_CPU, (limits.cpu_seconds, limits.cpu_seconds + 1))
+
+
 def _work(item: tuple[SeatView, int, int, str]) -> Analysis:
     view, playouts, seed, objective = item
     return analyse(view, playouts, Random(seed), objective)
@@ -60,13 +96,19 @@ def _work(item: tuple[SeatView, int, int, str]) -> Analysis:
 
 def analyse_all(
     found: list[Decision], settings: Settings, objective: str, jobs: int,
-    progress: Callable[[int, int], None] | None = None,
+    progress: Callable[[int, int], None] | None = None, limits: Limits | None = None,
 ) -> list[Analysis]:
-    """Analyse ``found`` with ``jobs`` processes (1: in this one), results in order."""
+    """Analyse ``found`` with ``jobs`` processes (1 without limits: in this one), results
+    in order.
+
+    A process pool of :mod:`concurrent.futures` rather than :mod:`multiprocessing`'s: a
+    worker killed at its CPU limit breaks the executor (an error) where a
+    ``multiprocessing.Pool`` would wait for its task for ever."""
     items = [(d.view, settings.playouts, settings.seed * 1_000_003 + d.step, objective) for d in found]
     out: list[Analysis] = []
     results: Iterable[Analysis]
-    if jobs <= 1 or len(items) < 2:
+    limits = limits or Limits()
+    if (jobs <= 1 or len(items) < 2) and not limits.any:
         results = map(_work, items)
         for a in results:
             out.append(a)
@@ -74,25 +116,59 @@ def analyse_all(
                 progress(len(out), len(items))
         return out
     import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
 
+    _start_tracker()
+    jobs = max(1, min(jobs, len(items)))
     chunk = max(1, len(items) // (jobs * 8))
-    with multiprocessing.get_context("spawn").Pool(jobs) as pool:
-        for a in pool.imap(_work, items, chunksize=chunk):
+    context = multiprocessing.get_context("spawn")
+    pool = ProcessPoolExecutor(jobs, mp_context=context, initializer=_limit, initargs=(limits,))
+    try:
+        for a in pool.map(_work, items, chunksize=chunk):
             out.append(a)
             if progress:
-                progress(len(out), len(items))
+                progress(len(out), len(items))  # (may raise to stop: the screen was left)
+    except BaseException:
+        pool.shutdown(wait=False, cancel_futures=True)  # the decisions not started are dropped
+        raise
+    pool.shutdown()
     return out
+
+
+def _start_tracker() -> None:
+    """Start multiprocessing's resource tracker with a real stderr to hand it.
+
+    The tracker is started by the first process spawned, passing ``sys.stderr.fileno()``;
+    inside a Textual app ``sys.stderr`` captures prints and its ``fileno()`` is -1, and
+    the spawn fails with "bad value(s) in fds_to_keep".  So it is started here, once, with
+    the process's own stderr in place for that moment.
+    """
+    import sys
+    from multiprocessing import resource_tracker
+
+    try:
+        usable = sys.stderr is not None and sys.stderr.fileno() >= 0
+    except (AttributeError, OSError, ValueError):
+        usable = False
+    if usable or sys.__stderr__ is None:
+        return
+    saved = sys.stderr
+    sys.stderr = sys.__stderr__
+    try:
+        resource_tracker.ensure_running()
+    finally:
+        sys.stderr = saved
 
 
 def review(
     transcript: Transcript, settings: Settings, jobs: int = 1,
-    progress: Callable[[int, int], None] | None = None,
+    progress: Callable[[int, int], None] | None = None, limits: Limits | None = None,
 ) -> dict[str, Any]:
     """Review a match: every decision with its options, estimates, cost and mark, and a
     summary per seat, as JSON-friendly data."""
     found = list(decisions(transcript))
     objective = "hands"  # the estimate is the chance of the round, whatever the match's scoring
-    analyses = analyse_all(found, settings, objective, jobs, progress)
+    analyses = analyse_all(found, settings, objective, jobs, progress, limits)
     judged = [judge(d, a) for d, a in zip(found, analyses, strict=True)]
     players = len(transcript.players)
     summaries = summarise(players, judged)
@@ -154,12 +230,12 @@ def _read_cache(path: Path, key: str) -> dict[str, Any] | None:
 
 
 def _write_cache(path: Path, key: str, result: dict[str, Any]) -> None:
-    tmp = path.with_name(path.name + f".{os.getpid()}.tmp")
-    try:
-        tmp.write_text(json.dumps({"key": key, "review": result}, separators=(",", ":")), encoding="utf-8")
-        os.replace(tmp, path)
-    except OSError:
-        tmp.unlink(missing_ok=True)  # a read-only directory: the review is still printed
+    import contextlib
+
+    from ..private import write_private
+
+    with contextlib.suppress(OSError):  # a read-only directory: the review is still printed
+        write_private(path, json.dumps({"key": key, "review": result}, separators=(",", ":")).encode("utf-8"))
 
 
 def review_file(
@@ -172,11 +248,19 @@ def review_file(
     Raises:
         TranscriptError: the transcript is malformed or a step is illegal.
     """
+    return review_cached(cache_path(path), text, settings, jobs, progress)
+
+
+def review_cached(
+    where: Path, text: str, settings: Settings, jobs: int = 1,
+    progress: Callable[[int, int], None] | None = None, limits: Limits | None = None,
+) -> tuple[dict[str, Any], bool]:
+    """:func:`review_file` with the cache at ``where`` (a match not saved yet has no file
+    to put it beside); returns the review and whether it came from the cache."""
     key = cache_key(text, settings)
-    where = cache_path(path)
     cached = _read_cache(where, key)
     if cached is not None:
         return cached, True
-    result = review(Transcript.loads(text), settings, jobs, progress)
+    result = review(Transcript.loads(text), settings, jobs, progress, limits)
     _write_cache(where, key, result)
     return result, False

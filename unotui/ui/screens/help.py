@@ -19,7 +19,7 @@ from ...engine import Rules
 from ...protocol.text import clean
 from ..rule_words import label
 
-__all__ = ["KEYS", "LOBBY_KEYS", "HelpScreen", "rules_rows", "rules_text"]
+__all__ = ["KEYS", "LOBBY_KEYS", "REVIEW_KEYS", "HelpScreen", "rules_rows", "rules_text"]
 
 #: (keys, what they do) - the same list docs/keys.md gives
 KEYS: tuple[tuple[str, str], ...] = (
@@ -121,6 +121,21 @@ LOBBY_KEYS: tuple[tuple[str, str], ...] = (
 )
 
 
+#: the review screen's keys (its help shows them first; docs/keys.md lists them too)
+REVIEW_KEYS: tuple[tuple[str, str], ...] = (
+    ("Right / Left", "next / previous decision of the reviewed seat"),
+    ("] / [", "next / previous round"),
+    ("m / M", "next / previous inaccuracy or worse (mistakes, blunders), in match order"),
+    ("1 2 3", "jump to the seat's costliest, second and third costliest moment"),
+    ("Home / End", "first / last decision"),
+    ("s", "switch the reviewed seat"),
+    ("t", "summary: every seat's share of best moves, chance given away, costliest moments"),
+    ("h", "HINDSIGHT on or off: show the other hands at that moment (the analysis never uses them)"),
+    ("? or F1", "this help"),
+    ("Escape", "back (from the summary or the help: to the decision)"),
+)
+
+
 #: what the leaderboard's numbers are (players with an SSH key who finished a match)
 LEADERBOARD_TEXT = (
     "skill: a conservative estimate of how well you play (openskill's mu - 3 sigma). A "
@@ -141,17 +156,24 @@ class HelpScreen(Screen[None]):
     CSS_PATH = "help.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,question_mark,f1", "app.pop_screen", "Back")]
 
-    def __init__(self, rules: Rules, lobby: bool = False) -> None:
+    def __init__(self, rules: Rules, lobby: bool = False, review: bool = False) -> None:
         """``lobby``: opened from the lobby, where no rules are in force yet: its keys
-        first, then a table's keys and the classic rules, named as such."""
+        first, then a table's keys and the classic rules, named as such.  ``review``:
+        opened from the review screen: its keys, then the reviewed match's rules."""
         super().__init__()
         self.rules = rules
         self.lobby = lobby
+        self.review = review
 
     def compose(self) -> ComposeResult:
         heading = Style(bold=True, underline=True)
         with VerticalScroll(id="help"):
-            if self.lobby:
+            if self.review:
+                yield Static(Text("Reviewing a match", heading))
+                yield Static(keys_text(REVIEW_KEYS))
+                yield Static(Text("The match's rules", heading))
+                yield Static(rules_text(self.rules))
+            elif self.lobby:
                 yield Static(Text("The lobby", heading))
                 yield Static(keys_text(LOBBY_KEYS))
                 yield Static(Text("At a table", heading))

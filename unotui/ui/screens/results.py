@@ -323,7 +323,7 @@ def matches_dir() -> Path:
 
 
 class MatchOverScreen(ModalScreen[str]):
-    """Final standings and a chart of scores by round: save, rematch, menu or quit.
+    """Final standings and a chart of scores by round: save, review, rematch, menu or quit.
 
     ``s`` saves the match's transcript (``unotui replay FILE`` reads it) where the game
     is held here; elsewhere the same key says why it cannot, and the key bar leaves it
@@ -334,7 +334,8 @@ class MatchOverScreen(ModalScreen[str]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("s", "save", "Save"),
         Binding("s", "cannot_save", show=False),
-        Binding("r", "choose('rematch')", "Rematch"),
+        Binding("r", "review", "Review"),
+        Binding("n", "choose('rematch')", "Rematch"),
         Binding("m,escape", "choose('menu')", "Menu"),
         Binding("q", "choose('quit')", "Quit"),
         Binding("question_mark,f1", "help", "Help"),
@@ -381,7 +382,7 @@ class MatchOverScreen(ModalScreen[str]):
             yield Static(self._chart(), id="chart")
             save = "s: save   " if self._game()[0] is not None else ""
             yield Static(Text(""), id="saved", classes="tight")
-            yield from _with_mark(f"{save}r: rematch   m: main menu   q: quit   ?: help", self.verdict,
+            yield from _with_mark(f"{save}r: review   n: rematch   m: menu   q: quit   ?: help", self.verdict,
                                   dialog_room(self.app.size.width))
         yield Footer()
 
@@ -410,6 +411,15 @@ class MatchOverScreen(ModalScreen[str]):
                 self._say(f"Could not save the match: {reason}", error=True)
                 return
         self._say(f"Saved. Replay it with: unotui replay {_shown(self._saved)}")
+
+    def action_review(self) -> None:
+        """Review the match just played (``controller.record``); where it is not known
+        here yet, say why on the dialog."""
+        from ..match_review import review_match
+
+        why = review_match(self.app, matches_dir(), self._saved)
+        if why:
+            self._say(why, error=True)
 
     def action_cannot_save(self) -> None:
         """``s`` where the game is not held here: say why, on the dialog."""
