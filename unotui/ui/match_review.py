@@ -33,6 +33,10 @@ def review_match(app: Any, matches: Path, saved: Path | None) -> str:
     """Open the review of ``app.controller``'s finished match; returns ``""``, or the
     sentence saying why it cannot (no record yet, the directory cannot be made).
 
+    The job is ``app.review_job`` when the app has one (the SSH lobby's, which bounds
+    the server's review CPU); else, where the app writes nothing on this machine
+    (``save_settings`` off: an SSH session), none; else :func:`local_job` here.
+
     ``saved``: the file ``s`` wrote, if it did (the cache goes beside it, as
     ``unotui review FILE`` would find it).
     """
@@ -44,9 +48,13 @@ def review_match(app: Any, matches: Path, saved: Path | None) -> str:
     record = getattr(getattr(app, "controller", None), "record", None)
     if record is None:
         return NOT_YET
+    text = json.dumps(record.transcript.to_mapping())
+    job = getattr(app, "review_job", None)
+    if job is not None:  # (an SSH session's app: the lobby's job, under its admission control)
+        open_review(app, record.transcript, record.seat, job, text)
+        return ""
     if not getattr(app, "save_settings", True):
         return "Reviewing is off here: this game runs on the server, not on your machine."
-    text = json.dumps(record.transcript.to_mapping())
     try:
         if saved is not None:
             text, cache = saved.read_text(encoding="utf-8"), cache_path(saved)

@@ -100,9 +100,15 @@ def _moment(index: int, d: Decision, estimate: dict[str, Any] | None) -> Moment:
     opts = [(str(o["option"]), float(o["chance"])) for o in estimate["options"]]
     top = max(c for _k, c in opts)
     best = str(estimate.get("best") or "")
+    chosen_cost = float(estimate.get("cost", 0.0))
+
+    def cost(key: str, chance: float) -> float:
+        # The move made keeps the review's own cost (worked out before the chances were
+        # rounded to four places), so its row and its mark never differ by a rounding.
+        return chosen_cost if key == base.chosen else max(0.0, round((top - chance) * 100, 2))
+
     rows = tuple(sorted(
-        (OptionRow(k, c, max(0.0, (top - c) * 100), mark_of(max(0.0, (top - c) * 100)), k == base.chosen,
-                   k == best) for k, c in opts),
+        (OptionRow(k, c, cost(k, c), mark_of(cost(k, c)), k == base.chosen, k == best) for k, c in opts),
         key=lambda r: (-r.chance, not r.chosen, r.key),
     ))
     chance = next((r.chance for r in rows if r.chosen), None)

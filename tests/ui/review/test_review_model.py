@@ -40,6 +40,7 @@ def test_estimates_are_matched_by_step_and_options_sorted_best_first() -> None:
         chances = [o.chance for o in m.options]
         assert chances == sorted(chances, reverse=True)
         assert sum(o.chosen for o in m.options) == 1 and m.options[0].cost == 0
+        assert next(o for o in m.options if o.chosen).cost == m.cost  # (the row agrees with the mark)
         assert m.chance == next(o.chance for o in m.options if o.chosen)
     assert curve(ms) == [m.chance for m in ms]
     assert any(v is None for v in curve(ms))  # (naming a colour is not analysed)

@@ -194,3 +194,25 @@ async def test_leaving_during_the_analysis_stops_it_and_nothing_breaks() -> None
         job.go.set()  # the job's next progress call finds the screen gone and stops
         await pilot.pause(0.3)
         assert not isinstance(app.screen, ReviewScreen) and app.is_running
+
+
+async def test_resizing_relays_the_panels_and_keeps_the_decision() -> None:
+    t, result = reviewed()
+    app = review_app(t, 0, HeldJob(result))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _until(pilot, "Options (chance")
+        await pilot.press("right", "right")
+        screen = _screen(pilot)
+        assert screen.has_class("wide")
+        wide = full_text(app).splitlines()
+        assert any("Top " in line and "This round so far" in line for line in wide)  # side by side
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause(0.1)
+        assert not screen.has_class("wide")
+        text = await _until(pilot, "decision 3/")
+        assert "Options (chance" in text
+        for line in full_text(app).splitlines():
+            assert len(line.rstrip()) <= 80
+        bars = [line for line in full_text(app).splitlines() if "%" in line and "#" in line]
+        assert bars and all(line.rstrip().endswith(("best", "good", "inaccuracy", "mistake", "blunder"))
+                            for line in bars)  # (each bar's mark on its own line, not wrapped)

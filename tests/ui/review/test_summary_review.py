@@ -100,3 +100,21 @@ async def test_a_joined_seat_is_told_why_it_cannot_review_yet(monkeypatch: pytes
             await pilot.press("r")
             await _until(pilot, NOT_YET[:60])
             assert isinstance(app.screen, MatchOverScreen)
+
+
+async def test_an_app_without_local_files_reviews_only_through_its_own_job() -> None:
+    """An SSH session's app (``save_settings`` off) runs no analysis on the server by
+    itself: ``r`` says so; given a ``review_job`` (the lobby's), ``r`` uses it."""
+    from tests.ui.review.support import HeldJob, reviewed
+
+    app = _solo(save_settings=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _summary(pilot)
+        await pilot.press("r")
+        await _until(pilot, "Reviewing is off here")
+        job = HeldJob(reviewed()[1], refuse="The lobby is reviewing too many matches; try again soon.")
+        app.review_job = job  # type: ignore[attr-defined]
+        await pilot.press("r")
+        await _until(pilot, "The lobby is reviewing too many matches")
+        assert isinstance(app.screen, ReviewScreen) and job.texts
+    assert not matches_dir().exists()
