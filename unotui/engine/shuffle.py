@@ -183,6 +183,8 @@ class ShuffleSource:
     """
 
     __slots__ = ("_keys", "from_secrets", "known_keys", "secret", "seed")
+    secret: bytes
+    _keys: dict[int, bytes]
 
     def __init__(self, secret: bytes | None = None, *, seed: int | None = None,
                  keys: Mapping[int, bytes] | None = None) -> None:
@@ -203,8 +205,8 @@ class ShuffleSource:
             secret = secrets.token_bytes(SECRET_BYTES)
         if not isinstance(secret, bytes) or len(secret) != SECRET_BYTES:
             raise ValueError(f"the match secret is {SECRET_BYTES} bytes")
-        self.secret: bytes = secret
-        self._keys: dict[int, bytes] = {}
+        self.secret = secret
+        self._keys = {}
 
     def round_key(self, round_no: int) -> bytes:
         """The key of round ``round_no`` (0: before the first deal)."""
