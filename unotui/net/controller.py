@@ -32,7 +32,8 @@ from __future__ import annotations
 import asyncio
 from abc import ABC, abstractmethod
 from collections.abc import Callable
-from typing import ClassVar
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, ClassVar
 
 from ..bots import suggest
 from ..engine import Action, SeatView
@@ -40,10 +41,42 @@ from ..protocol import messages as m
 from ..protocol.events import ViewUpdated
 from .room_info import RoomChanged, SeatMark
 
-__all__ = ["Controller", "JoinError", "Listener", "Update"]
+if TYPE_CHECKING:
+    from ..transcript import Transcript
+
+__all__ = ["Controller", "JoinError", "Listener", "MatchRecord", "RecordArrived", "RecordRefused", "Update"]
 
 
-Update = ViewUpdated | m.Accepted | m.Refused | m.Closed | m.Presence | m.Deadline | m.ChatLine | RoomChanged
+@dataclass(frozen=True, slots=True)
+class MatchRecord:
+    """A finished match as this seat may keep it: its ``transcript`` (what ``s`` saves,
+    ``unotui replay`` and ``unotui review`` read) and the ``seat`` to review it from (the
+    viewer's; a spectator's is the winner's)."""
+
+    transcript: Transcript
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class RecordArrived:
+    """The match's record is known now (a remote seat: the host's, checked against what
+    the seat saw): :attr:`Controller.record` holds it."""
+
+    record: MatchRecord
+
+
+@dataclass(frozen=True, slots=True)
+class RecordRefused:
+    """The host's record of the match was refused: ``reason`` is a sentence for the
+    player; :attr:`Controller.record` stays ``None``."""
+
+    reason: str
+
+
+Update = (
+    ViewUpdated | m.Accepted | m.Refused | m.Closed | m.Presence | m.Deadline | m.ChatLine | RoomChanged
+    | RecordArrived | RecordRefused
+)
 """What a seat is told, local or remote: the view (the protocol's :class:`ViewUpdated`, as
 a remote seat's session rebuilds it from the snapshot and deltas), and the protocol's own messages for the
 answers, presence (``reconnecting``: this seat's own link to the host), deadlines
@@ -110,6 +143,18 @@ class Controller(ABC):
         """Who holds each seat, as far as this seat knows (computer players, people away
         or stood in for: the Players panel's marks; empty: nothing known)."""
         return ()
+
+    @property
+    def record(self) -> MatchRecord | None:
+        """The finished match's record: ``None`` until the match is over and this seat
+        knows its transcript (a remote seat: once the host's record arrived and matched
+        what the seat saw; :class:`RecordArrived` says when)."""
+        return None
+
+    @property
+    def record_refused(self) -> str:
+        """Why the host's record was refused (a sentence), or ``""``."""
+        return ""
 
     @property
     def leaving(self) -> str:

@@ -40,7 +40,7 @@ from ..protocol import messages as m
 from ..protocol.events import ViewUpdated
 from ..table import AUTO_KEEP, SeatKind
 from .config import RoomConfig
-from .controller import Controller
+from .controller import Controller, MatchRecord
 from .core import TableCore
 from .room_info import SeatMark
 from .seats import SeatBook, SeatEntry
@@ -125,6 +125,7 @@ class _Seat:
 
     closed = False
     log_from = 0
+    version = 0  # (no wire: the match's record is the game itself, LocalGame.record)
 
     def __init__(self) -> None:
         self.sent: list[m.Message | SeatView] = []
@@ -233,6 +234,15 @@ class LocalGame(Controller):
     @property
     def view(self) -> SeatView:
         return self._view
+
+    @property
+    def record(self) -> MatchRecord | None:
+        """The solo match's transcript once it is over (the whole game is here)."""
+        if not self.game.over:
+            return None
+        from ..transcript import transcript_of
+
+        return MatchRecord(transcript_of(self.game), self.seat)
 
     @property
     def marks(self) -> tuple[SeatMark, ...]:
