@@ -30,7 +30,8 @@ from ..words import display_name, verdict_text
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from ...engine import Game
+    from ...net.controller import RecordArrived, RecordRefused
+    from ...transcript import Transcript
 
 __all__ = [
     "MatchOverHook",
@@ -288,22 +289,30 @@ class MatchOverHook(Protocol):
         it is an error, or ``None``."""
 
 
-def saved_game(app: Any) -> tuple[Game | None, str]:
-    """The game the match summary's ``s`` saves, or ``None`` and why it cannot.
+def saved_game(app: Any) -> tuple[Transcript | None, str]:
+    """The transcript the match summary's ``s`` saves, or ``None`` and why it cannot yet.
 
-    Only a solo game is held in this process (:class:`~unotui.net.local.LocalGame`); an
-    app that writes nothing on this machine (an SSH session: ``save_settings`` off, the
-    game runs on the server) saves nothing either.
+    A solo game's is its own (:class:`~unotui.net.local.LocalGame`); a seat at a LAN or
+    lobby table has the host's record once it arrived and matched what the seat saw
+    (``controller.record``), and until then says it is on its way (or why it was
+    refused, or that the host sends none).  An app that writes nothing on this machine
+    (an SSH session: ``save_settings`` off, the game runs on the server) saves nothing.
     """
-    from ...net.local import LocalGame
-    from ...transcript.save import SEAT_CANNOT_SAVE
+    from ...transcript.save import HOST_SENDS_NO_RECORD, RECORD_ON_ITS_WAY
 
     controller = getattr(app, "controller", None)
-    if not isinstance(controller, LocalGame):
-        return None, SEAT_CANNOT_SAVE
     if not getattr(app, "save_settings", True):
         return None, "Saving is off here: this game runs on the server, not on your machine."
-    return controller.game, ""
+    record = getattr(controller, "record", None)
+    if record is not None:
+        return record.transcript, ""
+    refused = getattr(controller, "record_refused", "")
+    if refused:
+        return None, refused
+    welcome = getattr(controller, "welcome", None)
+    if welcome is not None and welcome.version < 2:
+        return None, HOST_SENDS_NO_RECORD
+    return None, RECORD_ON_ITS_WAY
 
 
 def _shown(path: Path) -> str:
@@ -357,8 +366,21 @@ class MatchOverScreen(ModalScreen[str]):
         self._fits = 0
         self._saved: Path | None = None
 
-    def _game(self) -> tuple[Game | None, str]:
+    def _game(self) -> tuple[Transcript | None, str]:
         return saved_game(self.app)
+
+    def record_changed(self, update: RecordArrived | RecordRefused) -> None:
+        """A networked match's record arrived (``s`` now saves it: the key bar and the
+        hint line say so) or was refused (said at once, in red: never used silently)."""
+        self.refresh_bindings()
+        reason = getattr(update, "reason", "")
+        if reason:
+            self._say(reason, error=True, scroll=False)
+            self.app.notify(reason, severity="error", markup=False)
+        elif self.is_mounted:
+            self._fits = 0
+            self.refresh(recompose=True)
+            self.call_after_refresh(self._fit_chart)
 
     def compose(self) -> ComposeResult:
         v = self.view
@@ -400,7 +422,8 @@ class MatchOverScreen(ModalScreen[str]):
         from ...transcript.save import save_in
 
         game = self._game()[0]
-        if game is None:  # pragma: no cover - check_action lets only cannot_save through
+        if game is None:  # (the key bar refreshes when the record arrives: say why instead)
+            self.action_cannot_save()
             return
         if self._saved is None:
             try:
