@@ -151,3 +151,30 @@ def test_a_remote_seat_keeps_a_matching_record_and_refuses_a_tampered_one() -> N
         else:
             assert seat.record is None and seat.record_refused.startswith(MISMATCH)
             assert isinstance(heard[-1], RecordRefused) and heard[-1].reason == seat.record_refused
+
+
+def test_the_largest_part_the_codec_allows_fits_a_host_frame() -> None:
+    """256 keys, 3000 of the longest steps and ten 64-character names: within 64 KB, so
+    every part :func:`record_parts` makes can be sent."""
+    from unotui.protocol.codec import RECORD_ACTIONS, RECORD_KEYS, decode_host
+    from unotui.protocol.values import ACTION_BY_TEXT
+
+    longest = max(ACTION_BY_TEXT.values(), key=lambda a: len(str(a)))
+    part = m.TranscriptPart(0, 256, tuple(chr(65 + s) * 64 for s in range(10)), 9,
+                            ("ab" * 32,) * RECORD_KEYS, ((9, longest),) * RECORD_ACTIONS)
+    body = encode_frame(part, HOST_LIMITS.frame)
+    assert len(body) <= HOST_LIMITS.frame and decode_host(body[4:]) == part
+
+
+def test_a_long_record_goes_in_several_parts_and_comes_back_whole(monkeypatch: pytest.MonkeyPatch) -> None:
+    import unotui.protocol.codec as codec
+
+    game = _match()
+    monkeypatch.setattr(codec, "RECORD_ACTIONS", 40)  # (a match of 40-step parts)
+    monkeypatch.setattr(codec, "RECORD_KEYS", 2)
+    parts = record_parts(game)
+    assert len(parts) == -(-len(game.history) // 40) > 2
+    peer = _peer(2)
+    events = [e for p in parts for e in peer.receive_data(encode_frame(p, HOST_LIMITS.frame), 0.1)]
+    assert events == [_received(game)] and not peer.closed
+    assert len(events[0].keys) == game.round_no + 1

@@ -334,9 +334,10 @@ def matches_dir() -> Path:
 class MatchOverScreen(ModalScreen[str]):
     """Final standings and a chart of scores by round: save, rematch, menu or quit.
 
-    ``s`` saves the match's transcript (``unotui replay FILE`` reads it) where the game
-    is held here; elsewhere the same key says why it cannot, and the key bar leaves it
-    out (two bindings of ``s``: :meth:`check_action` lets one through).
+    ``s`` saves the match's transcript (``unotui replay FILE`` reads it): a solo game's,
+    or at a LAN or lobby seat the host's record once it arrived; until then (or where
+    there is none) the same key says why, and the key bar leaves it out (two bindings of
+    ``s``: :meth:`check_action` lets one through).
     """
 
     CSS_PATH = "results.tcss"
