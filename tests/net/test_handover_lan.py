@@ -5,6 +5,10 @@ client is sent none; a seat that arrives after the end gets it."""
 from __future__ import annotations
 
 import asyncio
+import json
+import subprocess
+import sys
+from pathlib import Path
 from random import Random
 
 import pytest
@@ -17,6 +21,7 @@ from unotui.protocol import messages as m
 from unotui.protocol.codec import decode_host, encode
 from unotui.protocol.framing import FrameDecoder, frame
 from unotui.transcript import Transcript, final_state, replay
+from unotui.transcript.save import save
 
 from .lan_support import FAST, Player, hosted, raw, until
 
@@ -52,7 +57,12 @@ async def _raw_spectator(port: int, max_version: int) -> list[object]:
         writer.close()
 
 
-async def test_each_seat_gets_a_record_that_replays_to_the_hosts_match() -> None:
+def _cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "unotui", *args], capture_output=True, text=True,
+                          timeout=120, check=False)
+
+
+async def test_each_seat_gets_a_record_that_replays_to_the_hosts_match(tmp_path: Path) -> None:
     async with hosted(CONFIG) as (_host, room, port):
         players = [Player(RemoteGame("127.0.0.1", port, name=n), Random(k)) for k, n in enumerate("AB")]
         for p in players:
@@ -69,6 +79,17 @@ async def test_each_seat_gets_a_record_that_replays_to_the_hosts_match() -> None
             again = replay(Transcript.from_mapping(data))
             assert again.scores == game.scores and final_state(again) == final_state(game)
             assert not p.game.record_refused and not p.closed
+        # What s saves, the CLI replays and reviews (in a subprocess, as a user runs them).
+        record = players[1].game.record
+        assert record is not None
+        path = tmp_path / "seat.json"
+        save(record.transcript, path)
+        replayed = _cli("replay", str(path), "--json", "--no-events")
+        assert replayed.returncode == 0, replayed.stderr
+        assert json.loads(replayed.stdout) == final_state(game, events=False)
+        reviewed = _cli("review", str(path), "--json", "--playouts", "4", "--jobs", "1")
+        assert reviewed.returncode == 0, reviewed.stderr
+        assert json.loads(reviewed.stdout)["players"] == list(game.names)
 
         # A version 1 client arriving now is sent no record; a version 2 one is.
         old = await _raw_spectator(port, 1)
