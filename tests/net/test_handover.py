@@ -104,6 +104,10 @@ def test_a_tampered_key_an_action_or_a_short_record_is_refused() -> None:
         check_record(replace(good, actions=tuple(steps)), witness, RULES, 0)
     with pytest.raises(RecordMismatch, match=r"does not end|final scores|log differs"):
         check_record(replace(good, actions=good.actions[:-1]), witness, RULES, 0)
+    # A record far longer than the log the seat saw is refused before it is replayed.
+    padded = good.actions + ((0, good.actions[0][1]),) * (2 * len(game.log) + 101 - len(good.actions))
+    with pytest.raises(RecordMismatch, match="more than the match had"):
+        check_record(replace(good, actions=padded), witness, RULES, 0)
 
 
 def _peer(version: int) -> PeerSession:

@@ -32,45 +32,16 @@ from __future__ import annotations
 import asyncio
 from abc import ABC, abstractmethod
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from ..bots import suggest
 from ..engine import Action, SeatView
 from ..protocol import messages as m
 from ..protocol.events import ViewUpdated
+from .record import MatchRecord, RecordArrived, RecordRefused
 from .room_info import RoomChanged, SeatMark
 
-if TYPE_CHECKING:
-    from ..transcript import Transcript
-
 __all__ = ["Controller", "JoinError", "Listener", "MatchRecord", "RecordArrived", "RecordRefused", "Update"]
-
-
-@dataclass(frozen=True, slots=True)
-class MatchRecord:
-    """A finished match as this seat may keep it: its ``transcript`` (what ``s`` saves,
-    ``unotui replay`` and ``unotui review`` read) and the ``seat`` to review it from (the
-    viewer's; a spectator's is the winner's)."""
-
-    transcript: Transcript
-    seat: int
-
-
-@dataclass(frozen=True, slots=True)
-class RecordArrived:
-    """The match's record is known now (a remote seat: the host's, checked against what
-    the seat saw): :attr:`Controller.record` holds it."""
-
-    record: MatchRecord
-
-
-@dataclass(frozen=True, slots=True)
-class RecordRefused:
-    """The host's record of the match was refused: ``reason`` is a sentence for the
-    player; :attr:`Controller.record` stays ``None``."""
-
-    reason: str
 
 
 Update = (

@@ -29,8 +29,8 @@ from ..engine import Event, Game, Rules, SeatView, seat_view
 from ..engine.cards import Card, by_code
 from ..engine.deck import cached_deck
 from ..engine.shuffle import Label, commitment, shuffled
-from .controller import MatchRecord
 from .effects import Outbox
+from .record import MatchRecord
 
 if TYPE_CHECKING:  # (the table core imports this module: solo play loads no wire format)
     from ..protocol import messages as m
@@ -128,6 +128,11 @@ class Witness:
     last: SeatView | None = None
     _next: int = 0  # the first log index not taken in yet
 
+    @property
+    def log_length(self) -> int:
+        """How long the match's log was, as far as the seat was shown it."""
+        return self._next
+
     def observe(self, view: SeatView) -> None:
         """Take in a view (every view the seat is given, in order)."""
         base = view.log_start
@@ -156,6 +161,10 @@ def check_record(got: RecordReceived, witness: Witness, rules: Rules, seat: int 
     last = witness.last
     if last is None or last.winner < 0:
         raise RecordMismatch(f"{MISMATCH}: the match is not over here.")
+    if len(got.actions) > 2 * witness.log_length + 100:
+        # (every step logs about one event: a record far longer than the match's log is
+        # not this match, and replaying it would cost the seat what the host chose)
+        raise RecordMismatch(f"{MISMATCH}: it has {len(got.actions)} steps, more than the match had.")
     transcript = Transcript(got.names, rules, got.dealer, 0, None,
                             tuple((s, str(a)) for s, a in got.actions), None, 3, got.keys)
     _check_keys(got.keys, witness, rules)

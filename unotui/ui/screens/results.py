@@ -17,7 +17,7 @@ from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import VerticalScroll
+from textual.containers import Vertical, VerticalScroll
 from textual.events import Resize
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, Static
@@ -378,10 +378,13 @@ class MatchOverScreen(ModalScreen[str]):
         if reason:
             self._say(reason, error=True, scroll=False)
             self.app.notify(reason, severity="error", markup=False)
-        elif self.is_mounted:
-            self._fits = 0
-            self.refresh(recompose=True)
-            self.call_after_refresh(self._fit_chart)
+        elif self.is_mounted:  # (the hint line alone is made again: nothing else moves)
+            self.run_worker(self._new_keys(), group="keys", exclusive=True)
+
+    async def _new_keys(self) -> None:
+        keys = self.query_one("#keys", Vertical)
+        await keys.remove_children()
+        await keys.mount_all(self._keys())
 
     def compose(self) -> ComposeResult:
         v = self.view
@@ -402,11 +405,17 @@ class MatchOverScreen(ModalScreen[str]):
                 place.append(f"{p:>2}{mark} {_name(v, s):<28} {v.scores[s]:>6}\n")
             yield Static(place, classes="tight")
             yield Static(self._chart(), id="chart")
-            save = "s: save   " if self._game()[0] is not None else ""
             yield Static(Text(""), id="saved", classes="tight")
-            yield from _with_mark(f"{save}r: rematch   m: main menu   q: quit   ?: help", self.verdict,
-                                  dialog_room(self.app.size.width))
+            keys = Vertical(*self._keys(), id="keys")
+            keys.styles.height = "auto"
+            yield keys
         yield Footer()
+
+    def _keys(self) -> list[Static]:
+        """The hint line of keys (``s`` when there is something to save), with the mark."""
+        save = "s: save   " if self._game()[0] is not None else ""
+        return _with_mark(f"{save}r: rematch   m: main menu   q: quit   ?: help", self.verdict,
+                          dialog_room(self.app.size.width))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """``s`` saves where the game is here, and explains where it is not."""
