@@ -26,6 +26,7 @@ class Box:
 
     closed = False
     log_from = 0
+    version = 1
 
     def __init__(self) -> None:
         self.sent: list[Any] = []

@@ -15,6 +15,7 @@ import msgpack
 
 from tests.seeds import rng_secret
 from unotui.engine import Card, Catch, Colour, Event, Game, Rules, deal_order, seat_view
+from unotui.engine.shuffle import round_key, secret_from_seed
 from unotui.protocol import (
     Accepted,
     Bye,
@@ -41,6 +42,7 @@ from unotui.protocol import (
     Snapshot,
     Start,
     TableState,
+    TranscriptPart,
     ViewEncoder,
     Welcome,
     encode,
@@ -48,7 +50,13 @@ from unotui.protocol import (
 from unotui.protocol.values import ACTION_BY_TEXT
 
 TOKEN = "q1w2e3r4t5y6u7i8o9p0a1s2d3f4g5h6j7k8l9z0x1c"
+#: round keys 0-2 of seed 7's match (a record carries every round's, in hex)
+RECORD_KEYS = [round_key(secret_from_seed(7), r).hex() for r in range(3)]
 OUT = Path(__file__).resolve().parents[2] / "protocol" / "vectors"
+
+
+def _steps(*steps: tuple[int, str]) -> tuple[tuple[int, Any], ...]:
+    return tuple((seat, ACTION_BY_TEXT[text]) for seat, text in steps)
 
 
 def framed(body: bytes) -> str:
@@ -235,7 +243,15 @@ def host_file() -> dict[str, Any]:
               Deadline("hold", 2, 120000)),
         valid("deadline: every hold cancelled (those still running follow)", Deadline("hold", None, 0)),
         valid("deadline: seat 1's turn timer ran out and the host acted for it", Deadline("turn", 1, 0)),
+        valid("transcript (version 2): part 0 of 2, the names, round keys 0 and 1, the first steps",
+              TranscriptPart(0, 2, ("Ann", "Bob"), None, (RECORD_KEYS[0], RECORD_KEYS[1]),
+                             _steps((1, "R1"), (0, "draw"), (0, "keep"), (0, "catch 1")))),
+        valid("transcript (version 2): part 1 of 2, the last key and steps (a round won, the next dealt)",
+              TranscriptPart(1, 2, (), None, (RECORD_KEYS[2],),
+                             _steps((1, "G5!"), (0, "uno"), (1, "deal")))),
     ]
+    record = {"t": "transcript", "part": 0, "parts": 1, "names": ["Ann", "Bob"], "dealer": None,
+              "keys": [RECORD_KEYS[0]], "actions": [[1, "R1"]]}
     snap_wire = msgpack.unpackb(encode(snap))
     view = snap_wire["view"]
     delta_wire = {"t": "delta", "log_at": 9, "log": [], "set": {}}
@@ -282,6 +298,21 @@ def host_file() -> dict[str, Any]:
                 {k: v for k, v in ok[0]["value"].items() if k != "token"}),
         invalid("chat: earlier is nil (a flag: true or false, or missing)", "bad_message",
                 {"t": "chat", "seat": 1, "name": "Bob", "text": "gg", "earlier": None}),
+        invalid("transcript: part 1 of 1", "bad_message", {**record, "part": 1, "names": []}),
+        invalid("transcript: part 0 without the names", "bad_message", {**record, "names": []}),
+        invalid("transcript: names in a later part", "bad_message", {**record, "part": 1, "parts": 2}),
+        invalid("transcript: one name", "bad_message", {**record, "names": ["Ann"]}),
+        invalid("transcript: 257 parts", "bad_message", {**record, "parts": 257}),
+        invalid("transcript: a round key in upper case", "bad_message",
+                {**record, "keys": [RECORD_KEYS[0].upper()]}),
+        invalid("transcript: a round key of 31 bytes", "bad_message",
+                {**record, "keys": [RECORD_KEYS[0][2:]]}),
+        invalid("transcript: 257 keys in a part", "bad_message", {**record, "keys": [RECORD_KEYS[0]] * 257}),
+        invalid("transcript: 3001 steps in a part", "bad_message",
+                {**record, "actions": [[1, "draw"]] * 3001}),
+        invalid("transcript: a step of seat 10", "bad_message", {**record, "actions": [[10, "draw"]]}),
+        invalid("transcript: a step as a map", "bad_message", {**record, "actions": [{"1": "draw"}]}),
+        invalid("transcript: a step not canonical", "bad_action", {**record, "actions": [[1, "DRAW"]]}),
     ]
     older = [  # what an older host sends: accepted, read as the canonical message "as"
         # (false flags - table.autostart, chat.earlier - are not written: nothing to add)

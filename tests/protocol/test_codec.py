@@ -47,6 +47,7 @@ from unotui.protocol.messages import (
     LobbyState,
     LobbyTable,
     Quick,
+    TranscriptPart,
 )
 from unotui.protocol.values import ACTION_BY_TEXT, action_in
 
@@ -92,6 +93,8 @@ HOST_SAMPLES = [
                (LeaderRow("Bob", 12, 7, 215),), None),
     LobbyState("Ann", "", 0, (), (), "K7QMX"),
     Created("K7QMX"),
+    TranscriptPart(0, 2, ("Ann", "Bob"), None, ("ab" * 32, "0f" * 32), ((1, ACTION_BY_TEXT["R5!"]),)),
+    TranscriptPart(1, 2, (), None, (), ((0, ACTION_BY_TEXT["catch 1"]), (1, ACTION_BY_TEXT["deal"]))),
 ]
 
 

@@ -223,7 +223,8 @@ def test_an_unknown_format_is_refused_naming_the_known_ones(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     path = tmp_path / "t.json"
-    path.write_text('{"format": "unotui-transcript/3", "players": 2}')
+    path.write_text('{"format": "unotui-transcript/9", "players": 2}')
     assert main(["replay", str(path)]) == 1
     err = capsys.readouterr().err
-    assert "unotui-transcript/3" in err and "unotui-transcript/1" in err and "unotui-transcript/2" in err
+    assert "unotui-transcript/9" in err and "unotui-transcript/1" in err and "unotui-transcript/2" in err
+    assert "unotui-transcript/3" in err

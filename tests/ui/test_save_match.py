@@ -1,6 +1,6 @@
 """Saving a match from its summary (issue 19, item 9): ``s`` writes the solo match's
 transcript where the dialog says, and ``unotui replay`` reads that file back; at a table
-held by a host elsewhere the key is not offered and says why it cannot save.
+held by a host elsewhere it saves the host's record once that arrives.
 
 The solo match is played to its end by keys (one round is the match), at both sizes.
 """
@@ -24,7 +24,7 @@ from unotui.net.config import RoomConfig
 from unotui.net.local import LocalGame
 from unotui.net.remote import RemoteGame
 from unotui.transcript import final_state
-from unotui.transcript.save import SEAT_CANNOT_SAVE
+from unotui.transcript.save import RECORD_ON_ITS_WAY
 from unotui.ui.app import UnoApp
 from unotui.ui.cli import table_app
 from unotui.ui.lan import joined
@@ -128,28 +128,54 @@ async def _settle_remote(pilot: Pilot[Any]) -> None:
     await pilot.pause(0.01)
 
 
-async def test_a_seat_at_a_hosted_table_is_told_why_it_cannot_save(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A joined seat (real host on loopback): no ``s`` in the key bar or the hint line,
-    and ``s`` says plainly why; nothing is written."""
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
+async def test_s_at_a_hosted_tables_summary_saves_the_hosts_record(
+    size: tuple[int, int], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A joined seat (real host on loopback): ``s`` says the record is on its way until it
+    arrives, then saves it (the key bar offers it); ``unotui replay`` reads the file to the
+    host's final state."""
     monkeypatch.setattr(tui_support, "settle", _settle_remote)
     room = RoomConfig(seats=2, bots=1, autostart=True, rules=ONE_ROUND, **FAST)
-    async with hosted(room) as (_host, _room, port):
+    async with hosted(room) as (_host, hosted_room, port):
         app = table_app(joined("127.0.0.1", port, name="Joey"), "Joey")
         app.options = GameOptions(name="Joey", summary_pause=0)
-        async with app.run_test(size=(80, 24)) as pilot:
+        async with app.run_test(size=size) as pilot:
             for _ in range(1000):
                 if isinstance(app.screen, TableScreen):
                     break
                 await pilot.pause(0.02)
-            assert isinstance(app.controller, RemoteGame)
+            controller = app.controller
+            assert isinstance(controller, RemoteGame)
+            arrived = controller._record_in
+            held: list[Any] = []
+            monkeypatch.setattr(controller, "_record_in", held.append)  # (held back a while)
             screen = await _summary(pilot)
             assert "Save" not in _footer_keys(app)
-            assert "s: save" not in _hint(screen)
             await pilot.press("s")
-            await _until(pilot, "This match cannot be saved here: its host holds the game.")
-            assert isinstance(app.screen, MatchOverScreen)
-            assert SEAT_CANNOT_SAVE.startswith("This match cannot be saved here")
-    assert not Path(matches_dir()).exists()
+            await _until(pilot, RECORD_ON_ITS_WAY)
+            assert not matches_dir().exists()
+            for _ in range(200):
+                if held:
+                    break
+                await pilot.pause(0.02)
+            arrived(held[0])  # the record arrives now: the summary hears it
+            await pilot.pause(0.1)
+            assert controller.record is not None
+            screen = app.screen
+            assert isinstance(screen, MatchOverScreen)
+            assert "Save" in _footer_keys(app) and _hint(screen).startswith("s: save")
+            await pilot.press("s")
+            await _until(pilot, "Saved. Replay it with: unotui replay")
+            (path,) = sorted(matches_dir().glob("*.json"))
+            game = hosted_room.game
+            assert game is not None
+            expected = final_state(game)
+    assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
+    capsys.readouterr()
+    assert main(["replay", str(path), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == expected
+    assert json.loads(path.read_text())["format"] == "unotui-transcript/3"
 
 
 # ----- unotui play --save FILE ----------------------------------------------------------

@@ -43,7 +43,7 @@ and answers the queries.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from . import legal as _legal_mod
@@ -86,6 +86,9 @@ class Game:
             of the deck follows, shuffled).  For tests and replays.
         seed: derive the match secret from this seed (simulations, tests, replays).
         secret: the match secret itself (32 bytes; replaying a saved game).
+        keys: instead of a secret, every round's key (round -> 32 bytes; round 0 draws
+            for the first dealer): replaying a match a seat saw, whose host revealed its
+            keys but never its secret.
 
     With neither ``seed`` nor ``secret`` the secret comes from
     :func:`secrets.token_bytes`: the way every real game (solo, LAN, lobby) is dealt.
@@ -160,6 +163,7 @@ class Game:
         deck: Sequence[Card] | None = None,
         seed: int | None = None,
         secret: bytes | None = None,
+        keys: Mapping[int, bytes] | None = None,
     ) -> None:
         self.names = (
             tuple(f"Player {i + 1}" for i in range(players))
@@ -169,7 +173,7 @@ class Game:
         self.n = len(self.names)
         self.rules = (rules or Rules()).validate(self.n)
         try:
-            self.shuffler = ShuffleSource(secret, seed=seed)
+            self.shuffler = ShuffleSource(secret, seed=seed, keys=keys)
         except ValueError as exc:
             raise RulesError(str(exc)) from None
         self.history = []

@@ -33,11 +33,12 @@ import hashlib
 import hmac
 import secrets
 import struct
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from enum import StrEnum
 from typing import TypeVar
 
 from .cards import Card, by_code
+from .errors import RulesError
 
 __all__ = [
     "SECRET_BYTES",
@@ -169,33 +170,50 @@ class ShuffleSource:
             :func:`secrets.token_bytes`.
         seed: instead of a secret, derive one from this seed (simulations, tests,
             replays: never a real game).
+        keys: instead of a secret, the round keys themselves (round number -> 32 bytes):
+            what a seat knows of a finished match (its host reveals every round's key,
+            never the secret), enough to replay it; any other round's key is an error.
 
     Attributes:
-        secret: the match secret (never sent to anyone during the match).
+        secret: the match secret (never sent to anyone during the match); ``b""`` for a
+            source made of round keys.
         seed: the seed it was derived from, or ``None``.
         from_secrets: whether the secret came from :mod:`secrets` (the way real games run).
+        known_keys: whether the source holds round keys and no secret.
     """
 
-    __slots__ = ("_keys", "from_secrets", "secret", "seed")
+    __slots__ = ("_keys", "from_secrets", "known_keys", "secret", "seed")
+    secret: bytes
+    _keys: dict[int, bytes]
 
-    def __init__(self, secret: bytes | None = None, *, seed: int | None = None) -> None:
-        if secret is not None and seed is not None:
-            raise ValueError("give a secret or a seed, not both")
+    def __init__(self, secret: bytes | None = None, *, seed: int | None = None,
+                 keys: Mapping[int, bytes] | None = None) -> None:
+        if (secret is not None) + (seed is not None) + (keys is not None) > 1:
+            raise ValueError("give a secret, a seed or round keys, not two of them")
         self.seed = seed
-        self.from_secrets = secret is None and seed is None
+        self.from_secrets = secret is None and seed is None and keys is None
+        self.known_keys = keys is not None
+        if keys is not None:
+            if any(not isinstance(k, bytes) or len(k) != SECRET_BYTES for k in keys.values()):
+                raise ValueError(f"a round key is {SECRET_BYTES} bytes")
+            self.secret = b""
+            self._keys = dict(keys)
+            return
         if seed is not None:
             secret = secret_from_seed(seed)
         elif secret is None:
             secret = secrets.token_bytes(SECRET_BYTES)
         if not isinstance(secret, bytes) or len(secret) != SECRET_BYTES:
             raise ValueError(f"the match secret is {SECRET_BYTES} bytes")
-        self.secret: bytes = secret
-        self._keys: dict[int, bytes] = {}
+        self.secret = secret
+        self._keys = {}
 
     def round_key(self, round_no: int) -> bytes:
         """The key of round ``round_no`` (0: before the first deal)."""
         key = self._keys.get(round_no)
         if key is None:
+            if self.known_keys:
+                raise RulesError(f"the key of round {round_no} is not known")
             key = self._keys[round_no] = round_key(self.secret, round_no)
         return key
 
@@ -204,5 +222,7 @@ class ShuffleSource:
         return shuffled(self.round_key(round_no), label, ordinal, cards)
 
     def __repr__(self) -> str:
+        if self.known_keys:
+            return f"<ShuffleSource {len(self._keys)} round keys>"
         how = "secrets" if self.from_secrets else f"seed={self.seed}" if self.seed is not None else "given"
         return f"<ShuffleSource {how}>"  # never the secret itself

@@ -38,12 +38,16 @@ from ..bots import suggest
 from ..engine import Action, SeatView
 from ..protocol import messages as m
 from ..protocol.events import ViewUpdated
+from .record import MatchRecord, RecordArrived, RecordRefused
 from .room_info import RoomChanged, SeatMark
 
-__all__ = ["Controller", "JoinError", "Listener", "Update"]
+__all__ = ["Controller", "JoinError", "Listener", "MatchRecord", "RecordArrived", "RecordRefused", "Update"]
 
 
-Update = ViewUpdated | m.Accepted | m.Refused | m.Closed | m.Presence | m.Deadline | m.ChatLine | RoomChanged
+Update = (
+    ViewUpdated | m.Accepted | m.Refused | m.Closed | m.Presence | m.Deadline | m.ChatLine | RoomChanged
+    | RecordArrived | RecordRefused
+)
 """What a seat is told, local or remote: the view (the protocol's :class:`ViewUpdated`, as
 a remote seat's session rebuilds it from the snapshot and deltas), and the protocol's own messages for the
 answers, presence (``reconnecting``: this seat's own link to the host), deadlines
@@ -110,6 +114,18 @@ class Controller(ABC):
         """Who holds each seat, as far as this seat knows (computer players, people away
         or stood in for: the Players panel's marks; empty: nothing known)."""
         return ()
+
+    @property
+    def record(self) -> MatchRecord | None:
+        """The finished match's record: ``None`` until the match is over and this seat
+        knows its transcript (a remote seat: once the host's record arrived and matched
+        what the seat saw; :class:`RecordArrived` says when)."""
+        return None
+
+    @property
+    def record_refused(self) -> str:
+        """Why the host's record was refused (a sentence), or ``""``."""
+        return ""
 
     @property
     def leaving(self) -> str:

@@ -11,7 +11,8 @@ solo play's in-process seat) rather than into a list for the caller to copy: the
 is where the member's view sync lives (the last view it was sent, the log it has), so a
 view becomes a snapshot or delta there, and the other messages queue behind it in order.
 The referee's :class:`~unotui.table.Outcome` becomes the seats' messages in one place,
-:meth:`TableCore._apply`.  :mod:`unotui.net.room` is the asyncio adapter around it.
+:meth:`TableCore._apply` (the match's record: :mod:`~unotui.net.handover`); the asyncio
+adapter around it is :mod:`unotui.net.room`.
 """
 
 from __future__ import annotations
@@ -54,9 +55,10 @@ from .effects import (
     saved_seats,
     table_state,
 )
+from .handover import send_record
 from .password import password_matches
 from .saved import SavedTable
-from .seats import SeatBook, SeatEntry
+from .seats import KEY_SEAT_IN_USE, KEY_TAKEN_OVER, RESUMED_ELSEWHERE, SeatBook, SeatEntry
 
 __all__ = ["TableCore"]
 
@@ -65,13 +67,6 @@ log = logging.getLogger("unotui.host")
 K = TypeVar("K", bound=Hashable)
 
 SERVER_ERROR = "This table failed and was closed; pick another one."
-#: a lobby key's seat is at another connection (two terminals of one key never throw each
-#: other out: a token, the same program coming back, still replaces a dying connection)
-KEY_SEAT_IN_USE = ("Your seat at this table is in use in another terminal of your SSH key, so it "
-                   "stays there unless you take it over (hello.take_over).")
-#: what the connection a seat is taken from hears (``closed`` ``replaced``)
-RESUMED_ELSEWHERE = "This seat was resumed from another connection."
-KEY_TAKEN_OVER = "Your seat moved to another terminal of your SSH key: you took it over there."
 
 
 class TableCore(Generic[K]):
@@ -94,10 +89,9 @@ class TableCore(Generic[K]):
         self.referee: Referee | None = None
         self.status = TableStatus.WAITING
         self._journaled = 0  # game.history entries already recorded
-        #: whether anything stores the records (a table with no journal, solo play: no)
-        self.recording = True
+        self.recording = True  # whether anything stores the records (solo play: no)
         self._records: list[Record] = []
-        self._events: list[str] = []
+        self._events: list[str] = []  # lines for the host's log
         self._changed = False
         #: the last lines said here, for whoever comes in next (in memory only: a table
         #: rebuilt from its journal starts with none)
@@ -114,11 +108,8 @@ class TableCore(Generic[K]):
         config = config_from_dict(saved.config)
         book = SeatBook(config.seats)
         if saved.seats:
-            book.seats = [
-                SeatEntry(s.name, s.kind, s.token, False, now if s.kind == SeatKind.HUMAN else None, s.owner,
-                          s.level, identity=s.identity)
-                for s in saved.seats
-            ]
+            book.seats = [SeatEntry(s.name, s.kind, s.token, False, now if s.kind == SeatKind.HUMAN else None,
+                                    s.owner, s.level, identity=s.identity) for s in saved.seats]
         if saved.secret is None:  # still a waiting room: people come back to it by token
             for seat in book.humans():
                 if not book.seats[seat].owner:
@@ -130,7 +121,7 @@ class TableCore(Generic[K]):
         core = cls.playing(saved.code, config, book, game)
         referee = core.referee
         assert referee is not None
-        for seat in book.humans():
+        for seat in book.humans():  # (every seat's answers first, then the drops)
             referee.restore_answers(seat, [seq for seq, s, _text in saved.actions if s == seat and seq >= 0])
         for seat in book.humans():
             core._apply(referee.drop(seat, now), now)
@@ -289,8 +280,7 @@ class TableCore(Generic[K]):
         return self.drain()
 
     def join(self, member: K, outbox: Outbox, seat: int, now: float) -> Effects[K]:
-        """The person of ``seat`` sits down in this process (solo play): no hello, no
-        token, nothing to prove; they get the view at once."""
+        """``seat``'s person sits down in this process (solo play): nothing to prove."""
         self._seat(member, outbox, seat, None, now)
         return self.drain()
 
@@ -319,6 +309,7 @@ class TableCore(Generic[K]):
         self.audience.add(member, outbox, seat, watcher)
         if self.game is not None:
             outbox.send_view(seat_view(self.game, seat, self.game.round_log_start))
+            send_record([outbox], self.game)  # (arriving after the end: the match's record at once)
         for line in self.recent_chat:  # what was said before this member came in
             outbox.send(replace(line, earlier=True))
         if self.referee is not None:
@@ -400,7 +391,6 @@ class TableCore(Generic[K]):
     def _begin(self, now: float) -> None:
         self.book.fill_with_bots(list(BOT_NAMES), self.config.level)
         game = Game(self.book.names, self.config.rules)  # dealt from a secrets-made key
-        self._journaled = len(game.history)  # the deal a new game makes by itself
         self._save_seats()
         self._records.append(MatchStarted(game.shuffler.secret))
         referee = self._referee(game)
@@ -419,8 +409,7 @@ class TableCore(Generic[K]):
         """The referee of ``game`` at this table's pace unless given (its computer players
         made anew unless given)."""
         config = self.config
-        if rng is None:
-            rng = secrets.SystemRandom()  # the computer players' and the referee's
+        rng = rng if rng is not None else secrets.SystemRandom()  # the computer players' and the referee's
         if bots is None:
             bots = {s: make_bot(config.level, rng) for s in self.book.bots()}
         if pacing is None:
@@ -477,22 +466,22 @@ class TableCore(Generic[K]):
             self.status = TableStatus.OVER
             self._events.append(f"match over: {game.names[game.winner]} won")
             self._broadcast_table()
+            send_record(list(self.audience.outbox.values()), game)  # (after the last view)
 
     def _record_actions(self, outcome: Outcome) -> None:
         """What the game applied since the last outcome, to store before anyone hears of it."""
         game = self.game
         if game is not None and len(game.history) != self._journaled:
             if self.recording:
-                rows = action_rows(game.history[self._journaled:], outcome.accepted)
-                self._records.append(ActionsApplied(rows))
+                new = game.history[self._journaled:]
+                self._records.append(ActionsApplied(action_rows(new, outcome.accepted)))
             self._journaled = len(game.history)
 
     def _save_seats(self) -> None:
         if self.recording:
             self._records.append(SeatsSaved(saved_seats(self.book)))
 
-    def _send_views(self) -> None:
-        """Bring every member up to date (see :meth:`Audience.send_views`)."""
+    def _send_views(self) -> None:  # (every member up to date: Audience.send_views)
         if self.game is not None:
             self.audience.send_views(self.game)
 

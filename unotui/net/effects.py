@@ -46,6 +46,10 @@ class Outbox(Protocol):
     def closed(self) -> bool: ...
     @property
     def log_from(self) -> int: ...
+    @property
+    def version(self) -> int:
+        """The protocol version the member speaks (0: in this process, no wire)."""
+        ...
     def accept(
         self, *, seat: int | None, token: str | None, table: str, table_name: str, seats: int, rules: Rules,
         name: str | None = None,

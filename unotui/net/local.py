@@ -31,7 +31,6 @@ import asyncio
 import contextlib
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
 from random import Random
 from typing import TYPE_CHECKING, Protocol
 
@@ -41,16 +40,15 @@ from ..protocol import messages as m
 from ..protocol.events import ViewUpdated
 from ..table import AUTO_KEEP, SeatKind
 from .config import RoomConfig
-from .controller import Controller
+from .controller import Controller, MatchRecord
 from .core import TableCore
 from .room_info import SeatMark
 from .seats import SeatBook, SeatEntry
 
 if TYPE_CHECKING:  # (solo play writes no bytes: the wire's packing is never loaded)
     from ..protocol.shared import SharedDeltas
-    from ..transcript import Transcript
 
-__all__ = ["Clock", "LocalGame", "LoopClock", "MatchRecord", "PausingClock"]
+__all__ = ["Clock", "LocalGame", "LoopClock", "PausingClock"]
 
 
 class Clock(Protocol):
@@ -127,6 +125,7 @@ class _Seat:
 
     closed = False
     log_from = 0
+    version = 0  # (no wire: the match's record is the game itself, LocalGame.record)
 
     def __init__(self) -> None:
         self.sent: list[m.Message | SeatView] = []
@@ -148,15 +147,6 @@ class _Seat:
     def close(self, code: str, message: str) -> None:
         self.closed = True
         self.sent.append(m.Closed(code, message))
-
-
-@dataclass(frozen=True)
-class MatchRecord:
-    """A finished match as one seat holds it: ``Controller.record`` (the remote side's
-    comes with the transcript a host hands over)."""
-
-    transcript: Transcript
-    seat: int
 
 
 class LocalGame(Controller):
@@ -248,8 +238,9 @@ class LocalGame(Controller):
     @property
     def record(self) -> MatchRecord | None:
         """The finished match's transcript and the person's seat (what the summary's
-        ``r`` reviews); ``None`` until the match is over."""
-        if self.game.phase is not Phase.MATCH_OVER:
+        ``s`` saves and ``r`` reviews); ``None`` until the match is over (the whole game
+        is here)."""
+        if not self.game.over:
             return None
         from ..transcript import transcript_of
 

@@ -14,7 +14,10 @@ views.  What differs is hidden here:
   that joining again after this process ended (a closed terminal, a crash) takes the
   seat back while the host holds it, where a new player would be refused;
 * everything the host sends is checked and its text sanitised again before it reaches
-  the screen: a host can be hostile too.
+  the screen: a host can be hostile too;
+* once the match is over the host (version 2) sends the match's record, which is held
+  against everything this seat saw (:mod:`unotui.net.handover`) before it becomes
+  :attr:`record`; a record that does not match is refused, with a sentence.
 """
 
 from __future__ import annotations
@@ -28,13 +31,14 @@ from typing import Any
 from .. import __version__
 from ..engine import DEAL, Action, Phase, Rules, SeatView
 from ..protocol import messages as m
-from ..protocol.events import ConnectionClosed, Fault, ViewUpdated
+from ..protocol.events import ConnectionClosed, Fault, RecordReceived, ViewUpdated
 from ..protocol.peer_session import PeerSession
-from ..protocol.session import PROTOCOL_VERSION
+from ..protocol.session import OLDEST_VERSION, PROTOCOL_VERSION
 from ..protocol.text import CHAT_MAX, clean
 from ..table import DeadlineKind, PresenceState
 from .addresses import DEFAULT_PORT, unreachable
-from .controller import Controller, JoinError
+from .controller import Controller, JoinError, MatchRecord, RecordArrived, RecordRefused
+from .handover import MISMATCH, RecordMismatch, Witness, check_record
 from .link import Link, session_of
 from .room_info import RoomChanged, RoomInfo, SeatInfo, SeatMark, seat_marks
 from .seat_memory import Place, SeatMemory, place_of
@@ -161,6 +165,9 @@ class RemoteGame(Controller):
         self._welcomed: asyncio.Future[None] | None = None
         self._closing = False
         self._reconnect: asyncio.Task[None] | None = None
+        self._witness = Witness()  # what this seat saw, to hold the host's record against
+        self._record: MatchRecord | None = None
+        self._refused = ""
 
     # ----- Controller ---------------------------------------------------------------------------
 
@@ -173,6 +180,14 @@ class RemoteGame(Controller):
     @property
     def can_chat(self) -> bool:
         return True
+
+    @property
+    def record(self) -> MatchRecord | None:
+        return self._record
+
+    @property
+    def record_refused(self) -> str:
+        return self._refused
 
     @property
     def marks(self) -> tuple[SeatMark, ...]:
@@ -283,7 +298,7 @@ class RemoteGame(Controller):
     async def _connect(self, *, resume: bool) -> None:
         loop = asyncio.get_running_loop()
         hello = m.Hello(
-            min_version=PROTOCOL_VERSION,
+            min_version=OLDEST_VERSION,
             max_version=PROTOCOL_VERSION,
             name=self.name,
             password=self.password or None,
@@ -320,6 +335,7 @@ class RemoteGame(Controller):
                 self._welcomed.set_result(None)
         elif isinstance(event, ViewUpdated):
             self._view = event.view
+            self._witness.observe(event.view)
             place = self.place
             if self.memory is not None and event.view.phase is Phase.MATCH_OVER and place is not None:
                 self.memory.forget(place)  # nothing left to come back to
@@ -337,8 +353,32 @@ class RemoteGame(Controller):
         elif isinstance(event, m.TableState):
             self.room = self._room(event)
             self._emit(RoomChanged(self.room))
+        elif isinstance(event, RecordReceived):
+            self._record_in(event)
         elif isinstance(event, ConnectionClosed):
+            over = self._view is not None and self._view.phase is Phase.MATCH_OVER
+            if over and event.fault is Fault.REMOTE and event.code in ("bad_message", "bad_action"):
+                # (after the end, what the host sends is its record: a malformed one)
+                self._refuse(f"{MISMATCH}: it broke the protocol ({clean(event.message)}).")
             self._connection_closed(event)
+
+    def _record_in(self, got: RecordReceived) -> None:
+        """The host's record of the match: kept once it matches what this seat saw."""
+        if self._record is not None or self._refused:
+            return  # (sent again on a connection made after the end: the first is kept)
+        rules = self.welcome.rules if self.welcome is not None else Rules()
+        try:
+            self._record = check_record(got, self._witness, rules, self.seat)
+        except RecordMismatch as exc:
+            self._refuse(str(exc))
+            return
+        self._emit(RecordArrived(self._record))
+
+    def _refuse(self, reason: str) -> None:
+        if self._record is None and not self._refused:
+            self._refused = reason
+            log.warning("refused the host's record: %s", reason)
+            self._emit(RecordRefused(reason))
 
     def _room(self, state: m.TableState) -> RoomInfo:
         welcome = self.welcome

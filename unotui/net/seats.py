@@ -17,7 +17,15 @@ from ..protocol.text import NAME_MAX_CELLS, name_key
 from ..table import SeatKind
 from ..tokens import new_token, same_token
 
-__all__ = ["SeatBook", "SeatEntry", "unique_name"]
+__all__ = ["KEY_SEAT_IN_USE", "KEY_TAKEN_OVER", "RESUMED_ELSEWHERE", "SeatBook", "SeatEntry", "unique_name"]
+
+#: a lobby key's seat is at another connection (two terminals of one key never throw each
+#: other out: a token, the same program coming back, still replaces a dying connection)
+KEY_SEAT_IN_USE = ("Your seat at this table is in use in another terminal of your SSH key, so it "
+                   "stays there unless you take it over (hello.take_over).")
+#: what the connection a seat is taken from hears (``closed`` ``replaced``)
+RESUMED_ELSEWHERE = "This seat was resumed from another connection."
+KEY_TAKEN_OVER = "Your seat moved to another terminal of your SSH key: you took it over there."
 
 
 def unique_name(wanted: str, taken: Container[str]) -> str:

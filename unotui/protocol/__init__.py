@@ -55,6 +55,7 @@ if TYPE_CHECKING:
         Snapshot,
         Start,
         TableState,
+        TranscriptPart,
         Welcome,
     )
     from .sync import ViewDecoder, ViewEncoder
@@ -103,6 +104,7 @@ _WHERE: dict[str, str] = {
     "Snapshot": "messages",
     "Start": "messages",
     "TableState": "messages",
+    "TranscriptPart": "messages",
     "Welcome": "messages",
     "ViewDecoder": "sync",
     "ViewEncoder": "sync",
@@ -161,6 +163,7 @@ __all__ = [
     "Snapshot",
     "Start",
     "TableState",
+    "TranscriptPart",
     "ViewDecoder",
     "ViewEncoder",
     "Welcome",

@@ -56,6 +56,7 @@ from .messages import (
     Snapshot,
     Start,
     TableState,
+    TranscriptPart,
     Welcome,
 )
 from .sync import MAX_LOG, changes_in, changes_out, view_in, view_out
@@ -229,6 +230,28 @@ _leader = _row(
 )
 MAX_LOBBY_TABLES = 200
 MAX_LEADERS = 50
+#: a match record's bounds (``transcript``): parts, and round keys and actions per part,
+#: so that a part is at most about 60 KB (a host's frames are at most 64 KB: 256 keys of
+#: 66 bytes, 3000 actions of at most 14) and a whole record at most 768,000 actions
+MAX_RECORD_PARTS = 256
+RECORD_KEYS = 256
+RECORD_ACTIONS = 3000
+_ROUND_KEY = re.compile(r"[0-9a-f]{64}")
+_round_key = _match("round key", _ROUND_KEY)
+_step = _row("step", lambda v: (_int("step seat", 0, MAX_SEATS - 1)(v[0]), action_in(v[1])), 2)
+
+
+def _steps_out(steps: tuple[tuple[int, Any], ...]) -> list[object]:
+    out: list[object] = [[seat, action_out(action)] for seat, action in steps]
+    _local(lambda v: list_in(v, "actions", _step, RECORD_ACTIONS), out)
+    return out
+
+
+def _names_in(v: object) -> tuple[str, ...]:
+    names = list_in(v, "names", _str("name", 64, 1), MAX_SEATS)
+    if len(names) == 1:
+        raise RemoteProtocolError("bad_message", "names: a match has 2-10 seats")
+    return names
 
 
 def _tables_out(tables: tuple[LobbyTable, ...]) -> list[object]:
@@ -357,6 +380,15 @@ SCHEMAS: dict[type[Any], tuple[Field, ...]] = {
         _f("seat_at", _opt(_table_code)),
     ),
     Created: (_f("code", _table_code),),
+    TranscriptPart: (
+        _f("part", _int("part", 0, MAX_RECORD_PARTS - 1)),
+        _f("parts", _int("parts", 1, MAX_RECORD_PARTS)),
+        _f("names", _names_in, lambda v: _plain(_names_in)(list(v))),
+        _f("dealer", _seat),
+        _f("keys", lambda v: list_in(v, "keys", _round_key, RECORD_KEYS), lambda v: _plain(
+            lambda w: list_in(w, "keys", _round_key, RECORD_KEYS))(list(v))),
+        _f("actions", lambda v: list_in(v, "actions", _step, RECORD_ACTIONS), _steps_out),
+    ),
 }
 #: fields a receiver accepts missing, and what a missing one reads as (a sender older than
 #: the field omits it).  A sender writes every field but a false flag (WRITTEN_WHEN_TRUE).
@@ -375,6 +407,15 @@ _WRITERS: dict[type[Any], tuple[tuple[str, str, Callable[[Any], object], bool], 
                for f in fields)
     for cls, fields in SCHEMAS.items()
 }
+
+
+def _record_part_in(part: TranscriptPart) -> None:
+    """What one ``transcript`` part must be on its own (the order of the parts is the
+    peer session's to check): a part of the record, its names in part 0 alone."""
+    if part.part >= part.parts:
+        raise RemoteProtocolError("bad_message", f"transcript: part {part.part} of {part.parts}")
+    if (part.part == 0) != bool(part.names):
+        raise RemoteProtocolError("bad_message", "transcript: the names come in part 0, and only there")
 
 
 def encode(message: Message) -> bytes:
@@ -396,6 +437,11 @@ def encode(message: Message) -> bytes:
         raise LocalProtocolError("bad_message", "hello: min_version is above max_version")
     if isinstance(message, Create) and message.bots >= message.seats:
         raise LocalProtocolError("bad_message", "create: a table needs a seat for its creator")
+    if isinstance(message, TranscriptPart):
+        try:
+            _record_part_in(message)
+        except RemoteProtocolError as exc:
+            raise LocalProtocolError(exc.code, exc.message) from None
     return pack_body(wire)
 
 
@@ -429,6 +475,8 @@ def _builder(cls: type[Any], fields: tuple[Field, ...]) -> Callable[[dict[str, A
             raise RemoteProtocolError("bad_message", "hello: min_version is above max_version")
         if cls is Create and message.bots >= message.seats:
             raise RemoteProtocolError("bad_message", "create: a table needs a seat for its creator")
+        if cls is TranscriptPart:
+            _record_part_in(message)
         return message
 
     return build

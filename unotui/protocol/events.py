@@ -14,12 +14,12 @@ import enum
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ..engine import SeatView
+from ..engine import Action, SeatView
 
 if TYPE_CHECKING:
     from .messages import Hello
 
-__all__ = ["ConnectionClosed", "Fault", "HelloReceived", "ViewUpdated"]
+__all__ = ["ConnectionClosed", "Fault", "HelloReceived", "RecordReceived", "ViewUpdated"]
 
 
 class Fault(enum.StrEnum):
@@ -55,3 +55,22 @@ class ViewUpdated:
     """Peer side: the seat's view after a snapshot or delta."""
 
     view: SeatView
+
+
+@dataclass(frozen=True, slots=True)
+class RecordReceived:
+    """Peer side (version 2): the whole record of the finished match, its ``transcript``
+    parts put together in order (not yet checked against what the seat saw: that is
+    :mod:`unotui.net.handover`'s).
+
+    Attributes:
+        names: the seats' names; ``dealer``: the first dealer given at set-up (``None``:
+            drawn with round 0's key).
+        keys: every round's key in hex, from round 0 on.
+        actions: every ``(seat, action)`` step of the match, in order.
+    """
+
+    names: tuple[str, ...]
+    dealer: int | None
+    keys: tuple[str, ...]
+    actions: tuple[tuple[int, Action], ...]

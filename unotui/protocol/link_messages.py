@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, get_args
 
-from ..engine import Event, Rules, SeatView
+from ..engine import Action, Event, Rules, SeatView
 from .messages import (
     Accepted,
     Chat,
@@ -47,6 +47,7 @@ __all__ = [
     "Pong",
     "Quick",
     "Snapshot",
+    "TranscriptPart",
     "Welcome",
 ]
 
@@ -258,12 +259,38 @@ class Created:
     code: str
 
 
+@dataclass(frozen=True, slots=True)
+class TranscriptPart:
+    """(Version 2.)  One part of the finished match's record, sent to every member of a
+    version 2 connection after the match is over: what rebuilds the whole match (every
+    round's key, the first dealer, every action in order, out of turn ones too), never
+    the match secret.  Parts come in order, ``part`` ``0`` .. ``parts - 1``, each within
+    the host's frame limits; the keys and the actions continue from part to part.
+
+    Attributes:
+        part / parts: this part's number (from 0) and how many there are.
+        names: the match's seat names (part 0 only; ``()`` in the others).
+        dealer: the first dealer given at the match's set-up, or ``None`` when the seats
+            drew for it with round 0's key (a host's matches always do).
+        keys: round keys in hex, continuing: the first part's begins with round 0.
+        actions: ``(seat, action)`` steps, continuing from the previous part's.
+    """
+
+    TYPE: ClassVar[str] = "transcript"
+    part: int
+    parts: int
+    names: tuple[str, ...]
+    dealer: int | None
+    keys: tuple[str, ...]
+    actions: tuple[tuple[int, Action], ...]
+
+
 # Which messages travel which way is written here once, as the two unions; the wire
 # tables below and the sessions' rules (``session.py``) are derived from them.
 ClientMessage = Hello | Intent | Ready | Chat | Ping | Pong | Bye | Start | Create | Quick
 HostMessage = (
     Welcome | Error | Closed | Snapshot | Delta | Accepted | Refused | Presence | Deadline | ChatLine
-    | Ping | Pong | TableState | LobbyState | Created
+    | Ping | Pong | TableState | LobbyState | Created | TranscriptPart
 )
 Message = ClientMessage | HostMessage
 

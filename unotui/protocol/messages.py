@@ -45,6 +45,7 @@ if TYPE_CHECKING:
         Pong,
         Quick,
         Snapshot,
+        TranscriptPart,
         Welcome,
     )
 
@@ -80,6 +81,7 @@ __all__ = [
     "Snapshot",
     "Start",
     "TableState",
+    "TranscriptPart",
     "Welcome",
 ]
 

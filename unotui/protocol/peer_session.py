@@ -13,7 +13,7 @@ from typing import Any
 from ..engine import SeatView
 from .codec import decode_host
 from .errors import LocalProtocolError, RemoteProtocolError
-from .events import ConnectionClosed, Fault, ViewUpdated
+from .events import ConnectionClosed, Fault, RecordReceived, ViewUpdated
 from .framing import CLIENT_LIMITS, PEER_ACCEPTS, Limits
 from .messages import (
     SEAT_ACTS,
@@ -30,6 +30,7 @@ from .messages import (
     Refused,
     Snapshot,
     TableState,
+    TranscriptPart,
     Welcome,
 )
 from .session import Session, Timing
@@ -41,7 +42,7 @@ __all__ = ["PeerEvent", "PeerSession"]
 
 PeerEvent = (
     Welcome | ViewUpdated | Accepted | Refused | Presence | Deadline | ChatLine | TableState
-    | ConnectionClosed
+    | RecordReceived | ConnectionClosed
 )
 """What a client's session delivers."""
 
@@ -51,7 +52,10 @@ class PeerSession(Session[PeerEvent]):
 
     Snapshots and deltas come out of :meth:`receive_data` as :class:`ViewUpdated` with
     the rebuilt view; ``error`` and ``closed`` as :class:`ConnectionClosed`; chat
-    cleaned again.
+    cleaned again; the finished match's ``transcript`` parts (version 2) as one
+    :class:`RecordReceived` once the last is in, strictly in order: a part out of order,
+    a second copy, or one on a version 1 connection is ``bad_message`` (the session
+    ends, as at any protocol error; the match is over, so nothing of it is lost).
 
     Args:
         hello: the hello to send (its version range is what this client speaks).
@@ -76,6 +80,8 @@ class PeerSession(Session[PeerEvent]):
         self.hello = hello
         self.welcome: Welcome | None = None
         self._views = ViewDecoder(keep)
+        self._record: list[TranscriptPart] = []
+        self._recorded = False  # the whole record came (another part is an error)
         self._queue(hello)
 
     @property
@@ -112,6 +118,26 @@ class PeerSession(Session[PeerEvent]):
     def _chat_line(self, message: ChatLine, _now: float) -> list[Any]:
         text, name = clean_chat(message.text), clean_chat(message.name)
         return [replace(message, text=text, name=name)] if text else []
+
+    def _record_part(self, part: TranscriptPart, _now: float) -> list[Any]:
+        welcome = self.welcome
+        if welcome is None or welcome.version < 2:
+            raise RemoteProtocolError("bad_message", "transcript: not a message of protocol version 1")
+        if self._recorded:
+            raise RemoteProtocolError("bad_message", "transcript: the match's record came already")
+        got = self._record
+        due = len(got)
+        first = got[0] if got else part
+        if part.part != due or part.parts != first.parts or part.dealer != first.dealer:
+            raise RemoteProtocolError(
+                "bad_message", f"transcript: part {part.part} of {part.parts} where part {due} was due")
+        got.append(part)
+        if due + 1 < part.parts:
+            return []
+        self._recorded, self._record = True, []
+        keys = tuple(k for p in got for k in p.keys)
+        actions = tuple(a for p in got for a in p.actions)
+        return [RecordReceived(first.names, first.dealer, keys, actions)]
 
     def _welcome(self, welcome: Welcome, _now: float) -> list[Any]:
         if not self.hello.min_version <= welcome.version <= self.hello.max_version:

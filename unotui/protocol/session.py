@@ -44,6 +44,7 @@ from .messages import (
     Ready,
     Refused,
     Start,
+    TranscriptPart,
     Welcome,
 )
 from .shared import SharedDeltas
@@ -52,6 +53,7 @@ from .sync import ViewEncoder
 from .text import clean_chat, clean_name
 
 __all__ = [
+    "OLDEST_VERSION",
     "PROTOCOL_VERSION",
     "HostEvent",
     "HostSession",
@@ -65,8 +67,11 @@ HostEvent = HelloReceived | Intent | Ready | Chat | Start | Create | Quick | Con
 """What a host's session delivers."""
 
 #: the versions this implementation speaks (a range, for negotiation)
-PROTOCOL_VERSION = 1
-_SUPPORTED = (1, 1)
+PROTOCOL_VERSION = 2
+#: the oldest version still spoken: a version 1 peer is admitted and is sent nothing of
+#: version 2 (its ``transcript``)
+OLDEST_VERSION = 1
+_SUPPORTED = (OLDEST_VERSION, PROTOCOL_VERSION)
 
 
 
@@ -321,6 +326,8 @@ class HostSession(Session[HostEvent]):
             raise LocalProtocolError("bad_message", f"cannot send {message.TYPE} in state {self.state}")
         if not isinstance(message, HOST_SENDS):
             raise LocalProtocolError("bad_message", f"{type(message).__name__} is not sent with send()")
+        if isinstance(message, TranscriptPart) and self.version < 2:
+            raise LocalProtocolError("version", "a version 1 client is sent no transcript")
         self._queue(message)
 
     def send_view(self, view: SeatView, shared: SharedDeltas | None = None) -> bool:

@@ -35,6 +35,7 @@ from .messages import (
     Ping,
     Pong,
     Snapshot,
+    TranscriptPart,
     Welcome,
 )
 
@@ -109,7 +110,8 @@ _PEER_ADMITTED: dict[type[Any], Rule] = {
     Snapshot: "_view_in",
     Delta: "_view_in",
     ChatLine: "_chat_line",
-    **_every(HOST_MESSAGES, "_forward", {*_PEER_ALWAYS, Welcome, Snapshot, Delta, ChatLine}),
+    TranscriptPart: "_record_part",
+    **_every(HOST_MESSAGES, "_forward", {*_PEER_ALWAYS, Welcome, Snapshot, Delta, ChatLine, TranscriptPart}),
 }
 #: what a client does with each host message, in each state
 PEER_RULES: RuleTable = {

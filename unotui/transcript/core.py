@@ -9,6 +9,7 @@ The format is documented in ``docs/transcripts.md``.  In short::
       "dealer": 0,                         # optional (default: the seats draw for it)
       "seed": 7,                           # optional (default 0): shuffles and reshuffles
       "secret": "9f86d0...",               # optional, instead of seed: the match secret (hex)
+      "keys": ["4be1...", "07aa...", ...],  # /3, instead of seed: every round's key (hex)
       "deck": "R5 G7 B+2 ...",             # optional: round 1's deck from the top down
       "actions": [[1, "R5"], [0, "draw"], [0, "keep"], ...]
     }
@@ -22,12 +23,16 @@ draw whose card could not be played ended the turn by itself; since then the dra
 ``keep`` it (so the others cannot tell), and a ``/1`` file read as ``/2`` would stop at
 the next seat's step (``not_your_turn``).  A ``/1`` transcript is read as it was meant:
 the replay inserts that forced ``keep`` (:func:`replay`), and writes it back as ``/1``.
+``/3`` adds ``keys``: a match a seat played at a LAN or lobby table, whose host revealed
+every round's key at the end (protocol version 2's ``transcript``) but never its secret;
+``keys[r]`` is round ``r``'s (round 0 draws for the first dealer).  A file without keys is
+still written as ``/2``, so solo saves read in older versions.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -36,6 +41,7 @@ from ..engine import KEEP, Action, Draw, Game, Phase, Rules, UnoError, deal_orde
 __all__ = [
     "FORMAT",
     "FORMATS",
+    "KEYS_FORMAT",
     "Transcript",
     "TranscriptError",
     "deck_from_hands",
@@ -45,8 +51,13 @@ __all__ = [
 ]
 
 FORMAT = "unotui-transcript/2"
-#: every format read, by version: ``/1`` implies the forced keep after an unplayable draw
-FORMATS = {"unotui-transcript/1": 1, FORMAT: 2}
+#: the format of a transcript made of round keys (a seat's record of a hosted match)
+KEYS_FORMAT = "unotui-transcript/3"
+#: every format read, by version: ``/1`` implies the forced keep after an unplayable draw,
+#: ``/3`` may carry ``keys``
+FORMATS = {"unotui-transcript/1": 1, FORMAT: 2, KEYS_FORMAT: 3}
+#: the most round keys a file may list (a match to 100000 points of 2 seats has fewer)
+MAX_KEYS = 100_000
 
 
 class TranscriptError(ValueError):
@@ -70,6 +81,9 @@ class Transcript:
     actions: tuple[tuple[int, str], ...]
     secret: str | None = None  # the match secret in hex; replaces ``seed`` when given
     version: int = 2  # of the format: 1 leaves the forced keep after an unplayable draw out
+    #: every round's key in hex (index = round; 0 draws for the first dealer), instead of
+    #: ``seed`` and ``secret``: format ``/3``
+    keys: tuple[str, ...] | None = None
 
     @staticmethod
     def loads(text: str) -> Transcript:
@@ -117,6 +131,17 @@ class Transcript:
             if not isinstance(secret, str) or len(secret) != 64 or not _is_hex(secret):
                 raise TranscriptError("'secret' must be 64 hex digits (the match secret)")
             secret = secret.lower()
+        keys = data.get("keys")
+        if keys is not None:
+            if version < 3:
+                raise TranscriptError(f"'keys' needs format {KEYS_FORMAT!r}")
+            if "seed" in data or secret is not None:
+                raise TranscriptError("give one of 'seed', 'secret' or 'keys'")
+            if (not isinstance(keys, list) or not 2 <= len(keys) <= MAX_KEYS
+                    or not all(isinstance(k, str) and len(k) == 64 and _is_hex(k) for k in keys)):
+                raise TranscriptError("'keys' must be a list of round keys, 64 hex digits each, "
+                                      "from round 0 on")
+            keys = tuple(k.lower() for k in keys)
         deck = data.get("deck")
         if "hands" not in data:
             extra = [k for k in ("first", "draws") if k in data]
@@ -150,13 +175,16 @@ class Transcript:
                 raise TranscriptError(f"step {i}: expected [seat, \"action\"], got {step!r}", i)
             actions.append((step[0], step[1]))
         return Transcript(
-            names, rules, dealer, seed, tuple(deck) if deck else None, tuple(actions), secret, version
+            names, rules, dealer, seed, tuple(deck) if deck else None, tuple(actions), secret, version, keys
         )
 
     def new_game(self) -> Game:
         """The game in its starting position."""
         try:
             deck = parse_cards(self.deck) if self.deck else None
+            if self.keys is not None:
+                keys = {r: bytes.fromhex(k) for r, k in enumerate(self.keys)}
+                return Game(self.players, self.rules, dealer=self.dealer, deck=deck, keys=keys)
             if self.secret is not None:
                 return Game(self.players, self.rules, dealer=self.dealer, deck=deck,
                             secret=bytes.fromhex(self.secret))
@@ -171,7 +199,9 @@ class Transcript:
         out["rules"] = self.rules.to_mapping()
         if self.dealer is not None:
             out["dealer"] = self.dealer
-        if self.secret is not None:
+        if self.keys is not None:
+            out["keys"] = list(self.keys)
+        elif self.secret is not None:
             out["secret"] = self.secret
         else:
             out["seed"] = self.seed
@@ -191,6 +221,9 @@ def transcript_of(game: Game) -> Transcript:
     source = game.shuffler
     deck = tuple(c.text for c in game.first_deck) if game.first_deck else None
     actions = tuple((seat, str(action)) for seat, action in game.history)
+    if source.known_keys:  # (a seat's replay of a hosted match: its keys, as it got them)
+        keys = tuple(source.round_key(r).hex() for r in range(game.round_no + 1))
+        return Transcript(game.names, game.rules, game.first_dealer, 0, deck, actions, None, 3, keys)
     if source.seed is not None:
         return Transcript(game.names, game.rules, game.first_dealer, source.seed, deck, actions)
     return Transcript(game.names, game.rules, game.first_dealer, 0, deck, actions, source.secret.hex())
@@ -228,8 +261,12 @@ def deck_from_hands(
         raise TranscriptError(f"setup: {exc}") from None
 
 
-def replay(transcript: Transcript, stop: int | None = None) -> Game:
+def replay(transcript: Transcript, stop: int | None = None,
+           watch: Callable[[Game], None] | None = None) -> Game:
     """Replay the first ``stop`` steps of the file (all by default) and return the game.
+
+    ``watch`` is called with the game as it starts and after every step (a seat that
+    checks a host's record against what it saw looks at each moment as it passes).
 
     A ``/1`` transcript gets the ``keep`` its format leaves out: after a seat's turn draw
     whose card cannot be played (``keep`` is all it may do), unless its next step is that
@@ -243,6 +280,8 @@ def replay(transcript: Transcript, stop: int | None = None) -> Game:
     game = transcript.new_game()
     steps = transcript.actions
     implied = transcript.version == 1
+    if watch is not None:
+        watch(game)
     for i, (seat, text) in enumerate(steps[:stop]):
         try:
             action = Action.parse(text)
@@ -253,6 +292,8 @@ def replay(transcript: Transcript, stop: int | None = None) -> Game:
         kept = i + 1 < len(steps) and steps[i + 1] == (seat, "keep")
         if implied and isinstance(action, Draw) and not kept and _keep_is_forced(game, seat):
             game.apply(seat, KEEP)
+        if watch is not None:
+            watch(game)
     return game
 
 

@@ -1,11 +1,13 @@
 """Saving a played match as a transcript file (``s`` on the match summary, ``unotui play
 --save FILE``), which ``unotui replay FILE`` reads back.
 
-Only a game held in this process can be saved: a solo game (the whole game is here).  A
-seat at a LAN or lobby table cannot: the transcript replays every shuffle from the match
-secret (or a seed), which only the host holds; a seat is shown each round's key once
-the round is over, and a round key does not give the secret back (it is an HMAC of it;
-``unotui.engine.shuffle``).  :data:`SEAT_CANNOT_SAVE` says so in one sentence.
+A solo game is held in this process: its transcript replays every shuffle from the match
+secret.  A seat at a LAN or lobby table never has the secret (only the host does; a
+round key does not give it back, it is an HMAC of it: ``unotui.engine.shuffle``), so it
+saves the host's record instead, sent once the match is over (protocol version 2,
+``unotui.net.handover``): every round's key and every action, ``unotui-transcript/3``.
+Until that arrives :data:`RECORD_ON_ITS_WAY` says so; a host that speaks only version 1
+sends none (:data:`HOST_SENDS_NO_RECORD`).
 
 A transcript holds the match secret, so every file is written 0600 (and the default
 directory made 0700) through :mod:`unotui.private`: nobody else on the machine reads the
@@ -20,22 +22,25 @@ from pathlib import Path
 
 from ..engine import Game, Phase
 from ..private import private_dir, write_private
-from .core import transcript_of
+from .core import Transcript, transcript_of
 
-__all__ = ["SEAT_CANNOT_SAVE", "default_name", "dumps", "progress", "save", "save_in"]
+__all__ = [
+    "HOST_SENDS_NO_RECORD", "RECORD_ON_ITS_WAY", "default_name", "dumps", "progress", "save", "save_in",
+]
 
-#: why ``s`` cannot save at a table this process does not host (shown as it is)
-SEAT_CANNOT_SAVE = (
-    "This match cannot be saved here: its host holds the game. A transcript replays the "
-    "shuffles from the match secret, which only the host has; a seat sees each round's key "
-    "after the round, and the secret cannot be worked out from those."
+#: ``s`` or ``r`` at a networked summary before the host's record arrived (shown as it is)
+RECORD_ON_ITS_WAY = "The match record is on its way: s and r work once it arrives."
+#: ``s`` at a table whose host speaks protocol version 1 (it sends no record)
+HOST_SENDS_NO_RECORD = (
+    "This host sends no record of the match (it speaks protocol version 1), so it cannot be "
+    "saved here: a seat never has the match secret that replays the shuffles."
 )
 
 
-def dumps(game: Game) -> str:
-    """``game``'s transcript as JSON text: the setup first, then one action a line (a
-    file a person can read and a diff can follow)."""
-    data = transcript_of(game).to_mapping()
+def dumps(game: Game | Transcript) -> str:
+    """The transcript (of ``game``) as JSON text: the setup first, then one action a line
+    (a file a person can read and a diff can follow)."""
+    data = (game if isinstance(game, Transcript) else transcript_of(game)).to_mapping()
     actions = data.pop("actions")
     head = json.dumps(data, indent=1, ensure_ascii=False)
     steps = ",\n".join(f"  {json.dumps(step, ensure_ascii=False)}" for step in actions)
@@ -50,8 +55,8 @@ def progress(game: Game) -> str:
     return f"the match so far (unfinished, round {game.round_no})"
 
 
-def save(game: Game, path: Path) -> Path:
-    """Write ``game``'s transcript to ``path`` (mode 0600, atomically); returns ``path``.
+def save(game: Game | Transcript, path: Path) -> Path:
+    """Write the transcript (of ``game``) to ``path`` (mode 0600, atomically); returns ``path``.
 
     The directory must exist: a path the player typed is theirs, and its directory is
     neither made nor changed here.
@@ -68,8 +73,8 @@ def default_name(when: datetime) -> str:
     return when.strftime("%Y-%m-%d-%H%M") + ".json"
 
 
-def save_in(game: Game, directory: Path, when: datetime) -> Path:
-    """Write ``game``'s transcript into ``directory`` (made 0700) under the name of
+def save_in(game: Game | Transcript, directory: Path, when: datetime) -> Path:
+    """Write the transcript (of ``game``) into ``directory`` (made 0700) under the name of
     ``when``, never over an earlier file (a second match saved in the same minute gets
     ``-2``, and so on); returns the file's path.
 

@@ -29,7 +29,7 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 
 from ..engine import Action, Phase, SeatView
-from ..net.controller import Controller, JoinError, Update
+from ..net.controller import Controller, JoinError, RecordArrived, RecordRefused, Update
 from ..protocol import messages as m
 from ..protocol.events import ViewUpdated
 from .home import Home
@@ -369,6 +369,10 @@ class UnoApp(App[int]):
             else:
                 table.history = mode.history
                 table.view = update.view
+        elif isinstance(update, RecordArrived | RecordRefused):
+            heard = getattr(self.screen, "record_changed", None)  # (the match summary, if up)
+            if callable(heard):
+                heard(update)
         elif table is None and self.waiting_screen() is None:
             mode.early.append(update)  # no screen up yet: shown on the first (_said_early)
         elif isinstance(update, m.Refused):

@@ -2,8 +2,9 @@
 
 Written on ``controller.record`` alone (``None`` until the match is over and its
 transcript is known to this seat; then ``.transcript`` and ``.seat``), so a solo match
-(:class:`~unotui.net.local.LocalGame`) and a networked one whose host handed the
-transcript over work alike; before that, the sentence says why not.  The review's cache
+(:class:`~unotui.net.local.LocalGame`) and a networked one whose host handed its record
+over work alike; before that, the sentence says why not (:func:`no_record`, the same as
+``s`` says: :func:`saved_game`).  The review's cache
 goes beside the saved file when the match was saved (``s``), else under the matches
 directory (0600 in a 0700 directory: a review holds every hand).
 """
@@ -13,12 +14,46 @@ from __future__ import annotations
 import hashlib
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-__all__ = ["NOT_YET", "review_match", "unsaved_cache"]
+if TYPE_CHECKING:
+    from ..transcript import Transcript
 
-NOT_YET = ("This match's record has not reached this seat: the host holds the game. "
-           "Reviewing a networked match needs the host to hand its transcript over.")
+__all__ = ["no_record", "review_match", "saved_game", "unsaved_cache"]
+
+#: where the app writes nothing on this machine (an SSH session: the game runs on the server)
+NOT_HERE = "{} is off here: this game runs on the server, not on your machine."
+
+
+def no_record(controller: Any) -> str:
+    """Why ``controller`` (its match over) has no record of it yet: on its way, refused
+    (the host's did not match what this seat saw), or a host that sends none."""
+    from ..transcript.save import HOST_SENDS_NO_RECORD, RECORD_ON_ITS_WAY
+
+    refused: str = getattr(controller, "record_refused", "")
+    if refused:
+        return refused
+    welcome = getattr(controller, "welcome", None)
+    if welcome is not None and welcome.version < 2:
+        return HOST_SENDS_NO_RECORD
+    return RECORD_ON_ITS_WAY
+
+
+def saved_game(app: Any) -> tuple[Transcript | None, str]:
+    """The transcript the match summary's ``s`` saves, or ``None`` and why it cannot yet.
+
+    A solo game's is its own (:class:`~unotui.net.local.LocalGame`); a seat at a LAN or
+    lobby table has the host's record once it arrived and matched what the seat saw
+    (``controller.record``), and until then :func:`no_record` says why.  An app that
+    writes nothing on this machine (an SSH session: ``save_settings`` off) saves nothing.
+    """
+    if not getattr(app, "save_settings", True):
+        return None, NOT_HERE.format("Saving")
+    controller = getattr(app, "controller", None)
+    record = getattr(controller, "record", None)
+    if record is not None:
+        return record.transcript, ""
+    return None, no_record(controller)
 
 
 def unsaved_cache(directory: Path, text: str) -> Path:
@@ -45,16 +80,17 @@ def review_match(app: Any, matches: Path, saved: Path | None) -> str:
     from .review_job import local_job
     from .review_launch import open_review
 
-    record = getattr(getattr(app, "controller", None), "record", None)
+    controller = getattr(app, "controller", None)
+    record = getattr(controller, "record", None)
     if record is None:
-        return NOT_YET
+        return no_record(controller)
     text = json.dumps(record.transcript.to_mapping())
     job = getattr(app, "review_job", None)
     if job is not None:  # (an SSH session's app: the lobby's job, under its admission control)
         open_review(app, record.transcript, record.seat, job, text)
         return ""
     if not getattr(app, "save_settings", True):
-        return "Reviewing is off here: this game runs on the server, not on your machine."
+        return NOT_HERE.format("Reviewing")
     try:
         if saved is not None:
             text, cache = saved.read_text(encoding="utf-8"), cache_path(saved)

@@ -33,7 +33,7 @@ KEYS: tuple[tuple[str, str], ...] = (
     ("j", "jump in with the card identical to the top of the pile"),
     ("r y g b", "name a colour (in the colour picker)"),
     ("0-9", "choose a player by seat number (swap hands)"),
-    ("s", "sort your hand: by colour or by rank (on a solo match's summary: save the match)"),
+    ("s", "sort your hand: by colour or by rank (on a match's summary: save the match)"),
     ("/", "chat with the table (LAN games)"),
     ("n", "hint: what a computer player would do"),
     ("t", "switch colour theme: default, colourblind, mono"),

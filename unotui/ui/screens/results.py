@@ -17,20 +17,22 @@ from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import VerticalScroll
+from textual.containers import Vertical, VerticalScroll
 from textual.events import Resize
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, Static
 
 from ...engine import SeatView, Verdict
 from ..chart import chart_legend, score_chart
+from ..match_review import saved_game
 from ..render import card_style
 from ..words import display_name, verdict_text
 
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from ...engine import Game
+    from ...net.controller import RecordArrived, RecordRefused
+    from ...transcript import Transcript
 
 __all__ = [
     "MatchOverHook",
@@ -40,7 +42,6 @@ __all__ = [
     "matches_dir",
     "round_scored",
     "round_table",
-    "saved_game",
     "shuffle_line",
     "standings",
 ]
@@ -288,24 +289,6 @@ class MatchOverHook(Protocol):
         it is an error, or ``None``."""
 
 
-def saved_game(app: Any) -> tuple[Game | None, str]:
-    """The game the match summary's ``s`` saves, or ``None`` and why it cannot.
-
-    Only a solo game is held in this process (:class:`~unotui.net.local.LocalGame`); an
-    app that writes nothing on this machine (an SSH session: ``save_settings`` off, the
-    game runs on the server) saves nothing either.
-    """
-    from ...net.local import LocalGame
-    from ...transcript.save import SEAT_CANNOT_SAVE
-
-    controller = getattr(app, "controller", None)
-    if not isinstance(controller, LocalGame):
-        return None, SEAT_CANNOT_SAVE
-    if not getattr(app, "save_settings", True):
-        return None, "Saving is off here: this game runs on the server, not on your machine."
-    return controller.game, ""
-
-
 def _shown(path: Path) -> str:
     """``path`` as a person types it: the home directory as ``~``."""
     from pathlib import Path
@@ -325,9 +308,10 @@ def matches_dir() -> Path:
 class MatchOverScreen(ModalScreen[str]):
     """Final standings and a chart of scores by round: save, review, rematch, menu or quit.
 
-    ``s`` saves the match's transcript (``unotui replay FILE`` reads it) where the game
-    is held here; elsewhere the same key says why it cannot, and the key bar leaves it
-    out (two bindings of ``s``: :meth:`check_action` lets one through).
+    ``s`` saves the match's transcript (``unotui replay FILE`` reads it): a solo game's,
+    or at a LAN or lobby seat the host's record once it arrived; until then (or where
+    there is none) the same key says why, and the key bar leaves it out (two bindings of
+    ``s``: :meth:`check_action` lets one through).
     """
 
     CSS_PATH = "results.tcss"
@@ -358,8 +342,24 @@ class MatchOverScreen(ModalScreen[str]):
         self._fits = 0
         self._saved: Path | None = None
 
-    def _game(self) -> tuple[Game | None, str]:
+    def _game(self) -> tuple[Transcript | None, str]:
         return saved_game(self.app)
+
+    def record_changed(self, update: RecordArrived | RecordRefused) -> None:
+        """A networked match's record arrived (``s`` now saves it: the key bar and the
+        hint line say so) or was refused (said at once, in red: never used silently)."""
+        self.refresh_bindings()
+        reason = getattr(update, "reason", "")
+        if reason:
+            self._say(reason, error=True, scroll=False)
+            self.app.notify(reason, severity="error", markup=False)
+        elif self.is_mounted:  # (the hint line alone is made again: nothing else moves)
+            self.run_worker(self._new_keys(), group="keys", exclusive=True)
+
+    async def _new_keys(self) -> None:
+        keys = self.query_one("#keys", Vertical)
+        await keys.remove_children()
+        await keys.mount_all(self._keys())
 
     def compose(self) -> ComposeResult:
         v = self.view
@@ -380,11 +380,17 @@ class MatchOverScreen(ModalScreen[str]):
                 place.append(f"{p:>2}{mark} {_name(v, s):<28} {v.scores[s]:>6}\n")
             yield Static(place, classes="tight")
             yield Static(self._chart(), id="chart")
-            save = "s: save   " if self._game()[0] is not None else ""
             yield Static(Text(""), id="saved", classes="tight")
-            yield from _with_mark(f"{save}r: review   n: rematch   m: menu   q: quit   ?: help", self.verdict,
-                                  dialog_room(self.app.size.width))
+            keys = Vertical(*self._keys(), id="keys")
+            keys.styles.height = "auto"
+            yield keys
         yield Footer()
+
+    def _keys(self) -> list[Static]:
+        """The hint line of keys (``s`` when there is something to save), with the mark."""
+        save = "s: save   " if self._game()[0] is not None else ""
+        return _with_mark(f"{save}r: review   n: rematch   m: menu   q: quit   ?: help", self.verdict,
+                          dialog_room(self.app.size.width))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """``s`` saves where the game is here, and explains where it is not."""
@@ -401,7 +407,8 @@ class MatchOverScreen(ModalScreen[str]):
         from ...transcript.save import save_in
 
         game = self._game()[0]
-        if game is None:  # pragma: no cover - check_action lets only cannot_save through
+        if game is None:  # (the key bar refreshes when the record arrives: say why instead)
+            self.action_cannot_save()
             return
         if self._saved is None:
             try:
