@@ -80,10 +80,14 @@ class Moment:
 
 
 def first_seat(names: Sequence[str]) -> int:
-    """The seat to show first: the first that does not look like a computer player
-    (``unotui play`` names them after people, so: not "Bot ..."/"CPU ..."), else 0."""
+    """The seat to show first: the first that does not look like a computer player (not
+    one of the names solo play gives them, :data:`unotui.bots.BOT_NAMES`, nor "Bot ..."
+    or "CPU ..."), else 0."""
+    from ..bots import BOT_NAMES
+
+    bots = {n.casefold() for n in BOT_NAMES}
     for seat, name in enumerate(names):
-        if not name.lower().startswith(("bot", "cpu", "computer")):
+        if name.casefold() not in bots and not name.lower().startswith(("bot", "cpu", "computer")):
             return seat
     return 0
 

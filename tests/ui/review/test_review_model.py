@@ -78,3 +78,6 @@ def test_first_seat_skips_computer_looking_names() -> None:
     assert first_seat(["Bot Ada", "Lin"]) == 1
     assert first_seat(["Player 1", "Player 2"]) == 0
     assert first_seat(["CPU", "bot"]) == 0
+    from unotui.bots import BOT_NAMES
+
+    assert first_seat([BOT_NAMES[0], BOT_NAMES[1], "Tester"]) == 2  # (a saved solo match)
