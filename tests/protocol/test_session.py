@@ -48,11 +48,11 @@ def raw_frame(value: object) -> bytes:
 def test_handshake_then_intents_views_and_answers() -> None:
     pair = Pair(hello=Hello(1, 3, "  Ann\x1b[31m  ", client="test/1"))
     host_events, _ = pair.pump()
-    assert host_events == [HelloReceived(Hello(1, 3, "Ann[31m", client="test/1"), 1)]
+    assert host_events == [HelloReceived(Hello(1, 3, "Ann[31m", client="test/1"), 2)]
     pair.admit(seat=1)
     assert pair.host.state is State.ACTIVE and pair.peer.state is State.ACTIVE
     welcome = pair.peer_events[0]
-    assert isinstance(welcome, Welcome) and welcome.seat == 1 and welcome.version == 1
+    assert isinstance(welcome, Welcome) and welcome.seat == 1 and welcome.version == 2
 
     game = Game(3, Rules.preset("classic"), secret=rng_secret(2))
     assert pair.host.send_view(seat_view(game, 1))
@@ -105,7 +105,7 @@ def test_the_client_waits_for_welcome_before_sending() -> None:
     assert closed(host.receive_data(encode_frame(Chat("hi"), 4096), 0.1)).code == "bad_message"
 
 
-@pytest.mark.parametrize(("lo", "hi"), [(2, 3), (0, 0)])
+@pytest.mark.parametrize(("lo", "hi"), [(3, 4), (0, 0)])
 def test_no_common_version_is_a_version_error(lo: int, hi: int) -> None:
     if lo == 0:
         host = HostSession(0.0)

@@ -37,12 +37,16 @@ from .messages import (
     Error,
     Hello,
     Intent,
+    Kept,
+    Matches,
     Message,
     Ping,
     Pong,
     Quick,
     Ready,
     Refused,
+    Review,
+    ReviewDone,
     Start,
     Welcome,
 )
@@ -61,12 +65,15 @@ __all__ = [
     "Timing",
 ]
 
-HostEvent = HelloReceived | Intent | Ready | Chat | Start | Create | Quick | ConnectionClosed
+HostEvent = (
+    HelloReceived | Intent | Ready | Chat | Start | Create | Quick | Matches | Kept | Review | ReviewDone
+    | ConnectionClosed
+)
 """What a host's session delivers."""
 
 #: the versions this implementation speaks (a range, for negotiation)
-PROTOCOL_VERSION = 1
-_SUPPORTED = (1, 1)
+PROTOCOL_VERSION = 2
+_SUPPORTED = (1, 2)
 
 
 
