@@ -44,7 +44,8 @@ def client_file() -> dict[str, Any]:
             invalid("kept: id above 2^53", "bad_message", {"t": "kept", "id": 2**53 + 1}),
             invalid("kept: id is a string", "bad_message", {"t": "kept", "id": "17"}),
             invalid("matches with a field", "bad_message", {"t": "matches", "limit": 5}),
-            invalid("a host's kept_list from a client", "bad_message", {"t": "kept_list", "rows": [], "note": ""}),
+            invalid("a host's kept_list from a client", "bad_message",
+                    {"t": "kept_list", "rows": [], "note": ""}),
         ],
     }
 
@@ -82,7 +83,8 @@ def host_file() -> dict[str, Any]:
                     {"t": "kept_text", "id": 17, "part": 0, "parts": 1, "chunks": [""]}),
             invalid("kept_text: 65 parts", "bad_message",
                     {"t": "kept_text", "id": 17, "part": 0, "parts": 65, "chunks": ["x"]}),
-            invalid("review_slot: granted is 1", "bad_message", {"t": "review_slot", "granted": 1, "reason": ""}),
+            invalid("review_slot: granted is 1", "bad_message",
+                    {"t": "review_slot", "granted": 1, "reason": ""}),
         ],
     }
 

@@ -76,8 +76,9 @@ def open_store(data_dir: Path | None = None) -> SqliteStore:
 EVENTS_KEPT = 10_000
 #: how often (in events) the old ones are deleted
 _PRUNE_EVERY = 100
-#: the longest transcript kept, in characters (a long match to 500 is some tens of KB)
-MAX_TRANSCRIPT = 1_000_000
+#: the longest transcript kept, in characters (a long match to 500 is some tens of KB;
+#: every part of it is sent at once, within a connection's 1 MiB outbound buffer)
+MAX_TRANSCRIPT = 500_000
 #: kept matches (or one key's copies) deleted at most per limit and match end: pruning
 #: is bounded work, and an operator's lowered limit drains over the next matches
 PRUNE_BATCH = 50
