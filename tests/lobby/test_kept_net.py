@@ -16,7 +16,7 @@ from tests.net.lan_support import Player, has_view, until
 from unotui.engine import Rules
 from unotui.lobby import review_slots
 from unotui.lobby.kept import GUEST_NOTE, NO_SUCH_MATCH, OFF_NOTE, SLOW_DOWN, parts_of
-from unotui.lobby.lobby import LobbySettings
+from unotui.lobby.lobby import Lobby, LobbySettings
 from unotui.lobby.store import Retention
 from unotui.net.lobby_client import KeptError
 from unotui.net.remote import RemoteGame
@@ -32,18 +32,26 @@ SETTINGS = LobbySettings(bot_delay=0.0, catch_grace=0.0, auto_keep=0.0, reap_eve
 ANN, BOB = "SHA256:annsKeyAAAAAAAA", "SHA256:bobsKeyBBBBBBBB"
 
 
+async def play_a_short_match(lobby: Lobby, port: int, key: str = ANN) -> None:
+    """``key``'s player creates a two-seat table (one bot, a match to 1 point), plays it
+    to its end by random legal moves, and leaves; the lobby has recorded it."""
+    ann = await visit(port, "Ann", lobby.credentials.issue(key))
+    ann.client.create("Short", 2, 1, Rules.preset("classic").with_(target_score=1), "random", 30.0, False)
+    await until(lambda: ann.created())
+    code = ann.created()[0]
+    await ann.client.close()
+    game = RemoteGame("127.0.0.1", port, name="Ann", table=code, identity=lobby.credentials.issue(key))
+    player = Player(game, Random(3))
+    await game.start()
+    await until(lambda: has_view(player) and game.view.phase == "match_over", timeout=40)
+    await until(lambda: code not in lobby.tables or lobby.tables[code].recorded)
+    await game.close()
+
+
 async def test_a_finished_match_is_kept_listed_and_reviewable_by_its_player_only(tmp_path: Path) -> None:
     async with lobby_host(tmp_path, SETTINGS) as (lobby, port):
+        await play_a_short_match(lobby, port)
         ann = await visit(port, "Ann", lobby.credentials.issue(ANN))
-        ann.client.create("Short", 2, 1, Rules.preset("classic").with_(target_score=1), "random", 30.0, False)
-        await until(lambda: ann.created())
-        code = ann.created()[0]
-        game = RemoteGame("127.0.0.1", port, name="Ann", table=code, identity=lobby.credentials.issue(ANN))
-        player = Player(game, Random(3))
-        await game.start()
-        await until(lambda: has_view(player) and game.view.phase == "match_over", timeout=40)
-        await until(lambda: code not in lobby.tables or lobby.tables[code].recorded)
-        await game.close()
 
         listed = await ann.client.matches()
         assert listed.note == "" and len(listed.rows) == 1
