@@ -83,12 +83,16 @@ class StandInReview(Screen[None]):
     def _review(self) -> None:
         text = json.dumps(self.transcript.to_mapping())
         try:
-            result = self.job.run(text, lambda _done, _total: None)
+            result = self.job.run(text, self._progress)
             line = "Reviewed: " + "; ".join(f"{s['name']} {round(100 * s['share'])}% best"
                                             for s in result["summary"])
         except ReviewRefused as exc:
             line = f"No review: {exc}"
         self.app.call_from_thread(self._show, line)
+
+    def _progress(self, done: int, total: int) -> None:
+        self.app.call_from_thread(self.query_one("#outcome", Static).update,
+                                  Text(f"Reviewing: {done} of {total} decisions..."))
 
     def _show(self, line: str) -> None:
         self.outcome = line
