@@ -154,3 +154,22 @@ def test_slots_server_wide_per_address_and_expiry() -> None:
     wide = review_slots.ReviewSlots(5)
     assert [wide.ask(review_slots.SlotHolder(i, None, "10.0.0.9"), 0.0) for i in range(3)] == [
         "", "", review_slots.ADDRESS.format(n=2)]
+
+
+async def test_kept_matches_asked_at_a_table_are_refused_not_in_lobby(tmp_path: Path) -> None:
+    async with lobby_host(tmp_path, SETTINGS) as (lobby, port):
+        ann = await visit(port, "Ann", lobby.credentials.issue(ANN))
+        ann.client.create("T", 2, 1, Rules(), "easy", None, True)
+        await until(lambda: ann.created())
+        table = RemoteGame("127.0.0.1", port, name="Ann", table=ann.created()[0])
+        await table.start()
+        seen: list[object] = []
+        table.listen(seen.append)
+        assert table._link is not None
+        for request in (m.Matches(), m.Kept(1), m.Review()):  # what a hostile client could send
+            table._link.session._queue(request)  # type: ignore[attr-defined]
+        table._link.flush()
+        await until(lambda: sum(getattr(u, "code", "") == "not_in_lobby" for u in seen) == 3)
+        assert all(u.message == "That is asked from a lobby." for u in seen if isinstance(u, m.Refused))
+        await table.close()
+        await ann.client.close()

@@ -199,7 +199,8 @@ class Host:
             elif isinstance(event, m.Matches | m.Kept | m.Review | m.ReviewDone):
                 self.lobby.desk.answer(link, event)
         elif isinstance(event, m.Create | m.Quick | m.Matches | m.Kept | m.Review):
-            refusal = m.Refused(None, "not_in_lobby", "Tables are created from a lobby.")
+            what = "Tables are created" if isinstance(event, m.Create | m.Quick) else "That is asked"
+            refusal = m.Refused(None, "not_in_lobby", f"{what} from a lobby.")
             session_of(link, HostSession).send(refusal)
             link.flush()
         elif room is None:

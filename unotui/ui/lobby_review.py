@@ -70,14 +70,13 @@ class LobbyReviewJob:
                 raise ReviewRefused(f"Cannot reach the lobby for a review: {exc}") from None
         try:
             slot = await client.review_slot()
+            why = "" if slot.granted else clean(slot.reason) or "The lobby refused the review."
         except KeptError as exc:
-            slot = None
             why = str(exc)
-        if slot is None or not slot.granted:
+        if why:
             if own:
                 await client.close()
-            raise ReviewRefused(clean(slot.reason if slot is not None else why)
-                                or "The lobby refused the review.")
+            raise ReviewRefused(why)
         return client, own
 
     def _call(self, coro: Any) -> tuple[LobbyClient, bool]:
