@@ -64,7 +64,7 @@ CASES: list[tuple[str, bytes, str]] = [
     ("intent before hello", _frame(_body({"t": "intent", "seq": 1, "action": "draw"})), "bad_message"),
     ("ready before hello", _frame(_body({"t": "ready"})), "bad_message"),
     ("hello twice", hello_frame("Eve", table="target") * 2, "bad_message"),
-    ("versions from the future", _frame(_body({**HELLO, "min_version": 2, "max_version": 9})), "version"),
+    ("versions from the future", _frame(_body({**HELLO, "min_version": 3, "max_version": 9})), "version"),
     ("a name of escapes only", _frame(_body({**HELLO, "name": "\x1b\x07\u202e\u200b"})), "bad_name"),
     ("a name too wide", _frame(_body({**HELLO, "name": "W" * 17})), "bad_name"),
     ("a table nobody has", hello_frame("Eve", table="nope"), "no_such_table"),

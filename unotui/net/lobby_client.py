@@ -73,6 +73,7 @@ class LobbyClient:
         self._pending: deque[tuple[m.Message, asyncio.Future[Any]]] = deque()
         self._text: list[str] = []  # the kept_text chunks of the transcript coming in
         self._parts_seen: list[int] = []  # each part's ``parts``, so far
+        self._dropping: int | None = None  # a refused transcript whose later parts are still coming
 
     def listen(self, listener: Callable[[LobbyUpdate], None] | None) -> None:
         """Where updates go (``None``: nowhere)."""
@@ -146,6 +147,10 @@ class LobbyClient:
     def _answer(self, event: Any) -> bool:
         """``event`` answers the oldest pending request: resolve it (True), or it is not
         an answer at all (False).  A hostile host's mismatched answer fails the request."""
+        if isinstance(event, m.KeptText) and event.id == self._dropping:
+            if event.part >= event.parts - 1:  # (its last part: what follows is an answer again)
+                self._dropping = None
+            return True
         if not self._pending:
             return False
         request, future = self._pending[0]
@@ -161,11 +166,13 @@ class LobbyClient:
         elif isinstance(event, m.KeptText) and isinstance(request, m.Kept):
             if event.id != request.id or event.part != len(self._parts_seen):
                 failed = "The lobby sent a broken transcript."
+                self._dropping = event.id if event.part < event.parts - 1 else None
             else:
                 self._parts_seen.append(event.parts)
                 self._text.extend(event.chunks)
                 if sum(map(len, self._text)) > MAX_KEPT_TEXT or len(set(self._parts_seen)) > 1:
                     failed = "The lobby sent a broken transcript."
+                    self._dropping = request.id if event.part < event.parts - 1 else None
                 elif event.part < event.parts - 1:
                     return True  # more parts to come
                 else:
