@@ -22,11 +22,11 @@ Answer = Callable[[m.Kept], list[m.Message]]
 
 
 @asynccontextmanager
-async def hostile(answer: Answer) -> AsyncIterator[int]:
+async def hostile(answer: Answer, versions: tuple[int, int] = (1, 2)) -> AsyncIterator[int]:
     """A lobby that welcomes anyone and answers ``kept`` with ``answer``'s messages."""
 
     async def serve(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        session = HostSession(asyncio.get_running_loop().time())
+        session = HostSession(asyncio.get_running_loop().time(), versions=versions)
         while data := await reader.read(65536):
             for event in session.receive_data(data, asyncio.get_running_loop().time()):
                 if isinstance(event, HelloReceived):
@@ -63,6 +63,17 @@ async def test_a_hostile_transcript_is_a_sentence(answer: Answer, said: str) -> 
         with pytest.raises(KeptError, match=said):
             await client.kept(7)
         assert (await client.matches()).note == "none"  # the connection still answers in order
+        await client.close()
+
+
+async def test_a_version_1_lobby_still_seats_the_client_and_is_never_asked_for_matches() -> None:
+    async with hostile(lambda r: [], versions=(1, 1)) as port:
+        client = LobbyClient("127.0.0.1", port, name="Ann")
+        await client.start()  # (the client offers versions 1..2)
+        with pytest.raises(KeptError, match="older than recent matches"):
+            await client.matches()
+        with pytest.raises(KeptError, match="older than recent matches"):
+            await client.review_slot()
         await client.close()
 
 

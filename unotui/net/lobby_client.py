@@ -28,7 +28,7 @@ from ..engine import Rules
 from ..protocol import messages as m
 from ..protocol.events import ConnectionClosed
 from ..protocol.peer_session import PeerSession
-from ..protocol.session import PROTOCOL_VERSION
+from ..protocol.session import OLDEST_VERSION, PROTOCOL_VERSION
 from ..protocol.text import CHAT_MAX, clean
 from ..transcript import Transcript, TranscriptError
 from .controller import JoinError
@@ -82,7 +82,7 @@ class LobbyClient:
     async def start(self) -> None:
         """Connect and wait for the welcome.  Raises :class:`JoinError` with a sentence."""
         loop = asyncio.get_running_loop()
-        hello = m.Hello(PROTOCOL_VERSION, PROTOCOL_VERSION, self.name, client=f"unotui/{__version__}",
+        hello = m.Hello(OLDEST_VERSION, PROTOCOL_VERSION, self.name, client=f"unotui/{__version__}",
                         lobby=True, identity=self.identity)
         self._welcomed = loop.create_future()
         await dial(self.host, self.port, PeerSession(hello, loop.time()), self._made, self._welcomed,
@@ -136,6 +136,9 @@ class LobbyClient:
     async def _ask(self, request: m.Message, timeout: float) -> Any:
         if self._link is None or self._link.session.closed:
             raise KeptError("Not connected to the lobby.")
+        welcome = session_of(self._link, PeerSession).welcome
+        if welcome is not None and welcome.version < 2:  # (the request would close the connection)
+            raise KeptError("This lobby is older than recent matches and reviews: it has neither.")
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._pending.append((request, future))
         self._out(request)

@@ -30,7 +30,7 @@ from ..engine import DEAL, Action, Phase, Rules, SeatView
 from ..protocol import messages as m
 from ..protocol.events import ConnectionClosed, Fault, ViewUpdated
 from ..protocol.peer_session import PeerSession
-from ..protocol.session import PROTOCOL_VERSION
+from ..protocol.session import OLDEST_VERSION, PROTOCOL_VERSION
 from ..protocol.text import CHAT_MAX, clean
 from ..table import DeadlineKind, PresenceState
 from .addresses import DEFAULT_PORT, unreachable
@@ -283,7 +283,7 @@ class RemoteGame(Controller):
     async def _connect(self, *, resume: bool) -> None:
         loop = asyncio.get_running_loop()
         hello = m.Hello(
-            min_version=PROTOCOL_VERSION,
+            min_version=OLDEST_VERSION,
             max_version=PROTOCOL_VERSION,
             name=self.name,
             password=self.password or None,

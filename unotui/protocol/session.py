@@ -56,6 +56,7 @@ from .sync import ViewEncoder
 from .text import clean_chat, clean_name
 
 __all__ = [
+    "OLDEST_VERSION",
     "PROTOCOL_VERSION",
     "HostEvent",
     "HostSession",
@@ -73,7 +74,10 @@ HostEvent = (
 
 #: the versions this implementation speaks (a range, for negotiation)
 PROTOCOL_VERSION = 2
-_SUPPORTED = (1, 2)
+#: the oldest version still spoken: a client offers OLDEST_VERSION..PROTOCOL_VERSION, so a
+#: version 1 host still seats it (what version 2 adds is the lobby's: see protocol/SPEC.md)
+OLDEST_VERSION = 1
+_SUPPORTED = (OLDEST_VERSION, PROTOCOL_VERSION)
 
 
 
