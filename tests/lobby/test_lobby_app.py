@@ -245,7 +245,7 @@ async def test_help_in_the_lobby_shows_the_lobby_s_keys_first(tmp_path: Path) ->
             assert names.get(binding.key, binding.key) in listed, binding.key
     async with lobby_host(tmp_path, SETTINGS) as (_lobby, port):
         app = lobby_app("127.0.0.1", port, "Ann")
-        async with app.run_test(size=(100, 40)) as pilot:
+        async with app.run_test(size=(100, 50)) as pilot:  # (all of the help: its headings are read)
             await lobby_ready(pilot)
             await pilot.press("question_mark")
             await screen_is(pilot, HelpScreen)

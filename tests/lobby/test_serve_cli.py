@@ -46,3 +46,16 @@ def test_bad_ports_and_limits_are_one_line_errors(tmp_path: Path) -> None:
     assert out.returncode == 2 and "--public-host must be a host name or address" in out.stderr
     out = serve("--data-dir", str(tmp_path), "--public-host=-oProxyCommand=x")
     assert out.returncode == 2 and "--public-host must be a host name or address" in out.stderr
+
+
+def test_bad_retention_and_review_options_are_one_line_errors(tmp_path: Path) -> None:
+    for args, said in ((("--keep-matches", "101"), "--keep-matches must be 0-100"),
+                       (("--keep-total", "-1"), "--keep-total and --review-slots at least 0"),
+                       (("--review-slots", "-1"), "--keep-total and --review-slots at least 0"),
+                       (("--keep-days", "0"), "--keep-days must be above 0"),
+                       (("--keep-days", "nan"), "--keep-days must be above 0")):
+        out = serve("--data-dir", str(tmp_path), *args)
+        assert out.returncode == 2 and said in out.stderr, (args, out.stderr)
+        assert "Traceback" not in out.stderr
+    shown = serve("--help").stdout
+    assert all(o in shown for o in ("--keep-matches", "--keep-days", "--keep-total", "--review-slots"))

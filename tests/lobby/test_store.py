@@ -433,7 +433,7 @@ def test_pragmas_are_set(store: SqliteStore, path: Path) -> None:
     other = sqlite3.connect(path)
     try:
         assert other.execute("PRAGMA journal_mode").fetchone()[0] == "wal"  # kept in the file
-        assert other.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 2
+        assert other.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 3
     finally:
         other.close()
 

@@ -43,10 +43,18 @@ from unotui.protocol.messages import (
     HOST_MESSAGES,
     Create,
     Created,
+    Kept,
+    KeptList,
+    KeptRow,
+    KeptText,
     LeaderRow,
     LobbyState,
     LobbyTable,
+    Matches,
     Quick,
+    Review,
+    ReviewDone,
+    ReviewSlot,
     TranscriptPart,
 )
 from unotui.protocol.values import ACTION_BY_TEXT, action_in
@@ -69,6 +77,10 @@ CLIENT_SAMPLES = [
     Create("Kitchen", 4, 2, Rules.preset("classic"), "hard", 30_000, True),
     Create("Open", 2, 0, Rules(), "easy", None, False),
     Quick(),
+    Matches(),
+    Kept(17),
+    Review(),
+    ReviewDone(),
 ]
 HOST_SAMPLES = [
     Welcome(1, 2, "B" * 43, "t1", "Kitchen", 4, Rules.preset("modern")),
@@ -95,6 +107,11 @@ HOST_SAMPLES = [
     Created("K7QMX"),
     TranscriptPart(0, 2, ("Ann", "Bob"), None, ("ab" * 32, "0f" * 32), ((1, ACTION_BY_TEXT["R5!"]),)),
     TranscriptPart(1, 2, (), None, (), ((0, ACTION_BY_TEXT["catch 1"]), (1, ACTION_BY_TEXT["deal"]))),
+    KeptList((KeptRow(17, 1_790_000_000, ("Ann", "Bob"), 0, (512, 40), 0, 3),), ""),
+    KeptList((), "Matches are kept for players with an SSH key."),
+    KeptText(17, 0, 2, ('{"format": ', '"unotui-transcript/2"')),
+    ReviewSlot(True, ""),
+    ReviewSlot(False, "The server is busy reviewing other matches: try again in a minute."),
 ]
 
 
@@ -255,7 +272,7 @@ def spec_messages(heading: str) -> dict[str, list[str]]:
     text = (Path(__file__).resolve().parents[2] / "protocol" / "SPEC.md").read_text(encoding="utf-8")
     section = text[text.index(f"### {heading}") :]
     section = section[: section.index("\n#", 4)]
-    rows = re.findall(r"^\| `([a-z]+)` \| ([^|]*) \|", section, re.MULTILINE)
+    rows = re.findall(r"^\| `([a-z_]+)` \| ([^|]*) \|", section, re.MULTILINE)
     return {t: re.findall(r"(?:^|; )`([a-z_]+)`:", fields) for t, fields in rows if t != "t"}
 
 

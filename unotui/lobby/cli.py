@@ -61,6 +61,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="SSH sessions sharing one worker process, a thread each (default "
                              f"{d.sessions_per_process}; 1: a process of its own per session, "
                              "full isolation)")
+    kept = parser.add_argument_group("recent matches and game review (docs/hosting.md)")
+    kept.add_argument("--keep-matches", type=int, default=d.keep_matches, metavar="N",
+                      help=f"finished matches kept for each SSH key, newest first (default {d.keep_matches}; "
+                           "0: keep nothing; at most 100)")
+    kept.add_argument("--keep-days", type=float, default=d.keep_days, metavar="D",
+                      help=f"...for at most D days (default {d.keep_days:g})")
+    kept.add_argument("--keep-total", type=int, default=d.keep_total, metavar="T",
+                      help=f"...and at most T matches in all (default {d.keep_total})")
+    kept.add_argument("--review-slots", type=int, default=d.review_slots, metavar="N",
+                      help=f"game reviews running at once on this machine (default {d.review_slots}; "
+                           "0: no reviews)")
     ops = parser.add_argument_group("operator commands (change the data directory, then exit)")
     ops.add_argument("--motd", metavar="TEXT", help="set the message of the day ('' clears it)")
     ops.add_argument("--ban", metavar="FINGERPRINT", help="ban an SSH key (SHA256:...)")
@@ -122,6 +133,13 @@ def run(args: argparse.Namespace) -> int:
     if args.sessions_per_process < 1:
         print("unotui serve: --sessions-per-process must be at least 1", file=sys.stderr)
         return 2
+    if not 0 <= args.keep_matches <= 100 or args.keep_total < 0 or args.review_slots < 0:
+        print("unotui serve: --keep-matches must be 0-100, --keep-total and --review-slots at least 0",
+              file=sys.stderr)
+        return 2
+    if not args.keep_days > 0:
+        print("unotui serve: --keep-days must be above 0 (--keep-matches 0 keeps nothing)", file=sys.stderr)
+        return 2
     from .serve import run_serve
 
     return run_serve(ServeOptions(data_dir=data_dir, bind=args.bind, ssh_port=args.ssh_port, port=args.port,
@@ -130,4 +148,6 @@ def run(args: argparse.Namespace) -> int:
                                   turn_timer=args.turn_timer, ssh_per_ip=args.ssh_per_ip,
                                   ssh_rate_per_ip=args.ssh_rate_per_ip, ssh_rate_burst=args.ssh_rate_burst,
                                   idle_timeout=args.idle_timeout,
-                                  sessions_per_process=args.sessions_per_process))
+                                  sessions_per_process=args.sessions_per_process,
+                                  keep_matches=args.keep_matches, keep_days=args.keep_days,
+                                  keep_total=args.keep_total, review_slots=args.review_slots))

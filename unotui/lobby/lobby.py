@@ -20,7 +20,7 @@ import logging
 import time
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from ..engine import Rules, RulesError
 from ..engine.shuffle import match_name
@@ -36,10 +36,12 @@ from ..protocol.session import HostSession
 from ..protocol.text import CHAT_RECENT, clean, name_key
 from ..table import AUTO_KEEP, SeatKind, TableStatus
 from .identity import Credentials, table_code
+from .kept import KeptDesk
 from .limits import ChatGate, Creator, table_refusal
 from .options import ServeOptions
 from .results import placings
-from .store import LobbyStore, TableRow
+from .review_slots import ReviewSlots
+from .store import LobbyStore, Retention, TableRow
 from .words import in_use_text, rules_summary
 
 __all__ = ["Lobby", "LobbySettings", "in_use_text", "rules_summary"]
@@ -67,6 +69,7 @@ class LobbySettings:
     tables people create may fill ``max_tables`` but for ``quick_share`` of it (at least
     one), kept for quick match; lobby chat shares ``chat_per_s`` lines a second (burst
     ``chat_burst``) per address and per key, whatever the number of connections.
+    Matches are kept within ``retention``, ``review_slots`` reviews run at once (``kept.py``).
     """
 
     max_tables: int = ServeOptions.max_tables  # (the command line's defaults, stated there)
@@ -87,6 +90,8 @@ class LobbySettings:
     over_grace: float = 120.0
     empty_grace: float = 60.0
     reap_every: float = 5.0
+    retention: Retention = field(default_factory=Retention)
+    review_slots: int = 1
 
 
 @dataclass
@@ -147,6 +152,8 @@ class Lobby:
         self._refresh_at: asyncio.TimerHandle | None = None
         self._leaders: tuple[m.LeaderRow, ...] = ()
         self.loop = asyncio.get_running_loop()
+        self.desk = KeptDesk(store, self.members, self.settings.retention,
+                             ReviewSlots(self.settings.review_slots), self.loop.time)
         self._reaper = self.loop.call_later(self.settings.reap_every, self._reap)
         store.clear_all_presence()
         if journal is not None:
@@ -204,6 +211,7 @@ class Lobby:
     def gone(self, link: Link) -> None:
         """A lobby connection closed."""
         member = self.members.pop(link, None)
+        self.desk.gone(link)
         if member is not None and not self._closed:
             self.store.clear_presence(member.key)
             self._changed()
@@ -249,8 +257,7 @@ class Lobby:
         session_of(link, HostSession).send(m.Created(code))
         link.flush()
 
-    def _quick_room(self) -> int:
-        """Tables kept for quick match: whatever people create, quick match finds a seat."""
+    def _quick_room(self) -> int:  # tables kept for quick match: it always finds a seat
         return max(1, round(self.settings.max_tables * self.settings.quick_share))
 
     def quick(self, link: Link) -> None:
@@ -345,10 +352,11 @@ class Lobby:
             return
         table.recorded = True
         ranked = placings(game, room.book, self.settings.level)
-        # Named by the match's secret, which the journal keeps: a lobby that crashed
-        # between recording and closing the journal resumes this match, and records it
-        # again, without counting it twice.
-        self.store.record_result(room.code, ranked, f"{room.code}:{match_name(game.shuffler.secret)}")
+        # Named by the match's secret, which the journal keeps: a lobby that crashed between
+        # recording and closing the journal resumes this match, and records it again, once.
+        key = f"{room.code}:{match_name(game.shuffler.secret)}"
+        self.store.record_result(room.code, ranked, key)
+        self.desk.keep(room, key)  # its transcript, for its keyed players (a store of its own)
         room.forget()  # recorded: a restart must not resume (and count) it again
         names = ", ".join(f"{p.rank}. {p.name}" for p in ranked)
         self.store.log_event("result", f"{room.code}: {names}")
@@ -452,23 +460,19 @@ class Lobby:
 
     def online(self) -> int:
         """People in the lobby or at its tables (each connection counted once)."""
-        seated = sum(1 for t in self.tables.values() for _link in t.room.members)
-        return len(self.members) + seated
+        return len(self.members) + sum(1 for t in self.tables.values() for _link in t.room.members)
 
     def _send_state(self, link: Link) -> None:
         member = self.members[link]
         rows = sorted((t for t in self.tables.values() if not t.room.config.private),
                       key=lambda t: (t.room.status != TableStatus.WAITING, t.born))
-        tables = tuple(
-            m.LobbyTable(r.code, r.name, r.seats, r.humans, r.bots, r.status, r.rules,
-                         None if r.turn_timer is None else round(r.turn_timer * 1000))
-            for r in (self._row(t) for t in rows[:200])
-        )
+        tables = tuple(m.LobbyTable(r.code, r.name, r.seats, r.humans, r.bots, r.status, r.rules,
+                                    None if r.turn_timer is None else round(r.turn_timer * 1000))
+                       for r in (self._row(t) for t in rows[:200]))
         held = self._held(member.identity)
         seat_at = held[0] if held is not None and not held[1] else None
-        motd = self.store.motd()[:512]
-        state = m.LobbyState(member.name, motd, self.online(), tables, self._leaders, seat_at)
-        session_of(link, HostSession).send(state)
+        session_of(link, HostSession).send(
+            m.LobbyState(member.name, self.store.motd()[:512], self.online(), tables, self._leaders, seat_at))
 
     def _held(self, identity: str | None) -> tuple[str, bool] | None:
         """The table where a seat is held for ``identity``'s key, and whether a connection
@@ -477,16 +481,14 @@ class Lobby:
         if identity is None:
             return None
         for code, table in self.tables.items():
-            room = table.room
-            seat = room.book.find_identity(identity)
+            room, seat = table.room, table.room.book.find_identity(identity)
             if seat is not None and room.status != TableStatus.OVER:
                 return code, seat in room.members.values()
         return None
 
     def _load_leaders(self) -> None:
-        self._leaders = tuple(
-            m.LeaderRow(p.name, p.games, p.wins, round(p.rating * 10)) for p in self.store.leaderboard(20)
-        )
+        board = self.store.leaderboard(20)
+        self._leaders = tuple(m.LeaderRow(p.name, p.games, p.wins, round(p.rating * 10)) for p in board)
 
     def close(self) -> None:
         """Stop the timers (the hosts close the connections); the store is left alone after."""

@@ -33,3 +33,7 @@ class ServeOptions:
     ssh_rate_burst: int = 5
     idle_timeout: float = 1800.0
     sessions_per_process: int = SESSIONS_PER_PROCESS
+    keep_matches: int = 20  # kept matches per key (0: none kept; at most 100)
+    keep_days: float = 90.0
+    keep_total: int = 5000
+    review_slots: int = 1  # game reviews at once on this machine (0: off)

@@ -90,7 +90,30 @@ _V2 = (
     "PRAGMA user_version = 2",
 )
 
-_STEPS: tuple[tuple[str, ...], ...] = (_V1, _V2)
+# Version 3: each finished match's transcript, kept for the keyed players seated at it
+# (issue 20: "your recent matches"), within the operator's retention limits.  The
+# summary (names, scores, winner, rounds) is JSON so that the list never parses a
+# transcript; a seat row per key, so a match leaves when its last player's copy does.
+_V3 = (
+    """CREATE TABLE kept_matches (
+        id INTEGER PRIMARY KEY,
+        finished REAL NOT NULL,
+        match_key TEXT UNIQUE,
+        summary TEXT NOT NULL,
+        transcript TEXT NOT NULL
+    )""",
+    "CREATE INDEX kept_by_finished ON kept_matches (finished)",
+    """CREATE TABLE kept_seats (
+        match_id INTEGER NOT NULL REFERENCES kept_matches (id) ON DELETE CASCADE,
+        identity TEXT NOT NULL,
+        seat INTEGER NOT NULL,
+        PRIMARY KEY (identity, match_id)
+    )""",
+    "CREATE INDEX kept_seats_by_match ON kept_seats (match_id)",
+    "PRAGMA user_version = 3",
+)
+
+_STEPS: tuple[tuple[str, ...], ...] = (_V1, _V2, _V3)
 """``_STEPS[n]`` takes the file from version ``n`` to ``n + 1``."""
 
 SCHEMA_VERSION = len(_STEPS)

@@ -37,7 +37,7 @@ from .identity import GUEST, Credentials
 from .lobby import Lobby, LobbySettings
 from .options import ServeOptions
 from .sqlite_store import open_store
-from .store import LobbyStore
+from .store import LobbyStore, Retention
 
 __all__ = ["ServeOptions", "run_serve", "serve", "session_extra"]
 
@@ -132,7 +132,9 @@ async def _open(options: ServeOptions, opened: contextlib.AsyncExitStack) -> int
     opened.callback(journal.close)
     rooms: dict[str, Room] = {}
     credentials = Credentials()
-    settings = LobbySettings(max_tables=options.max_tables, turn_timer=options.turn_timer)
+    retention = Retention(options.keep_matches, options.keep_days, options.keep_total)
+    settings = LobbySettings(max_tables=options.max_tables, turn_timer=options.turn_timer,
+                             retention=retention, review_slots=options.review_slots)
     lobby = Lobby(store, rooms, credentials=credentials, settings=settings, on_event=say, journal=journal)
     opened.callback(lobby.close)
     public = Host(rooms, lobby=lobby)

@@ -21,6 +21,8 @@ in-memory store for tests.
 
 from __future__ import annotations
 
+import json
+import logging
 import os
 import sqlite3
 import time
@@ -32,9 +34,22 @@ from types import TracebackType
 from ..private import DataDirError, private_database, private_dir
 from . import ratings
 from .schema import migrate
-from .store import Ban, Event, MatchRecord, Placing, PlayerStats, StoreError, TableRow, check_text
+from .store import (
+    Ban,
+    Event,
+    KeptMatch,
+    MatchRecord,
+    Placing,
+    PlayerStats,
+    Retention,
+    StoreError,
+    TableRow,
+    check_text,
+)
 
-__all__ = ["DATA_DIR_ENV", "STORE_FILE", "SqliteStore", "default_data_dir", "open_store"]
+__all__ = ["DATA_DIR_ENV", "MAX_TRANSCRIPT", "STORE_FILE", "SqliteStore", "default_data_dir", "open_store"]
+
+log = logging.getLogger("unotui.lobby.store")
 
 STORE_FILE = "lobby.sqlite3"
 DATA_DIR_ENV = "UNOTUI_DATA_DIR"
@@ -61,6 +76,12 @@ def open_store(data_dir: Path | None = None) -> SqliteStore:
 EVENTS_KEPT = 10_000
 #: how often (in events) the old ones are deleted
 _PRUNE_EVERY = 100
+#: the longest transcript kept, in characters (a long match to 500 is some tens of KB;
+#: every part of it is sent at once, within a connection's 1 MiB outbound buffer)
+MAX_TRANSCRIPT = 500_000
+#: kept matches (or one key's copies) deleted at most per limit and match end: pruning
+#: is bounded work, and an operator's lowered limit drains over the next matches
+PRUNE_BATCH = 50
 
 
 class SqliteStore:
@@ -286,6 +307,80 @@ class SqliteStore:
             records.append(MatchRecord(match_id, table, finished, tuple(Placing(*row) for row in rows)))
         return records
 
+    # ----- kept matches (transcripts) ------------------------------------------------------
+
+    def keep_match(self, transcript: str, summary: KeptMatch, seats: dict[str, int],
+                   retention: Retention, match_key: str | None = None) -> int | None:
+        """See :meth:`LobbyStore.keep_match`."""
+        if not isinstance(transcript, str) or len(transcript) > MAX_TRANSCRIPT:
+            raise ValueError(f"a transcript is text of at most {MAX_TRANSCRIPT} characters")
+        for ident in seats:
+            check_text("identity", ident)
+        if match_key is not None:
+            check_text("match_key", match_key)
+        if retention.off or not seats:
+            return None
+        text = json.dumps({"names": list(summary.names), "scores": list(summary.scores),
+                           "winner": summary.winner, "rounds": summary.rounds})
+        now = self._clock()
+        with self._write() as db:
+            if match_key is not None and db.execute(
+                    "SELECT 1 FROM kept_matches WHERE match_key = ?", (match_key,)).fetchone():
+                return None
+            match_id = db.execute(
+                "INSERT INTO kept_matches (finished, match_key, summary, transcript) VALUES (?,?,?,?)",
+                (now, match_key, text, transcript)).lastrowid
+            db.executemany("INSERT INTO kept_seats (match_id, identity, seat) VALUES (?,?,?)",
+                           [(match_id, ident, seat) for ident, seat in seats.items()])
+            self._prune(db, list(seats), retention, now)
+        return match_id
+
+    @staticmethod
+    def _prune(db: sqlite3.Connection, keys: list[str], retention: Retention, now: float) -> None:
+        """Oldest first out: each key's copies past its newest ``per_key`` (a match no key
+        keeps any more goes), matches older than ``days``, the store's past ``total``;
+        at most :data:`PRUNE_BATCH` of each."""
+        dropped: set[int] = set()
+        for ident in keys:
+            old = [int(r[0]) for r in db.execute(
+                "SELECT match_id FROM kept_seats WHERE identity = ? ORDER BY match_id DESC "
+                "LIMIT ? OFFSET ?", (ident, PRUNE_BATCH, retention.per_key))]
+            db.executemany("DELETE FROM kept_seats WHERE identity = ? AND match_id = ?",
+                           [(ident, i) for i in old])
+            dropped.update(old)
+        db.executemany("DELETE FROM kept_matches WHERE id = ? AND NOT EXISTS "
+                       "(SELECT 1 FROM kept_seats WHERE match_id = ?)", [(i, i) for i in dropped])
+        db.execute("DELETE FROM kept_matches WHERE id IN (SELECT id FROM kept_matches WHERE finished < ? "
+                   "ORDER BY id LIMIT ?)", (now - retention.days * 86400, PRUNE_BATCH))
+        excess = int(db.execute("SELECT COUNT(*) FROM kept_matches").fetchone()[0]) - retention.total
+        if excess > 0:
+            db.execute("DELETE FROM kept_matches WHERE id IN (SELECT id FROM kept_matches ORDER BY id "
+                       "LIMIT ?)", (min(excess, PRUNE_BATCH),))
+
+    def kept_matches(self, identity: str, limit: int) -> list[KeptMatch]:
+        """See :meth:`LobbyStore.kept_matches`."""
+        rows = self._conn.execute(
+            "SELECT k.id, k.finished, k.summary, s.seat FROM kept_seats s JOIN kept_matches k "
+            "ON k.id = s.match_id WHERE s.identity = ? ORDER BY s.match_id DESC LIMIT ?",
+            (check_text("identity", identity), max(0, limit))).fetchall()
+        out = []
+        for match_id, finished, summary, seat in rows:
+            try:
+                out.append(_kept(int(match_id), float(finished), str(summary), int(seat)))
+            except (ValueError, TypeError, KeyError) as exc:
+                log.warning("kept match %s is damaged, skipped: %s", match_id, exc)
+        return out
+
+    def kept_transcript(self, identity: str, match_id: int) -> tuple[str, int] | None:
+        """See :meth:`LobbyStore.kept_transcript`."""
+        row = self._conn.execute(
+            "SELECT k.transcript, s.seat FROM kept_seats s JOIN kept_matches k ON k.id = s.match_id "
+            "WHERE s.identity = ? AND s.match_id = ?",
+            (check_text("identity", identity), match_id)).fetchone()
+        if row is None or not isinstance(row[0], str) or not isinstance(row[1], int):
+            return None
+        return row[0], row[1]
+
     # ----- moderation -----------------------------------------------------------------------
 
     def ban(self, fingerprint: str, reason: str, by: str) -> None:
@@ -339,3 +434,23 @@ class SqliteStore:
             "SELECT id, at, kind, text FROM events ORDER BY id DESC LIMIT ?", (max(0, limit),)
         ).fetchall()
         return [Event(*row) for row in reversed(rows)]
+
+
+def _kept(match_id: int, finished: float, summary: str, seat: int) -> KeptMatch:
+    """A kept match's row from its summary's JSON, every field checked.
+
+    Raises:
+        ValueError / TypeError / KeyError: a damaged row.
+    """
+    data = json.loads(summary)
+    names, scores, winner, rounds = data["names"], data["scores"], data["winner"], data["rounds"]
+    if not (isinstance(names, list) and 2 <= len(names) <= 10 and all(isinstance(n, str) for n in names)):
+        raise ValueError("names: not 2-10 names")
+    if not (isinstance(scores, list) and len(scores) == len(names)
+            and all(type(x) is int for x in scores)):
+        raise ValueError("scores: not one integer per seat")
+    if type(winner) is not int or not 0 <= winner < len(names) or not 0 <= seat < len(names):
+        raise ValueError("winner or seat: not a seat")
+    if type(rounds) is not int or rounds < 0:
+        raise ValueError("rounds: not a count")
+    return KeptMatch(match_id, finished, tuple(names), seat, tuple(scores), winner, rounds)

@@ -35,10 +35,12 @@ __all__ = [
     "MAX_TEXT",
     "Ban",
     "Event",
+    "KeptMatch",
     "LobbyStore",
     "MatchRecord",
     "Placing",
     "PlayerStats",
+    "Retention",
     "StoreError",
     "TableRow",
     "check_text",
@@ -162,6 +164,37 @@ class MatchRecord:
     placings: tuple[Placing, ...] = field(default=())
 
 
+@dataclass(frozen=True)
+class Retention:
+    """How many finished matches the lobby keeps (``unotui serve --keep-*``): the newest
+    ``per_key`` of each key's, none older than ``days``, ``total`` in the whole store.
+    ``per_key`` or ``total`` 0 keeps nothing."""
+
+    per_key: int = 20
+    days: float = 90.0
+    total: int = 5000
+
+    @property
+    def off(self) -> bool:
+        """Nothing is kept."""
+        return self.per_key <= 0 or self.total <= 0 or self.days <= 0
+
+
+@dataclass(frozen=True)
+class KeptMatch:
+    """One kept match as its player's list shows it: ``seat`` is that player's seat,
+    ``names`` and ``scores`` every seat's (by seat), ``winner`` a seat, ``finished`` a
+    Unix time."""
+
+    id: int
+    finished: float
+    names: tuple[str, ...]
+    seat: int
+    scores: tuple[int, ...]
+    winner: int
+    rounds: int
+
+
 @runtime_checkable
 class LobbyStore(Protocol):
     """Everything the lobby keeps.  Writes are atomic; reads see every write that
@@ -224,6 +257,28 @@ class LobbyStore(Protocol):
 
     def recent_matches(self, limit: int = 10) -> list[MatchRecord]:
         """The last ``limit`` recorded matches, newest first."""
+
+    # ----- kept matches (transcripts) ------------------------------------------------------
+
+    def keep_match(self, transcript: str, summary: KeptMatch, seats: dict[str, int],
+                   retention: Retention, match_key: str | None = None) -> int | None:
+        """Keep a finished match's ``transcript`` (JSON text) for the keys in ``seats``
+        (key -> its seat; ``summary``'s ``id`` and ``seat`` are ignored), then prune what
+        ``retention`` no longer allows, oldest first, a bounded amount of work per call.
+        Returns the match's id, ``None`` if nothing was kept (no key, retention off, the
+        same ``match_key`` kept already).
+
+        Raises:
+            ValueError: a transcript larger than the store keeps.
+        """
+
+    def kept_matches(self, identity: str, limit: int) -> list[KeptMatch]:
+        """``identity``'s kept matches, newest first, at most ``limit``; a damaged row is
+        skipped (and logged), never an error."""
+
+    def kept_transcript(self, identity: str, match_id: int) -> tuple[str, int] | None:
+        """The transcript of match ``match_id`` and ``identity``'s seat at it, or
+        ``None``: no such match, or ``identity`` was not seated at it (the same answer)."""
 
     # ----- moderation -----------------------------------------------------------------------
 

@@ -61,10 +61,20 @@ class HostLimits:
     guesses: BackoffLimits = field(default_factory=BackoffLimits)
 
 
+class Desk(Protocol):
+    """Where a lobby answers its kept-matches and review-slot requests (protocol version 2;
+    see :class:`unotui.lobby.kept.KeptDesk`)."""
+
+    def answer(self, link: Link, request: Any) -> None: ...
+
+
 class Hall(Protocol):
     """What a host with a lobby routes to it (see :class:`unotui.lobby.lobby.Lobby`)."""
 
     members: Any
+
+    @property
+    def desk(self) -> Desk: ...
 
     def identity_of(self, hello: m.Hello) -> str | None: ...
     def origin_of(self, hello: m.Hello) -> str: ...
@@ -186,8 +196,11 @@ class Host:
                 self.lobby.quick(link)
             elif isinstance(event, m.Chat):
                 self.lobby.chat(link, event.text)
-        elif isinstance(event, m.Create | m.Quick):
-            refusal = m.Refused(None, "not_in_lobby", "Tables are created from a lobby.")
+            elif isinstance(event, m.Matches | m.Kept | m.Review | m.ReviewDone):
+                self.lobby.desk.answer(link, event)
+        elif isinstance(event, m.Create | m.Quick | m.Matches | m.Kept | m.Review):
+            what = "Tables are created" if isinstance(event, m.Create | m.Quick) else "That is asked"
+            refusal = m.Refused(None, "not_in_lobby", f"{what} from a lobby.")
             session_of(link, HostSession).send(refusal)
             link.flush()
         elif room is None:

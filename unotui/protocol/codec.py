@@ -42,9 +42,14 @@ from .messages import (
     Hello,
     HostMessage,
     Intent,
+    Kept,
+    KeptList,
+    KeptRow,
+    KeptText,
     LeaderRow,
     LobbyState,
     LobbyTable,
+    Matches,
     Message,
     Ping,
     Pong,
@@ -52,6 +57,9 @@ from .messages import (
     Quick,
     Ready,
     Refused,
+    Review,
+    ReviewDone,
+    ReviewSlot,
     SeatState,
     Snapshot,
     Start,
@@ -299,6 +307,45 @@ def _seats_out(seats: tuple[SeatState, ...]) -> list[object]:
     return out
 
 
+# The lobby's kept matches (protocol version 2): a list row, and a transcript's parts.
+MAX_KEPT_ROWS = 100
+#: a transcript part: at most this many chunks of at most KEPT_CHUNK characters (ASCII
+#: JSON: characters are bytes), so that a part fits the host's 64 KiB frame
+KEPT_CHUNK, KEPT_CHUNKS, MAX_KEPT_PARTS = 4096, 14, 64
+_kept_id = _int("id", 1, 2**53)
+_kept_row = _row(
+    "kept match",
+    lambda v: _kept_checked(KeptRow(
+        _kept_id(v[0]),
+        int_in(v[1], "when", 0, 2**40),
+        list_in(v[2], "names", lambda n: str_in(n, "name", 64, 1), MAX_SEATS),
+        int_in(v[3], "seat", 0, MAX_SEATS - 1),
+        list_in(v[4], "scores", lambda x: int_in(x, "score", -(10**7), 10**7), MAX_SEATS),
+        int_in(v[5], "winner", 0, MAX_SEATS - 1),
+        int_in(v[6], "rounds", 0, 100_000),
+    )),
+    7,
+)
+
+
+def _kept_checked(row: KeptRow) -> KeptRow:
+    n = len(row.names)
+    if n < 2 or len(row.scores) != n or row.seat >= n or row.winner >= n:
+        raise RemoteProtocolError("bad_message", "kept match: 2-10 seats, a score each, seats among them")
+    return row
+
+
+def _kept_rows_out(rows: tuple[KeptRow, ...]) -> list[object]:
+    out: list[object] = [[r.id, r.when, list(r.names), r.seat, list(r.scores), r.winner, r.rounds]
+                         for r in rows]
+    _local(lambda v: list_in(v, "rows", _kept_row, MAX_KEPT_ROWS), out)
+    return out
+
+
+def _chunks_in(v: object) -> tuple[str, ...]:
+    return list_in(v, "chunks", lambda c: str_in(c, "chunk", KEPT_CHUNK, 1), KEPT_CHUNKS)
+
+
 #: message class -> its fields on the wire, in order
 SCHEMAS: dict[type[Any], tuple[Field, ...]] = {
     Ping: (_f("n", _n),),
@@ -389,6 +436,21 @@ SCHEMAS: dict[type[Any], tuple[Field, ...]] = {
             lambda w: list_in(w, "keys", _round_key, RECORD_KEYS))(list(v))),
         _f("actions", lambda v: list_in(v, "actions", _step, RECORD_ACTIONS), _steps_out),
     ),
+    Matches: (),
+    Kept: (_f("id", _kept_id),),
+    Review: (),
+    ReviewDone: (),
+    KeptList: (
+        _f("rows", lambda v: list_in(v, "rows", _kept_row, MAX_KEPT_ROWS), _kept_rows_out),
+        _f("note", _message),
+    ),
+    KeptText: (
+        _f("id", _kept_id),
+        _f("part", _int("part", 0, MAX_KEPT_PARTS - 1)),
+        _f("parts", _int("parts", 1, MAX_KEPT_PARTS)),
+        _f("chunks", _chunks_in, lambda c: _plain(_chunks_in)(list(c))),
+    ),
+    ReviewSlot: (_f("granted", lambda v: bool_in(v, "granted")), _f("reason", _message)),
 }
 #: fields a receiver accepts missing, and what a missing one reads as (a sender older than
 #: the field omits it).  A sender writes every field but a false flag (WRITTEN_WHEN_TRUE).

@@ -54,6 +54,7 @@ CODES: dict[str, str] = {
     "too_many_tables": "the host already has as many tables as it allows",
     "banned": "the lobby's operator banned this key",
     "kicked": "the lobby's operator removed this player",
+    "no_such_match": "kept names no match kept for this key (missing, pruned, or not this key's)",
 }
 
 #: The engine's stable refusal codes (``unotui.engine.errors``), echoed in ``refused``.

@@ -39,13 +39,21 @@ __all__ = [
     "Error",
     "Hello",
     "HostMessage",
+    "Kept",
+    "KeptList",
+    "KeptRow",
+    "KeptText",
     "LeaderRow",
     "LobbyState",
     "LobbyTable",
+    "Matches",
     "Message",
     "Ping",
     "Pong",
     "Quick",
+    "Review",
+    "ReviewDone",
+    "ReviewSlot",
     "Snapshot",
     "TranscriptPart",
     "Welcome",
@@ -285,12 +293,94 @@ class TranscriptPart:
     actions: tuple[tuple[int, Action], ...]
 
 
+# ----- the lobby's kept matches and review slots (protocol version 2) -----------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Matches:
+    """In the lobby: list my kept matches; answered :class:`KeptList`."""
+
+    TYPE: ClassVar[str] = "matches"
+
+
+@dataclass(frozen=True, slots=True)
+class Kept:
+    """In the lobby: the transcript of kept match ``id``; answered by :class:`KeptText`
+    parts, or ``refused`` ``no_such_match`` (also for a match this key was not seated at)."""
+
+    TYPE: ClassVar[str] = "kept"
+    id: int
+
+
+@dataclass(frozen=True, slots=True)
+class Review:
+    """In the lobby: may this session run a game review now?  Answered :class:`ReviewSlot`."""
+
+    TYPE: ClassVar[str] = "review"
+
+
+@dataclass(frozen=True, slots=True)
+class ReviewDone:
+    """In the lobby: the review this connection was granted is over (slot released)."""
+
+    TYPE: ClassVar[str] = "review_done"
+
+
+@dataclass(frozen=True, slots=True)
+class KeptRow:
+    """One kept match in a :class:`KeptList`: ``when`` in Unix seconds, every seat's
+    ``names`` and ``scores``, the asker's ``seat``, the ``winner``'s seat, ``rounds`` played."""
+
+    id: int
+    when: int
+    names: tuple[str, ...]
+    seat: int
+    scores: tuple[int, ...]
+    winner: int
+    rounds: int
+
+
+@dataclass(frozen=True, slots=True)
+class KeptList:
+    """The answer to :class:`Matches`: the asker's kept matches, newest first, and a
+    ``note`` for people ("" or why there are none: a guest's, or keeping is off)."""
+
+    TYPE: ClassVar[str] = "kept_list"
+    rows: tuple[KeptRow, ...]
+    note: str
+
+
+@dataclass(frozen=True, slots=True)
+class KeptText:
+    """Part ``part`` (of ``parts``) of kept match ``id``'s transcript: the JSON text is
+    the concatenation of every part's ``chunks``, in order."""
+
+    TYPE: ClassVar[str] = "kept_text"
+    id: int
+    part: int
+    parts: int
+    chunks: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ReviewSlot:
+    """The answer to :class:`Review`: ``granted``, or ``reason`` (a sentence) why not."""
+
+    TYPE: ClassVar[str] = "review_slot"
+    granted: bool
+    reason: str
+
+
 # Which messages travel which way is written here once, as the two unions; the wire
 # tables below and the sessions' rules (``session.py``) are derived from them.
-ClientMessage = Hello | Intent | Ready | Chat | Ping | Pong | Bye | Start | Create | Quick
+ClientMessage = (
+    Hello | Intent | Ready | Chat | Ping | Pong | Bye | Start | Create | Quick
+    | Matches | Kept | Review | ReviewDone
+)
 HostMessage = (
     Welcome | Error | Closed | Snapshot | Delta | Accepted | Refused | Presence | Deadline | ChatLine
     | Ping | Pong | TableState | LobbyState | Created | TranscriptPart
+    | KeptList | KeptText | ReviewSlot
 )
 Message = ClientMessage | HostMessage
 

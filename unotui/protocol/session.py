@@ -37,12 +37,16 @@ from .messages import (
     Error,
     Hello,
     Intent,
+    Kept,
+    Matches,
     Message,
     Ping,
     Pong,
     Quick,
     Ready,
     Refused,
+    Review,
+    ReviewDone,
     Start,
     TranscriptPart,
     Welcome,
@@ -63,13 +67,17 @@ __all__ = [
     "Timing",
 ]
 
-HostEvent = HelloReceived | Intent | Ready | Chat | Start | Create | Quick | ConnectionClosed
+HostEvent = (
+    HelloReceived | Intent | Ready | Chat | Start | Create | Quick | Matches | Kept | Review | ReviewDone
+    | ConnectionClosed
+)
 """What a host's session delivers."""
 
 #: the versions this implementation speaks (a range, for negotiation)
 PROTOCOL_VERSION = 2
-#: the oldest version still spoken: a version 1 peer is admitted and is sent nothing of
-#: version 2 (its ``transcript``)
+#: the oldest version still spoken: a client offers OLDEST_VERSION..PROTOCOL_VERSION, so a
+#: version 1 host still seats it, and a version 1 peer is sent nothing of version 2 (the
+#: match record's ``transcript``, the lobby's kept matches: see protocol/SPEC.md)
 OLDEST_VERSION = 1
 _SUPPORTED = (OLDEST_VERSION, PROTOCOL_VERSION)
 

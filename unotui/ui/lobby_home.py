@@ -23,7 +23,7 @@ from ..net.lobby_client import LobbyClient, LobbyClosed, LobbyUpdate
 from ..net.remote import RemoteGame
 from ..protocol import messages as m
 from .home import AppSlot
-from .messages import CreateTable, HomeMessage, JoinTable, LobbyChat, QuickMatch
+from .messages import CreateTable, HomeMessage, JoinTable, LobbyChat, QuickMatch, ReviewKept, ShowMatches
 from .screens.lobby import LobbyScreen
 from .settings import Config, GameOptions
 
@@ -262,3 +262,50 @@ class LobbyHome(AppSlot):
                           message.turn_timer, message.private)
         elif isinstance(message, LobbyChat):
             client.chat(message.text)
+        elif isinstance(message, ShowMatches):
+            from .screens.lobby_matches import LobbyMatchesScreen
+
+            screen = LobbyMatchesScreen(keyed=self.keyed)
+            self.app.push_screen(screen)
+            self.app.run_worker(self._list_matches(client, screen), group="lobby-matches")
+        elif isinstance(message, ReviewKept):
+            self.app.run_worker(self._review_kept(client, message), group="lobby-matches")
+
+    # ----- recent matches and their review ------------------------------------------------------
+
+    async def _list_matches(self, client: LobbyClient, screen: Any) -> None:
+        from ..net.lobby_client import KeptError
+
+        try:
+            screen.listed = await client.matches()
+        except KeptError as exc:
+            screen.say(f"The lobby did not list your matches: {exc}")
+
+    async def _review_kept(self, client: LobbyClient, message: ReviewKept) -> None:
+        """Fetch the kept match's transcript and open its review, reviewed on this
+        server only with a slot the lobby grants (:mod:`unotui.ui.lobby_review`)."""
+        from ..net.lobby_client import KeptError
+        from ..transcript import TranscriptError
+        from .review_launch import open_review
+
+        screen = self.app.screen
+        try:
+            transcript = await client.kept(message.id)
+            open_review(self.app, transcript, message.seat, self.review_job())
+        except (KeptError, TranscriptError) as exc:
+            if hasattr(screen, "say"):
+                screen.say(f"Cannot review that match: {exc}")
+
+    def review_job(self) -> Any:
+        """The job a review in this session runs (the recent matches' and a lobby table's
+        summary ``r``: :func:`~unotui.ui.match_review.review_match`): it asks the lobby
+        for a slot first."""
+        from .lobby_review import LobbyReviewJob
+
+        def current() -> LobbyClient | None:
+            return self.lobby.client if self.lobby is not None else None
+
+        def connect() -> LobbyClient:
+            return LobbyClient(self.lobby_host, self.lobby_port, name=self.you, identity=self.identity)
+
+        return LobbyReviewJob(asyncio.get_running_loop(), current, connect)

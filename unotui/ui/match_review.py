@@ -68,8 +68,9 @@ def review_match(app: Any, matches: Path, saved: Path | None) -> str:
     """Open the review of ``app.controller``'s finished match; returns ``""``, or the
     sentence saying why it cannot (no record yet, the directory cannot be made).
 
-    The job is ``app.review_job`` when the app has one (the SSH lobby's, which bounds
-    the server's review CPU); else, where the app writes nothing on this machine
+    The job is the app's home's ``review_job()`` when it has one (the SSH lobby's
+    :class:`~unotui.ui.lobby_home.LobbyHome`: a slot the lobby grants bounds the server's
+    review CPU); else, where the app writes nothing on this machine
     (``save_settings`` off: an SSH session), none; else :func:`local_job` here.
 
     ``saved``: the file ``s`` wrote, if it did (the cache goes beside it, as
@@ -85,9 +86,9 @@ def review_match(app: Any, matches: Path, saved: Path | None) -> str:
     if record is None:
         return no_record(controller)
     text = json.dumps(record.transcript.to_mapping())
-    job = getattr(app, "review_job", None)
-    if job is not None:  # (an SSH session's app: the lobby's job, under its admission control)
-        open_review(app, record.transcript, record.seat, job, text)
+    make_job = getattr(getattr(app, "home", None), "review_job", None)
+    if callable(make_job):  # (an SSH session's lobby: its job asks the lobby for a slot first)
+        open_review(app, record.transcript, record.seat, make_job(), text)
         return ""
     if not getattr(app, "save_settings", True):
         return NOT_HERE.format("Reviewing")

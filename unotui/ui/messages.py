@@ -46,8 +46,10 @@ __all__ = [
     "PlaySolo",
     "QuickMatch",
     "Rematch",
+    "ReviewKept",
     "SendChat",
     "SettingsSaved",
+    "ShowMatches",
     "StartMatch",
     "TableStarted",
 ]
@@ -203,3 +205,15 @@ class LobbyChat(HomeMessage):
     """A line to everyone in the lobby."""
 
     text: str
+
+
+class ShowMatches(HomeMessage):
+    """Open "Your recent matches" (``m`` in the lobby): the lobby home fetches the list."""
+
+
+@dataclass
+class ReviewKept(HomeMessage):
+    """Review kept match ``id``, as the player's ``seat`` saw it."""
+
+    id: int
+    seat: int

@@ -115,6 +115,7 @@ LOBBY_KEYS: tuple[tuple[str, str], ...] = (
     ("q", "quick match (it asks first): a seat at a waiting table, or a new one with "
           "computer players, to 500 points"),
     ("c", "join a private table by its code"),
+    ("m", "your recent matches (kept for your SSH key): Enter reviews one"),
     ("/", "say something to everyone in the lobby"),
     ("t", "switch colour theme: default, colourblind, mono"),
     ("Ctrl+Q", "quit: the SSH session ends (Escape at a table goes back to the lobby)"),

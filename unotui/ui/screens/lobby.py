@@ -26,7 +26,7 @@ from ...protocol.messages import ChatLine, LobbyState, LobbyTable
 from ...protocol.text import clean
 from ...table import TableStatus
 from ..game_log import SentenceLog
-from ..messages import CreateTable, CycleTheme, JoinTable, LobbyChat, QuickMatch
+from ..messages import CreateTable, CycleTheme, JoinTable, LobbyChat, QuickMatch, ShowMatches
 from ..words import display_name
 
 __all__ = ["LobbyScreen", "held_text", "lobby_text", "quick_text"]
@@ -69,6 +69,7 @@ class LobbyScreen(Screen[None]):
         Binding("n", "create", "New"),
         Binding("q", "quick", "Quick"),
         Binding("c", "code", "Code"),
+        Binding("m", "matches", "Matches"),
         Binding("slash", "chat", "Chat"),
         Binding("question_mark", "help", "Help"),
         Binding("t", "theme", "Colours", show=False),
@@ -261,6 +262,10 @@ class LobbyScreen(Screen[None]):
                 self.post_message(LobbyChat(text))
 
         self.app.push_screen(ChatScreen("Say to everyone in the lobby"), said)
+
+    def action_matches(self) -> None:
+        """m: your recent matches (kept by the lobby for your key), to review."""
+        self.post_message(ShowMatches())
 
     def action_theme(self) -> None:
         """t: the next colour theme (mono for terminals whose colours are wrong or missing)."""
