@@ -75,7 +75,7 @@ def test_honest_and_bluffing_outcomes_move_the_estimate_each_once() -> None:
     assert memory.challenge_factor(1) > 1.5
     never = Memory()
     never.observe(_view(log=tuple(Event(EventKind.ACCEPT, 1) for _ in range(4))))
-    assert never.challenge_factor(1) == pytest.approx(0.5)
+    assert never.challenge_factor(1) == pytest.approx(0.25)
 
 
 def test_a_new_match_starts_from_the_prior() -> None:

@@ -12,8 +12,9 @@ the ``challenge`` event: who challenged, whose card, guilty or not), as is every
   so the chance it bluffed is the chance it held the colour: ``Knowledge.p_holds``); its
   weight is half an observation (Beta(1/4, 1/4)), so two or three honest cards are enough
   to stop challenging a player who never bluffs;
-* how often it **challenged** a Wild Draw Four played on it (Beta(1, 1) on the rate), so
-  the bot bluffs less against a player who challenges often.
+* how often it **challenged** a Wild Draw Four played on it (Beta(1/2, 1/2) on the rate),
+  so the bot bluffs less against a player who challenges often (the bluff's penalty goes
+  with the odds that it is challenged, and a challenged bluff is always caught).
 
 Each event is counted once: events are numbered by their index in the match's log
 (``view.log_start`` + position), and the memory remembers how far it has read.  A view
@@ -34,8 +35,9 @@ BLUFF_PRIOR = (0.25, 0.25)
 """Beta prior (bluffs, honest cards) on the share of an opponent's challenged Wild Draw
 Fours that were bluffs: mean 1/2 (the plain bot's fixed assumption), weight half a card."""
 
-CHALLENGE_PRIOR = (1.0, 1.0)
-"""Beta prior (challenged, accepted) on how often an opponent challenges a Wild Draw Four."""
+CHALLENGE_PRIOR = (0.5, 0.5)
+"""Beta prior (challenged, accepted) on how often an opponent challenges a Wild Draw Four:
+even odds (the plain bot's bluff penalty), weight one card."""
 
 _CHALLENGE = EventKind.CHALLENGE
 _ACCEPT = EventKind.ACCEPT
@@ -124,7 +126,11 @@ class Memory:
         return (a + rec.challenged) / (a + b + rec.challenged + rec.accepted)
 
     def challenge_factor(self, seat: int) -> float:
-        """The bluff penalty's multiplier against ``seat``: its challenge rate over the
-        prior's mean, kept within [1/2, 2] (a bluff is never free nor unthinkable)."""
+        """The bluff penalty's multiplier against ``seat``: the odds that it challenges
+        over the prior's odds, kept within [1/4, 8] (a bluff is never free).
+
+        Odds, not the rate: a bluff that is challenged is always caught, so what it costs
+        against what it gains goes as challenged : accepted."""
         a, b = CHALLENGE_PRIOR
-        return min(2.0, max(0.5, self.challenge_rate(seat) / (a / (a + b))))
+        rate = self.challenge_rate(seat)
+        return min(8.0, max(0.25, (rate / (1.0 - rate)) / (a / b)))
