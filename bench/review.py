@@ -169,7 +169,7 @@ def strength(hands: int, playouts: int, seed: int, jobs: int, quick: bool = Fals
         for k, w in enumerate(pool.imap(strength_hand, [(g, seed, playouts) for g in range(hands)], 4), 1):
             won += w
             if k % 50 == 0:
-                print(f"  {k} hands, {time.perf_counter() - start:.0f} s", file=sys.stderr)
+                print(f"  {k} hands, {won} won, {time.perf_counter() - start:.0f} s", file=sys.stderr)
     seconds = time.perf_counter() - start
     lo, hi = wilson(won, hands)
     ok = lo > 0.5
