@@ -4,6 +4,7 @@ Not a test: it plays thousands of games.  Run it from the repository root::
 
     python bench/bots.py                 # default size (2000 games), a few minutes on 2 cores
     python bench/bots.py --games 20000   # the size the published targets need
+    python bench/bots.py --learning      # learning within a match (bench/bots_learning.py)
 
 Each line is one measured figure with its target; the last line is the summary.
 Win rates are of single hands with duplicate deals, judged at the Wilson 95% lower
@@ -63,7 +64,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--rules", default="giant")
+    parser.add_argument("--learning", action="store_true",
+                        help="only the learning figures: 500-point matches against an honest bot")
+    parser.add_argument("--matches", type=int, default=300, help="matches per pairing for --learning")
     args = parser.parse_args(argv)
+    if args.learning:
+        from bots_learning import measure
+
+        measure(args.matches, args.seed, args.jobs)
+        return 0
     rules = Rules.preset(args.rules)
     g, seed, jobs = args.games, args.seed, args.jobs
     out: list[Outcome] = []

@@ -15,6 +15,11 @@ Not a test: it analyses thousands of positions.  Run it from the repository root
   with a plain baseline, "share of cards left": 1 - my cards / all cards in hand.
 * **Speed.**  One 500-point 2-player match (hard against hard) reviewed with the default
   settings on ``--jobs`` processes (default 2), in seconds, with the playouts per option.
+* **Strength** (``--strength``).  A player that takes the analysis's preferred move
+  (:func:`unotui.review.analysis.preferred` on its own view; the hard policy for the
+  decisions the analysis leaves alone: colours, challenges) against the hard bot
+  heads-up, single hands over duplicate deals (each deal played twice, seats swapped),
+  win rate with its Wilson 95% interval; the target is a lower bound above 50%.
 * **Repeatability.**  The same match reviewed again with another seed: how much each
   decision's cost moves (the noise the "good" mark's width must cover).
 
@@ -33,10 +38,15 @@ from random import Random
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from unotui.bots import make_bot
-from unotui.engine import Game, Rules
+from dataclasses import replace
+
+from unotui.bots import HardPolicy, make_bot
+from unotui.bots.base import BaseBot
+from unotui.engine import Action, Game, Rules, SeatView
 from unotui.review import analyse, decisions, option_key
+from unotui.review.analysis import preferred
 from unotui.review.run import Settings, review
+from unotui.sim.stats import wilson
 from unotui.table import Pacing, Referee
 from unotui.transcript import Transcript, transcript_of
 
@@ -110,6 +120,67 @@ def brier(points: list[tuple[float, float, int]], which: int) -> float:
     return sum((pt[which] - pt[2]) ** 2 for pt in points) / len(points)
 
 
+class AnalystBot(BaseBot):
+    """Plays the analysis's preferred move; the hard policy where nothing is analysed."""
+
+    name = "analyst"
+    uses_log = True
+
+    def __init__(self, rng: Random, playouts: int) -> None:
+        super().__init__(rng, catch_rate=1.0)
+        self.playouts = playouts
+        self.policy = HardPolicy()
+
+    def choose(self, view: SeatView) -> Action:
+        """Housekeeping (UNO, catches, deals), then the analysis, then the policy."""
+        first = self.housekeeping(view)
+        if first is not None:
+            return first
+        best = preferred(view, self.playouts, self.rng)
+        return best if best is not None else self.policy.decide(view)
+
+
+_HAND = replace(Pacing.instant(), between_rounds=None)
+
+
+def strength_hand(args: tuple[int, int, int]) -> int:
+    """One hand of deal ``args[0] // 2``, the analyst in seat ``args[0] % 2``: 1 if it won."""
+    game_no, seed, playouts = args
+    deal, seat = divmod(game_no, 2)
+    rules = Rules.preset("giant")
+    base = seed * 1_000_003 + deal * 7919
+    bots: dict[int, BaseBot] = {
+        seat: AnalystBot(Random(base + 1), playouts),
+        1 - seat: make_bot("hard", Random(base + 2), deadline=None),
+    }
+    game = Game(2, rules, dealer=deal % 2, seed=base)
+    Referee(game, bots=bots, humans=[], pacing=_HAND).tick(0.0)
+    return int(game.round_winner == seat)
+
+
+def strength(hands: int, playouts: int, seed: int, jobs: int, quick: bool = False) -> int:
+    """The strength figure (``--strength``): exit status 0 when the lower bound is above 50%
+    (always in a ``quick`` smoke run, too small to judge)."""
+    hands += hands % 2  # whole deals
+    ctx = multiprocessing.get_context("spawn")
+    start = time.perf_counter()
+    won = 0
+    with ctx.Pool(jobs) as pool:
+        for k, w in enumerate(pool.imap(strength_hand, [(g, seed, playouts) for g in range(hands)], 4), 1):
+            won += w
+            if k % 50 == 0:
+                print(f"  {k} hands, {won} won, {time.perf_counter() - start:.0f} s", file=sys.stderr)
+    seconds = time.perf_counter() - start
+    lo, hi = wilson(won, hands)
+    ok = lo > 0.5
+    print(f"analysis's preferred move vs hard, heads-up, {hands} hands ({hands // 2} duplicate deals) "
+          f"at {playouts} playouts per option: {100 * won / hands:.2f}% [{100 * lo:.2f}, {100 * hi:.2f}] "
+          f"in {seconds:.0f} s with {jobs} jobs (target: lower bound above 50%: {'met' if ok else 'missed'})")
+    print(f"strength_rate={100 * won / hands:.2f} lower={100 * lo:.2f} upper={100 * hi:.2f} hands={hands} "
+          f"playouts={playouts} seconds={seconds:.0f}")
+    return 0 if ok or quick else 1
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--positions", type=int, default=10_000, help="positions (at least)",
@@ -118,7 +189,14 @@ def main() -> int:
     parser.add_argument("--jobs", type=int, default=2, help="worker processes")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--quick", action="store_true", help="a smoke run: few positions, a short match")
+    parser.add_argument("--strength", action="store_true",
+                        help="only the strength figure: the analysis's preferred move against hard")
+    parser.add_argument("--hands", type=int, default=600, help="hands for --strength (whole deals)")
     args = parser.parse_args()
+    if args.strength:
+        if args.quick:
+            args.hands, args.playouts = 4, 8
+        return strength(args.hands, args.playouts, args.seed, args.jobs, args.quick)
     target = 500
     if args.quick:
         args.positions, args.playouts, target = 60, 16, 60

@@ -107,3 +107,23 @@ def test_chaos_bench_summary_line() -> None:
         r"faults=\d+ games_completed=1 actions_lost=0 leaks=0 host_crashes=0 recovery_s=\d+\.\d+"
         r" ssh_key_p95_ms_under_attack=\d+ ssh_key_p95_ms_quiet=\d+ server_peak_mib=\d+", line
     ), line
+
+
+def test_review_strength_bench_summary_line() -> None:
+    """The analysis's preferred move against hard: a rate inside its Wilson interval."""
+    line = last_line(str(BENCH / "review.py"), "--strength", "--quick", "--jobs", "1")
+    found = re.fullmatch(
+        r"strength_rate=(\d+\.\d\d) lower=(\d+\.\d\d) upper=(\d+\.\d\d) hands=4 playouts=8 seconds=\d+", line
+    )
+    assert found is not None, line
+    rate, lo, hi = (float(x) for x in found.groups())
+    assert lo <= rate <= hi
+
+
+def test_bots_learning_bench_summary_line() -> None:
+    """Every pairing of the learning figures is measured: win rates and failed challenges."""
+    line = last_line(str(BENCH / "bots.py"), "--learning", "--matches", "2", "--jobs", "1", timeout=240)
+    number = r"\d+\.\d+"
+    pairs = ("hard_vs_honest", "hard_nolearn_vs_honest", "hard_vs_hard_nolearn")
+    figures = " ".join(f"{p}_win={number} {p}_failed={number} {p}_lost={number}" for p in pairs)
+    assert re.fullmatch(f"LEARNING matches=2 {figures}", line), line

@@ -6,8 +6,8 @@ See ``docs/bots.md``.
 """
 
 from .base import MIN_CATCH_DELAY, BaseBot, Bot, RandomBot, react
-from .factory import LEVELS, make_bot
-from .hard import HardBot, HardPolicy, suggest
+from .factory import LEVELS, VARIANTS, make_bot
+from .hard import HardBot, HardPolicy, HonestBot, suggest
 from .knowledge import Knowledge
 from .names import BOT_NAMES
 from .policy import EasyBot, GreedyBot, MediumBot
@@ -16,12 +16,14 @@ __all__ = [
     "BOT_NAMES",
     "LEVELS",
     "MIN_CATCH_DELAY",
+    "VARIANTS",
     "BaseBot",
     "Bot",
     "EasyBot",
     "GreedyBot",
     "HardBot",
     "HardPolicy",
+    "HonestBot",
     "Knowledge",
     "MediumBot",
     "RandomBot",

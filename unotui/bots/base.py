@@ -2,10 +2,12 @@
 
 A bot is given a :class:`~unotui.engine.SeatView` and nothing else: never the
 :class:`~unotui.engine.Game`, so it cannot see hidden cards by construction.  It returns
-one action from ``view.legal``.  Bots may keep private memory between calls but every
-level here is stateless apart from its random source: everything it knows is rebuilt from
-the view (hand, counts, the redacted log), so a bot can be moved between threads or
-processes, or rebuilt for each decision, without changing how it plays.
+one action from ``view.legal``.  Bots may keep private memory between calls.  Every level
+but ``hard`` is stateless apart from its random source: everything it knows is rebuilt
+from the view (hand, counts, the redacted log), so it can be moved between threads or
+processes, or rebuilt for each decision, without changing how it plays.  ``hard`` also
+keeps what it learnt of its opponents' Wild Draw Fours this match, from its own views
+(:mod:`unotui.bots.memory`): build one per seat per match and keep it.
 
 How a host drives a bot (the simulator and the UI both follow this):
 

@@ -11,10 +11,10 @@ from random import Random
 from typing import Any
 
 from .base import BaseBot, RandomBot
-from .hard import HardBot
+from .hard import HardBot, HonestBot
 from .policy import EasyBot, GreedyBot, MediumBot
 
-__all__ = ["LEVELS", "make_bot"]
+__all__ = ["LEVELS", "VARIANTS", "make_bot"]
 
 _CLASSES: dict[str, type[BaseBot]] = {
     "random": RandomBot,
@@ -28,6 +28,18 @@ LEVELS: tuple[str, ...] = tuple(_CLASSES)
 """Known levels, weakest first (``greedy`` is the published anchor, not a difficulty): the
 names :func:`make_bot` builds, so the list and the builders cannot drift apart."""
 
+# Benchmark baselines, not difficulties (no table offers them): name -> (level, options).
+_VARIANTS: dict[str, tuple[str, dict[str, Any]]] = {
+    "hard-nolearn": ("hard", {"learn": False}),  # hard with the fixed assumptions only
+    "honest": ("honest", {}),  # hard, plain, that never bluffs a Wild Draw Four
+}
+_CLASSES_ALL: dict[str, type[BaseBot]] = {**_CLASSES, "honest": HonestBot}
+
+VARIANTS: tuple[str, ...] = tuple(_VARIANTS)
+"""Other names :func:`make_bot` builds: ``hard-nolearn`` (hard without learning within a
+match) and ``honest`` (never bluffs a Wild Draw Four), the baselines of
+``bench/bots.py --learning``."""
+
 # Options each level understands beyond the common ones (think_delay, catch_delay, catch_rate).
 # Every level below hard may forget to call UNO; hard never does.
 _EXTRA: dict[str, frozenset[str]] = {
@@ -35,13 +47,14 @@ _EXTRA: dict[str, frozenset[str]] = {
     "greedy": frozenset({"forget_uno"}),
     "easy": frozenset({"forget_uno"}),
     "medium": frozenset({"objective", "forget_uno"}),
-    "hard": frozenset({"objective", "deadline", "rollouts", "search"}),
+    "hard": frozenset({"objective", "deadline", "rollouts", "search", "learn"}),
 }
+_EXTRA["honest"] = _EXTRA["hard"]
 _COMMON = frozenset({"think_delay", "catch_delay", "catch_rate"})
 
 
 def make_bot(level: str, rng: Random | None = None, **options: Any) -> BaseBot:
-    """A bot of ``level`` (one of :data:`LEVELS`).
+    """A bot of ``level`` (one of :data:`LEVELS` or :data:`VARIANTS`).
 
     Args:
         level: the level's name (case-insensitive).
@@ -49,21 +62,24 @@ def make_bot(level: str, rng: Random | None = None, **options: Any) -> BaseBot:
         **options: ``think_delay``, ``catch_delay``, ``catch_rate`` for every level;
             ``forget_uno`` (chance of forgetting to call UNO) below hard;
             ``objective`` ("hands" or "points") for medium and hard; ``deadline``,
-            ``rollouts`` and ``search`` for hard.  Options a level does not use are
+            ``rollouts``, ``search`` and ``learn`` for hard.  Options a level does not use are
             ignored (so one option set can build a whole table), except unknown names.
 
     Raises:
         ValueError: an unknown level or option, naming the known ones.
     """
     key = level.strip().lower()
-    cls = _CLASSES.get(key)
+    fixed: dict[str, Any] = {}
+    if key in _VARIANTS:
+        key, fixed = _VARIANTS[key]
+    cls = _CLASSES_ALL.get(key)
     if cls is None:
-        raise ValueError(f"unknown bot level {level!r} (known: {', '.join(LEVELS)})")
+        raise ValueError(f"unknown bot level {level!r} (known: {', '.join(LEVELS + VARIANTS)})")
     allowed = _COMMON | _EXTRA.get(key, frozenset())
     everything = _COMMON.union(*_EXTRA.values())
     unknown = sorted(set(options) - everything)
     if unknown:
         known = ", ".join(sorted(everything))
         raise ValueError(f"unknown bot option(s) {', '.join(unknown)} (known: {known})")
-    kwargs = {k: v for k, v in options.items() if k in allowed}
+    kwargs = {k: v for k, v in options.items() if k in allowed} | fixed
     return cls(rng, **kwargs)

@@ -10,8 +10,11 @@ have evidence behind them (see ``docs/bots.md``):
 * heads-up, Skip/Reverse/Draw Two/Wild Draw Four give us another turn, so chain them;
 * attack the player about to go out (Draw Two, Wild Draw Four, Skip, Reverse);
 * challenge a Wild Draw Four when the chance the player held the colour beats 20%
-  heads-up (1/3 with more players), using what we know of that hand and how honest the
-  player has been; bluff a Wild Draw Four only to stop a player holding one card;
+  heads-up (1/3 with more players: where the expected cards of challenging beat
+  accepting), using what we know of that hand and how honest the player has been this
+  match (:mod:`unotui.bots.memory`, learnt from the public challenge outcomes); bluff a
+  Wild Draw Four only to stop a player holding one card, and less against a player who
+  challenges often;
 * for points games, dump high-value cards earlier.
 
 :class:`HardBot` adds a time-bounded search over sampled hidden hands
@@ -42,10 +45,11 @@ from ..engine import (
 )
 from .base import BaseBot, plays_of, with_uno
 from .knowledge import Knowledge
+from .memory import Memory
 from .policy import choose_discard, choose_target, colour_counts
 from .search import refine
 
-__all__ = ["HardBot", "HardPolicy", "suggest"]
+__all__ = ["HardBot", "HardPolicy", "HonestBot", "HonestPolicy", "suggest"]
 
 _ACTION = (Rank.SKIP, Rank.REVERSE, Rank.DRAW2)
 
@@ -55,6 +59,8 @@ class HardPolicy:
 
     Args:
         objective: ``"hands"`` (win the hand) or ``"points"`` (score in 500-point games).
+        memory: what the bot learnt of its opponents this match (``None``: the plain,
+            fixed assumptions; the hint API and the analysis use those).
 
     Attributes:
         W: the weights of the scoring, tuned by simulation (``bench/bots.py``).
@@ -85,10 +91,11 @@ class HardPolicy:
         "challenge": 1 / 3,
     }
 
-    def __init__(self, objective: str = "hands") -> None:
+    def __init__(self, objective: str = "hands", memory: Memory | None = None) -> None:
         if objective not in ("hands", "points"):
             raise ValueError(f"objective is 'hands' or 'points', not {objective!r}")
         self.points = objective == "points"
+        self.memory = memory
 
     # ----- scoring ---------------------------------------------------------------------
 
@@ -137,7 +144,10 @@ class HardPolicy:
             if rank is Rank.WILD4:
                 honest = not any(c.colour is view.colour for c in view.hand)
                 if not honest:
-                    score -= w["bluff"] if nxt_count > 1 else w["bluff_last"]
+                    penalty = w["bluff"] if nxt_count > 1 else w["bluff_last"]
+                    if self.memory is not None and enemy_next:
+                        penalty *= self.memory.challenge_factor(nxt)
+                    score -= penalty
                 if threat:
                     score += w["attack_wd4"]
                 if extra_turn:
@@ -188,12 +198,19 @@ class HardPolicy:
     # ----- decisions ---------------------------------------------------------------------
 
     def p_guilty(self, view: SeatView, know: Knowledge) -> float:
-        """Chance the Wild Draw Four played on us was a bluff."""
+        """Chance the Wild Draw Four played on us was a bluff.
+
+        The plain assumption is the chance the player held the colour; with a memory it is
+        scaled by how much more or less often than assumed this player's challenged cards
+        were bluffs this match (:meth:`Memory.bluff_factor`).
+        """
         offender = view.wd4_by
         colour = know.colour_before_wd4
         if offender < 0 or colour is None:
             return 0.0
         p = know.p_holds(offender, colour)
+        if self.memory is not None:
+            return min(1.0, p * self.memory.bluff_factor(offender))
         inf = know.info.get(offender)
         if inf is not None and inf.guilty + inf.innocent:
             honesty = (inf.guilty + 1) / (inf.guilty + inf.innocent + 1)
@@ -242,10 +259,15 @@ class HardBot(BaseBot):
         rollouts: most playouts per decision (the search stops at whichever comes first;
             with ``deadline=None`` a seeded game is exactly reproducible).
         search: turn the search off to get the bare policy.
+        learn: learn each opponent's Wild Draw Four honesty and challenge rate over the
+            match (:mod:`unotui.bots.memory`); off, the plain bot's fixed assumptions
+            (default: the class's ``LEARNS``).
     """
 
     name = "hard"
     uses_log = True
+    LEARNS = True
+    """Whether the level learns by default (``learn=None``)."""
 
     def __init__(
         self,
@@ -258,16 +280,33 @@ class HardBot(BaseBot):
         think_delay: float = 0.0,
         catch_delay: float = 2.0,
         catch_rate: float = 1.0,
+        learn: bool | None = None,
     ) -> None:
         super().__init__(rng, think_delay=think_delay, catch_delay=catch_delay, catch_rate=catch_rate)
         self.objective = objective
-        self.policy = HardPolicy(objective)
+        self.memory = Memory() if (self.LEARNS if learn is None else learn) else None
+        self.policy = self._policy(objective, self.memory)
         self.deadline = deadline
         self.rollouts = rollouts
         self.search = search
 
+    @staticmethod
+    def _policy(objective: str, memory: Memory | None) -> HardPolicy:
+        return HardPolicy(objective, memory)
+
+    def observe(self, view: SeatView) -> None:
+        """Learn from the events of ``view`` not seen yet (every view the bot is given)."""
+        if self.memory is not None:
+            self.memory.observe(view)
+
+    def react(self, view: SeatView) -> Action | None:
+        """Learn from the view, then the shared out-of-turn behaviour."""
+        self.observe(view)
+        return super().react(view)
+
     def choose(self, view: SeatView) -> Action:
         """Housekeeping, then the policy, refined by search where it is close."""
+        self.observe(view)
         first = self.housekeeping(view)
         if first is not None:
             return first
@@ -278,6 +317,34 @@ class HardBot(BaseBot):
             stop = None if self.deadline is None else start + self.deadline
             action = refine(view, know, self.policy, action, self.rng, self.rollouts, stop)
         return action
+
+
+class HonestPolicy(HardPolicy):
+    """The hard policy that never bluffs a Wild Draw Four (the benchmark's honest player)."""
+
+    def ranked_plays(self, view: SeatView, know: Knowledge) -> list[tuple[float, Card]]:
+        """The hard policy's plays without a Wild Draw Four while holding the colour."""
+        ranked = super().ranked_plays(view, know)
+        if any(c.colour is view.colour for c in view.hand):
+            ranked = [(s, c) for s, c in ranked if c.rank is not Rank.WILD4]
+        return ranked
+
+
+class HonestBot(HardBot):
+    """``honest``: hard (plain: it learns nothing) that never bluffs a Wild Draw Four.
+
+    The opponent against which the plain hard bot's challenges lose (``bench/bots.py
+    --learning``); its search only refines among the plays its policy ranks, so it
+    cannot pick a bluff either.
+    """
+
+    name = "honest"
+
+    LEARNS = False
+
+    @staticmethod
+    def _policy(objective: str, memory: Memory | None) -> HardPolicy:
+        return HonestPolicy(objective, memory)
 
 
 def suggest(view: SeatView, objective: str = "hands") -> Action:

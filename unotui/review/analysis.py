@@ -38,7 +38,7 @@ from ..bots.playout import searchable
 from ..bots.search import score_candidates
 from ..engine import DRAW, KEEP, Action, Phase, Play, Rank, SeatView
 
-__all__ = ["Analysis", "Option", "analyse", "option_key"]
+__all__ = ["Analysis", "Option", "analyse", "option_key", "preferred"]
 
 _WD4 = Rank.WILD4
 
@@ -149,3 +149,23 @@ def analyse(
     return Analysis(
         tuple(Option(option_key(a), w / samples) for a, w in zip(options, wins, strict=True)), samples
     )
+
+
+def preferred(view: SeatView, playouts: int, rng: Random, objective: str = "hands") -> Action | None:
+    """The option the analysis rates best for ``view``'s decision (``None``: not analysed).
+
+    The player that takes it is what "strong enough to trust" measures
+    (``bench/review.py --strength``).  A forced move is returned without playouts; ties go
+    to the earlier option in the legal order, so a seed gives one answer.  A wild's colour
+    is named later, in the colour decision, which the analysis leaves to the hard policy.
+    """
+    if not_analysed_reason(view):
+        return None
+    options = _options(view)
+    if len(options) <= 1:
+        return options[0] if options else None
+    found = analyse(view, playouts, rng, objective)
+    if not found.analysed:
+        return None
+    best = max(range(len(options)), key=lambda i: (found.options[i].chance, -i))
+    return options[best]

@@ -20,7 +20,7 @@ import sys
 import time
 from typing import Any
 
-from ..bots import LEVELS
+from ..bots import LEVELS, VARIANTS
 from ..engine import Rules, RulesError
 from .runner import Config, Tally, default_jobs, workers
 from .runner import run as run_games
@@ -33,7 +33,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Add the ``sim`` options to its subcommand parser."""
     parser.add_argument("--players", type=int, default=2, help="seats at the table (2-10)")
     parser.add_argument(
-        "--bots", default="hard,random", help=f"level per seat, comma-separated ({', '.join(LEVELS)})"
+        "--bots", default="hard,random",
+        help=f"level per seat, comma-separated ({', '.join(LEVELS + VARIANTS)})",
     )
     parser.add_argument("--games", type=int, default=1000, help="games (hands) to play")
     parser.add_argument("--seed", type=int, default=0, help="seed of the run (same seed, same results)")
@@ -68,8 +69,8 @@ def build_config(args: argparse.Namespace) -> Config:
     if not names:
         raise ValueError("--bots names at least one level")
     for name in names:
-        if name not in LEVELS:
-            raise ValueError(f"unknown bot level {name!r} (known: {', '.join(LEVELS)})")
+        if name not in LEVELS + VARIANTS:
+            raise ValueError(f"unknown bot level {name!r} (known: {', '.join(LEVELS + VARIANTS)})")
     if len(names) > players:
         raise ValueError(f"--bots names {len(names)} bots for {players} seats")
     bots = tuple(names[i % len(names)] for i in range(players))
