@@ -42,8 +42,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.ssh_load import percentile, start_lobby, stop_server  # noqa: E402
+from tests.net.lan_support import Player  # noqa: E402
 from tests.review.helpers import played  # noqa: E402
-from unotui.engine import DEAL, Catch, Phase, Rules  # noqa: E402
+from unotui.engine import Rules  # noqa: E402
+from unotui.net.controller import Update  # noqa: E402
 from unotui.net.lobby_client import LobbyClient  # noqa: E402
 from unotui.net.remote import RemoteGame  # noqa: E402
 from unotui.protocol import messages as m  # noqa: E402
@@ -60,39 +62,27 @@ while True:
 """
 
 
-class Seat:
-    """A table's player: a random legal move at once on its turn; times each move."""
+class Seat(Player):
+    """A table's player (the LAN tests' seeded random player, which never catches) that
+    times each of its moves: from sending the intent to the host's answer."""
 
     def __init__(self, game: RemoteGame, rng: Random) -> None:
-        self.game, self.rng = game, rng
         self.sent_at: float | None = None
         self.latencies: list[tuple[float, float]] = []  # (when answered, ms)
-        game.listen(self.heard)
+        super().__init__(game, rng)
 
-    def heard(self, update: object) -> None:
+    def on_update(self, update: Update) -> None:
         now = time.perf_counter()
         if isinstance(update, m.Accepted | m.Refused) and self.sent_at is not None:
             self.latencies.append((now, (now - self.sent_at) * 1000))
             self.sent_at = None
-        self.act()
+        super().on_update(update)
 
     def act(self) -> None:
-        game = self.game
-        try:
-            view = game.view
-        except LookupError:
-            return
-        if game.in_flight or view.seat is None:
-            return
-        if view.phase == Phase.ROUND_OVER:
-            game.send(DEAL) if DEAL in view.legal else game.next_round()
-            return
-        if view.phase == Phase.MATCH_OVER or not view.my_turn:
-            return
-        options = [a for a in view.legal if not isinstance(a, Catch)]
-        if options:
+        busy = self.game.in_flight
+        super().act()
+        if not busy and self.game.in_flight:  # it sent a move (a deal included) just now
             self.sent_at = time.perf_counter()
-            game.send(self.rng.choice(options))
 
 
 async def started(client: LobbyClient | RemoteGame) -> None:

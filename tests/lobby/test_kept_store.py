@@ -10,20 +10,10 @@ from pathlib import Path
 
 import pytest
 
+from tests.lobby.test_store import Clock
 from unotui.lobby import schema
 from unotui.lobby.sqlite_store import MAX_TRANSCRIPT, PRUNE_BATCH, STORE_FILE, SqliteStore
 from unotui.lobby.store import KeptMatch, Retention
-
-
-class Clock:
-    """A clock the test moves (one second per reading, plus what it is told)."""
-
-    def __init__(self) -> None:
-        self.now = 1_000_000.0
-
-    def __call__(self) -> float:
-        self.now += 1
-        return self.now
 
 
 @pytest.fixture
