@@ -115,7 +115,8 @@ class ReviewScreen(Screen[None]):
                     yield Static(id="review-log")
                     yield Static(id="review-plot")
             yield Static(id="review-summary")
-        yield Footer()
+        # (no palette entry: at 80 columns it cut off the last key, Escape; Ctrl+P still opens it)
+        yield Footer(show_command_palette=False)
 
     def on_mount(self) -> None:
         self._wide(self.app.size.width)
