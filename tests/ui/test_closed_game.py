@@ -35,19 +35,26 @@ async def _until(pilot: Any, condition: Callable[[], bool], what: str) -> None:
         await pilot.pause(0.02)
 
 
-async def _table_up(pilot: Any) -> None:
-    """Until the table is the screen: the host's deal is not seeded, so a first card that
-    asks this seat for a colour is answered (red)."""
+def _at_table(app: UnoApp) -> bool:
+    """Whether the table is the screen; a colour picker is answered (red) on the way: the
+    host's deal is not seeded, and a first wild asks the first player for a colour (its
+    view may come just after the table is up)."""
     from unotui.ui.screens.dialogs import ColourPicker
 
+    if isinstance(app.screen, ColourPicker):
+        app.screen.dismiss(Colour.RED)
+    return isinstance(app.screen, TableScreen)
+
+
+async def _table_up(pilot: Any) -> None:
+    """Until the table is the screen (see :func:`_at_table`) and no colour is being
+    named (a first wild's colour, answered)."""
     app = pilot.app
 
-    def up() -> bool:
-        if isinstance(app.screen, ColourPicker):
-            app.screen.dismiss(Colour.RED)
-        return isinstance(app.screen, TableScreen)
+    def settled() -> bool:
+        return _at_table(app) and app.view is not None and app.view.phase != "colour"
 
-    await _until(pilot, up, "the table")
+    await _until(pilot, settled, "the table")
 
 
 def _bar(app: UnoApp) -> str:
@@ -66,7 +73,7 @@ async def test_a_closed_game_says_so_stops_its_clock_turns_its_keys_off_and_quit
         app = joined_app(host.port, name="Ann")
         async with app.run_test(size=size) as pilot:
             await _table_up(pilot)
-            await _until(pilot, lambda: "Time left" in full_text(app), "the turn clock")
+            await _until(pilot, lambda: _at_table(app) and "Time left" in full_text(app), "the turn clock")
             assert "Play" in _bar(app) or "Draw" in _bar(app) or "Hint" in _bar(app)
             await host.close()  # the host quits: the game is closed under Ann
             await _until(pilot, lambda: "Game closed" in full_text(app).splitlines()[0], "the closed state")
