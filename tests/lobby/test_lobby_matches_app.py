@@ -5,6 +5,7 @@ a guest's text, and the server's review admission (a second review for the key r
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +16,7 @@ from tests.lobby.test_kept_net import ANN, SETTINGS, play_a_short_match
 from tests.lobby.test_lobby_app import lobby_ready, screen_is
 from tests.ui.tui_support import words
 from unotui.lobby import review_slots
+from unotui.ui import lobby_review
 from unotui.ui.lobby_home import lobby_app
 from unotui.ui.screens.lobby import LobbyScreen
 from unotui.ui.screens.lobby_matches import GUEST_TEXT, LobbyMatchesScreen, matches_text
@@ -22,7 +24,14 @@ from unotui.ui.screens.review import ReviewScreen
 
 from .test_lobby_net import lobby_host, visit
 
-pytestmark = pytest.mark.timeout(90)
+pytestmark = [pytest.mark.timeout(90), pytest.mark.usefixtures("fewer_playouts")]
+
+
+@pytest.fixture
+def fewer_playouts(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The lobby's real review job (a slot, one process reniced under its CPU limit) at
+    32 playouts an option instead of 256: these tests are of the flow, not the estimates."""
+    monkeypatch.setattr(lobby_review, "local_job", partial(lobby_review.local_job, playouts=32))
 
 
 async def matches_listed(pilot: Pilot[Any]) -> LobbyMatchesScreen:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import stat
+from functools import partial
 from typing import Any
 
 import pytest
@@ -16,6 +17,7 @@ from tests.net.lan_support import FAST, hosted
 from tests.ui import tui_support
 from tests.ui.test_save_match import ONE_ROUND, _hint, _solo, _summary, _until
 from unotui.net.config import RoomConfig
+from unotui.ui import review_job
 from unotui.ui.cli import table_app
 from unotui.ui.lan import joined
 from unotui.ui.screens.results import MatchOverScreen, matches_dir
@@ -23,7 +25,14 @@ from unotui.ui.screens.review import ReviewScreen
 from unotui.ui.screens.table import TableScreen
 from unotui.ui.settings import GameOptions
 
-pytestmark = [pytest.mark.usefixtures("fast_keys"), pytest.mark.timeout(180)]
+pytestmark = [pytest.mark.usefixtures("fast_keys", "fewer_playouts"), pytest.mark.timeout(180)]
+
+
+@pytest.fixture
+def fewer_playouts(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The real analysis, in its processes, at 32 playouts an option instead of 256: these
+    tests are of the summary's ``r``, not of the estimates (tests/review has those)."""
+    monkeypatch.setattr(review_job, "local_job", partial(review_job.local_job, playouts=32))
 
 
 async def _estimates(pilot: Pilot[Any]) -> ReviewScreen:
