@@ -47,12 +47,13 @@ def _at_table(app: UnoApp) -> bool:
 
 
 async def _table_up(pilot: Any) -> None:
-    """Until the table is the screen (see :func:`_at_table`) and no colour is being
-    named (a first wild's colour, answered)."""
+    """Until the table is the screen (see :func:`_at_table`) and this seat is not naming
+    a colour (a first wild's, answered; the host's own player may be naming one)."""
     app = pilot.app
 
     def settled() -> bool:
-        return _at_table(app) and app.view is not None and app.view.phase != "colour"
+        view = app.view
+        return _at_table(app) and view is not None and not (view.phase == "colour" and view.my_turn)
 
     await _until(pilot, settled, "the table")
 
