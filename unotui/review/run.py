@@ -79,8 +79,27 @@ class Limits:
         return self.nice > 0 or self.cpu_seconds is not None
 
 
-def _limit(limits: Limits) -> None:
-    """A worker's initializer: apply ``limits`` to this (the worker's) process."""
+def _die_with_parent(parent: int) -> None:
+    """Linux: have this worker killed when the process that started it ends (an SSH
+    session's app ended at hang-up, a lobby stopped, a review killed), instead of
+    analysing on, orphaned, until its CPU limit (seen: workers of ended test runs still
+    burning CPU minutes later)."""
+    try:
+        import ctypes
+        import signal
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):  # (not Linux: the CPU limit still bounds it)
+        return
+    if os.getppid() != parent:  # the parent ended before the signal was set
+        os._exit(1)
+
+
+def _limit(limits: Limits, parent: int) -> None:
+    """A worker's initializer: die with ``parent``, apply ``limits`` to this (the
+    worker's) process."""
+    _die_with_parent(parent)
     if limits.nice > 0:
         os.nice(limits.nice)
     if limits.cpu_seconds is not None:
@@ -122,7 +141,7 @@ def analyse_all(
     jobs = max(1, min(jobs, len(items)))
     chunk = max(1, len(items) // (jobs * 8))
     context = multiprocessing.get_context("spawn")
-    pool = ProcessPoolExecutor(jobs, mp_context=context, initializer=_limit, initargs=(limits,))
+    pool = ProcessPoolExecutor(jobs, mp_context=context, initializer=_limit, initargs=(limits, os.getpid()))
     try:
         for a in pool.map(_work, items, chunksize=chunk):
             out.append(a)

@@ -3,6 +3,7 @@ puts on its worker processes only."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import multiprocessing
 import os
@@ -82,3 +83,56 @@ def test_a_progress_callback_that_raises_stops_the_analysis(text: str) -> None:
         local_job(jobs=2, playouts=256).run(text, progress)
     assert calls == [1]
     assert time.perf_counter() - started < 60  # (against a hang: shutdown drops the decisions not started)
+
+
+def _children(pid: int) -> set[int]:
+    """``pid``'s child processes (Linux: /proc)."""
+    found: set[int] = set()
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        with contextlib.suppress(OSError):  # (a thread gone meanwhile)
+            found |= {int(p) for p in (task / "children").read_text().split()}
+    return found
+
+
+def test_the_analysis_workers_die_with_the_process_that_started_them(text: str, tmp_path: Path) -> None:
+    """A review's process killed outright (an SSH session's app at hang-up, a stopped
+    lobby): its analysis workers end with it instead of analysing on, orphaned."""
+    import signal
+    import subprocess
+    import sys
+
+    path = tmp_path / "m.json"
+    path.write_text(text)
+    code = ("import sys; from unotui.ui.review_job import local_job; "
+            "local_job(jobs=2, nice=1, playouts=100000).run(open(sys.argv[1]).read(), lambda d, t: None)")
+    proc = subprocess.Popen([sys.executable, "-c", code, str(path)])
+    try:
+        workers: set[int] = set()
+        end = time.monotonic() + 60
+        while len(workers) < 2 and time.monotonic() < end:  # (spawned workers, past start-up)
+            workers = {w for w in _children(proc.pid) if b"spawn_main" in _cmdline(w)}
+            time.sleep(0.05)
+        assert len(workers) >= 2, workers
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(10)
+        end = time.monotonic() + 20
+        while any(Path(f"/proc/{w}").exists() and "Z" not in _state(w) for w in workers):
+            assert time.monotonic() < end, "a worker outlived the process that started it"
+            time.sleep(0.05)
+    finally:
+        proc.kill()
+
+
+def _cmdline(pid: int) -> bytes:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return b""
+
+
+def _state(pid: int) -> str:
+    """A process's state letter (``Z``: ended, not yet reaped)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return "Z"
