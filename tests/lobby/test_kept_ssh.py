@@ -47,7 +47,7 @@ def test_m_lists_kept_matches_enter_reviews_and_a_second_review_waits_for_the_fi
     ann_dir = tmp_path / "ann"
     ann_dir.mkdir()
     key, fingerprint = make_key(ann_dir)
-    keep(data, fingerprint, 1, Rules.preset("classic").with_(target_score=50))  # older: short
+    keep(data, fingerprint, 1, Rules.preset("classic").with_(target_score=20))  # older: short
     keep(data, fingerprint, 2, Rules.preset("classic").with_(target_score=500))  # newer: long
     lobby = start(data)
     try:
