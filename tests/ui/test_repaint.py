@@ -100,3 +100,37 @@ async def test_a_move_still_repaints_what_it_changes() -> None:
         table.cursor = (table.cursor + 1) % len(seat_view(game, me).hand)  # the selection moves
         await pilot.pause()
         assert counts["HandView"] == 2 and counts["PlayersView"] == 1
+
+
+@pytest.mark.parametrize("size", [(80, 24), (100, 30), (120, 40)])
+async def test_the_tables_first_frame_is_the_finished_table(size: tuple[int, int],
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each panel's first render is of its content at its laid-out width, and none is
+    rendered twice before the table is up: the first frame is the finished table, not an
+    empty one redrawn at the first resize (issue 19 item 11: one full paint less at
+    start-up).  Before, the pile and hand rendered empty first and again at the resize."""
+    from unotui.ui.panel import Panel
+
+    renders: list[tuple[str, int, str]] = []
+    original = Panel.render
+
+    def render(self: Panel) -> Any:
+        out = original(self)
+        renders.append((type(self).__name__, self.size.width, str(out)))
+        return out
+
+    monkeypatch.setattr(Panel, "render", render)
+    _game, _me, table = _table()
+    app = showing(table)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        final = {name: text for name, _, text in renders}
+        first: dict[str, tuple[int, str]] = {}
+        for name, width, text in renders:
+            first.setdefault(name, (width, text))
+        assert set(first) >= {"PileView", "HandView", "PlayersView", "StatusLine", "KeyBar"}
+        for name, (width, text) in first.items():
+            assert width == table.query_one(name).size.width, name  # (the type name is its selector)
+            assert text and text == final[name], (name, text)
+        assert "Draw pile" in first["PileView"][1] and "cards" in first["HandView"][1]
+        assert Counter(name for name, _, _ in renders)["PileView"] == 1

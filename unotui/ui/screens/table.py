@@ -30,6 +30,7 @@ from textual.app import ComposeResult, SystemCommand
 from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical
 from textual.events import Resize
+from textual.geometry import Size
 from textual.reactive import var
 from textual.screen import Screen
 from textual.widgets import Static
@@ -161,6 +162,7 @@ class TableScreen(Screen[None]):
         self._early_say: tuple[str, bool] | None = None
         self._up = False  # composed and mounted (``is_mounted`` comes before the children)
         self._gone = False  # unmounted: an update still in the app's queue says nothing
+        self._fitted = Size(0, 0)  # the size the layout was chosen for
         self.turn_clock = TurnClock()  # a hosted table's turn timer, below the pile
 
     def compose(self) -> ComposeResult:
@@ -182,10 +184,10 @@ class TableScreen(Screen[None]):
         self.set_interval(1.0, self.tick_clock)
         self._fit(self.size.width, self.size.height)
         view = self.view
-        if view is not None:  # as if it had just come (drawn on the first resize)
-            self.set_reactive(TableScreen.view, None)
-            self.view = view
+        if view is not None:  # the panels bound to it have it; the hand, pile and keys
+            self.watch_view(None, view)  # derive from it below, so the first frame is complete
         self._up = True
+        self._derive()
         for early in self._early:
             if isinstance(early, m.ChatLine):
                 self.chat(early)
@@ -224,8 +226,8 @@ class TableScreen(Screen[None]):
             if idx:
                 cursor = self.order.index(idx[-1])
         self.set_reactive(TableScreen.cursor, max(0, min(cursor, len(view.hand) - 1)))
-        if not self.is_mounted:
-            return  # (the first view, from on_mount: drawn on the first resize)
+        if not self._up:
+            return  # (the first view, from on_mount, which derives the rest)
         self._derive()
         self.decisions.saw(view)
 
@@ -281,7 +283,7 @@ class TableScreen(Screen[None]):
         """What the hand, pile and key bar show, from the view, the palette, the cursor,
         the turn timer and the terminal's size; each redraws only if it changed."""
         view = self.view
-        if view is None or not self.is_mounted:
+        if view is None or not self._up:
             return
         tall = self.has_class("-tall")
         # a closed game's cards are playable no more: its hand marks none
@@ -302,6 +304,7 @@ class TableScreen(Screen[None]):
 
     def _fit(self, width: int, height: int) -> None:
         """Choose the layout for a ``width`` x ``height`` terminal (:func:`fit`)."""
+        self._fitted = Size(width, height)
         layout = fit(width, height, self.view.players if self.view is not None else 4)
         self.set_class(layout.notice is not None, "-too-small")
         self.set_class(layout.tall, "-tall")
@@ -314,6 +317,8 @@ class TableScreen(Screen[None]):
         self.decisions.next()
 
     def on_resize(self, event: Resize) -> None:
+        if event.size == self._fitted:  # (the first resize: on_mount fitted the size already)
+            return
         self._fit(event.size.width, event.size.height)
         self._derive()
         for panel in self.query(Panel):  # at the new width (those mounted: a resize may come mid-compose)
