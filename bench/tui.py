@@ -14,8 +14,14 @@
    frame being composed, and which panels were rendered again for it (only the clock's
    line should be: a seated session pays this every second, whoever is acting).
 
-Run: ``.venv/bin/python bench/tui.py [--runs N]``.  The last line is a summary:
-``first_frame_ratio=R rerender_ms=M``.
+Run: ``.venv/bin/python bench/tui.py [--runs N] [--instructions]``.  The last line is a
+summary: ``first_frame_ratio=R rerender_ms=M``.
+
+``--instructions`` also counts the instructions each program runs to that first frame,
+under ``valgrind --tool=callgrind`` in tmux at 100x30 (one run each: the count is the same
+whatever else the machine is doing, where wall time on a shared machine is not).  Each
+program is started through a few lines that end it as soon as the terminal driver writes
+the frame holding its mark; the program itself is run unchanged.
 """
 
 from __future__ import annotations
@@ -139,6 +145,52 @@ def _first_frames(runs: int, exe: Path, unotui: Path) -> tuple[list[float], list
     return a, b
 
 
+#: run before each program under callgrind: end the process once the frame with the mark
+#: is handed to the terminal (the frame the wall-time benchmark waits for)
+STOP_AT_MARK = """
+import os, sys
+import textual.drivers.linux_driver as driver
+write = driver.LinuxDriver.write
+def stop_at_mark(self, data, mark={mark!r}):
+    write(self, data)
+    if mark in data:
+        os._exit(0)
+driver.LinuxDriver.write = stop_at_mark
+"""
+
+OURS_UNDER_CALLGRIND = STOP_AT_MARK.format(mark=TABLE_MARK) + """
+from unotui.cli import main
+sys.exit(main(["play", "--seed", "1", "--delay", "0", "--rules", "classic"]))
+"""
+
+
+def _instructions_in_tmux(program: str, config_dir: str) -> int:
+    """Instructions ``python -c program`` runs (callgrind), in a fresh tmux window."""
+    session = f"bench-cg-{uuid.uuid4().hex[:8]}"
+    env = {k: v for k, v in os.environ.items() if k not in ("TMUX", "COLUMNS", "LINES")}
+    with tempfile.TemporaryDirectory() as tmp:
+        script, out, log = Path(tmp) / "program.py", Path(tmp) / "callgrind.out", Path(tmp) / "log"
+        script.write_text(program)
+        command = (f"UNOTUI_CONFIG_DIR={config_dir} valgrind --tool=callgrind --callgrind-out-file={out} "
+                   f"{sys.executable} {script} > {log} 2>&1; tmux wait-for -S {session}")
+        subprocess.run(["tmux", "new-session", "-d", "-s", session, "-x", "100", "-y", "30", command],
+                       check=True, env=env)
+        subprocess.run(["tmux", "wait-for", session], check=True, env=env, timeout=600)
+        subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True, env=env)
+        for line in log.read_text().splitlines():
+            if "Collected :" in line:
+                return int(line.rsplit(":", 1)[1])
+        raise RuntimeError(f"callgrind counted nothing: {log.read_text()[-500:]}")
+
+
+def first_frame_instructions() -> tuple[int, int]:
+    """Instructions to the first frame: (unotui play, bare app)."""
+    _compiled()
+    with tempfile.TemporaryDirectory() as cfg:
+        bare = STOP_AT_MARK.format(mark=BARE_MARK) + BARE
+        return _instructions_in_tmux(OURS_UNDER_CALLGRIND, cfg), _instructions_in_tmux(bare, cfg)
+
+
 def _views(players: int, moves: int, seed: int) -> list[SeatView]:
     from unotui.engine import Game, Phase, Rules, seat_view
 
@@ -249,7 +301,16 @@ async def clock_tick(players: int = 10, ticks: int = 30) -> tuple[float, list[st
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--instructions", action="store_true",
+                        help="also count instructions to the first frame (valgrind callgrind)")
     args = parser.parse_args()
+    if args.instructions:
+        if not (shutil.which("valgrind") and shutil.which("tmux")):
+            print("--instructions needs valgrind and tmux", file=sys.stderr)
+            return 2
+        ours_i, bare_i = first_frame_instructions()
+        print(f"instructions to the first frame: unotui play {ours_i / 1e6:,.0f} M, bare Textual "
+              f"{bare_i / 1e6:,.0f} M, ratio {ours_i / bare_i:.2f} (target <= 1.3)")
     ratio = float("nan")
     if shutil.which("tmux"):
         ours, bare = first_frame(args.runs)
