@@ -38,7 +38,6 @@ from random import Random
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from dataclasses import replace
 
 from unotui.bots import HardPolicy, make_bot
 from unotui.bots.base import BaseBot
@@ -140,7 +139,7 @@ class AnalystBot(BaseBot):
         return best if best is not None else self.policy.decide(view)
 
 
-_HAND = replace(Pacing.instant(), between_rounds=None)
+_HAND = Pacing.instant()._replace(between_rounds=None)
 
 
 def strength_hand(args: tuple[int, int, int]) -> int:

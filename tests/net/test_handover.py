@@ -5,11 +5,11 @@ what it saw (a tampered key, a tampered action, a record that stops short)."""
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 from random import Random
 
 import pytest
 
+from tests.seeds import rng_secret
 from unotui.bots import make_bot
 from unotui.engine import Game, Rules, seat_view
 from unotui.net.controller import RecordArrived, RecordRefused, Update
@@ -27,8 +27,9 @@ RULES = Rules.preset("classic").with_(target_score=150)
 
 
 def _match(seed: int = 3, seats: int = 3) -> Game:
-    """A whole match played by computer players, from a secret (as a host's)."""
-    game = Game([f"P{s}" for s in range(seats)], RULES)
+    """A whole match played by computer players, from a secret (as a host's: a fixed one,
+    so that the match, and how many parts its record takes, is the same each run)."""
+    game = Game([f"P{s}" for s in range(seats)], RULES, secret=rng_secret(seed))
     bots = {s: make_bot("medium", Random(seed * 10 + s)) for s in range(seats)}
     Referee(game, bots=bots, humans=(), pacing=Pacing.instant()).tick(0.0)
     assert game.over
@@ -82,7 +83,7 @@ def test_a_tampered_key_an_action_or_a_short_record_is_refused() -> None:
     keys = list(good.keys)
     keys[1] = _flip(keys[1])
     with pytest.raises(RecordMismatch, match="round 1's key does not fit"):
-        check_record(replace(good, keys=tuple(keys)), witness, RULES, 0)
+        check_record(good._replace(keys=tuple(keys)), witness, RULES, 0)
     # Round 0's key drew for the first dealer: another key that draws another dealer
     # deals round 1 from another seat: the steps no longer replay, or the log differs.
     def first_dealer(keys: tuple[str, ...]) -> int:
@@ -91,7 +92,7 @@ def test_a_tampered_key_an_action_or_a_short_record_is_refused() -> None:
     other = next(k for k in (format(i, "064x") for i in range(1, 99))
                  if first_dealer((k, *good.keys[1:])) != first_dealer(good.keys))
     with pytest.raises(RecordMismatch, match=re.escape(MISMATCH)):
-        check_record(replace(good, keys=(other, *good.keys[1:])), witness, RULES, 0)
+        check_record(good._replace(keys=(other, *good.keys[1:])), witness, RULES, 0)
     # An action changed: the first play another legal play, or failing that a draw.
     steps = list(good.actions)
     for i, (seat, action) in enumerate(steps):
@@ -101,13 +102,13 @@ def test_a_tampered_key_an_action_or_a_short_record_is_refused() -> None:
             steps[i] = (seat, ACTION_BY_TEXT["draw"])
             break
     with pytest.raises(RecordMismatch, match=re.escape(MISMATCH)):
-        check_record(replace(good, actions=tuple(steps)), witness, RULES, 0)
+        check_record(good._replace(actions=tuple(steps)), witness, RULES, 0)
     with pytest.raises(RecordMismatch, match=r"does not end|final scores|log differs"):
-        check_record(replace(good, actions=good.actions[:-1]), witness, RULES, 0)
+        check_record(good._replace(actions=good.actions[:-1]), witness, RULES, 0)
     # A record far longer than the log the seat saw is refused before it is replayed.
     padded = good.actions + ((0, good.actions[0][1]),) * (2 * len(game.log) + 101 - len(good.actions))
     with pytest.raises(RecordMismatch, match="more than the match had"):
-        check_record(replace(good, actions=padded), witness, RULES, 0)
+        check_record(good._replace(actions=padded), witness, RULES, 0)
 
 
 def _peer(version: int) -> PeerSession:
@@ -147,7 +148,7 @@ def test_a_remote_seat_keeps_a_matching_record_and_refuses_a_tampered_one() -> N
             seat._event(view)
         got = _received(game)
         if tamper:
-            got = replace(got, keys=(got.keys[0], _flip(got.keys[1]), *got.keys[2:]))
+            got = got._replace(keys=(got.keys[0], _flip(got.keys[1]), *got.keys[2:]))
         seat._event(got)
         if arrives:
             assert seat.record is not None and seat.record.seat == 1 and not seat.record_refused

@@ -11,7 +11,6 @@ import random
 import subprocess
 import sys
 from collections.abc import Sequence
-from dataclasses import replace
 
 import pytest
 
@@ -176,7 +175,7 @@ def test_bots_catch_a_persons_reaction_after_the_grace_at_the_soonest() -> None:
     grace and then a person's reaction (CATCH_REACTION) more."""
     assert (MIN_CATCH_GRACE, CATCH_REACTION, MIN_CATCH_DELAY) == (0.75, 1.0, 2.0)
     ref = table(["R5 R7", "B1 B2", "G1 G2"], "R1", dealer=2, humans=[0, 1], bots={2: Plain(catches=True)},
-                pacing=replace(SLOW, catch_grace=MIN_CATCH_GRACE))
+                pacing=SLOW._replace(catch_grace=MIN_CATCH_GRACE))
     ref.tick(0.0)
     ref.receive(0, P("R5"), 0, 10.0)
     assert not ref.tick(11.74).accepted
@@ -431,7 +430,7 @@ def _after_a_draw(drawn: str, *, humans: Sequence[int], pacing: Pacing = SLOW) -
 def test_a_persons_drawn_card_is_kept_after_the_same_pause_whether_or_not_it_can_be_played(
     timer: float | None,
 ) -> None:
-    pacing = replace(SLOW, turn_timer=timer)
+    pacing = SLOW._replace(turn_timer=timer)
     unplayable = _after_a_draw("Y9", humans=[0], pacing=pacing)
     assert unplayable == _after_a_draw("G9", humans=[0], pacing=pacing)  # a playable one: the same
     window = SLOW.auto_keep if timer is None or timer > SLOW.auto_keep else timer
@@ -454,7 +453,7 @@ def test_a_person_may_still_play_a_playable_drawn_card_within_the_window() -> No
 
 
 def test_the_turn_timer_plays_the_timeout_action_and_a_bot_stands_in_after_three() -> None:
-    pacing = replace(SLOW, turn_timer=10.0)
+    pacing = SLOW._replace(turn_timer=10.0)
     ref = table(["R5 R7 R8 R9", "B1 B2 B3 B4"], "G1", dealer=1, humans=[0], pacing=pacing,
                 draws="Y2 Y3 Y4 Y5 Y6 Y7 Y8 Y9")
     ref.tick(0.0)
@@ -494,7 +493,7 @@ def test_the_turn_timer_plays_the_timeout_action_and_a_bot_stands_in_after_three
 
 
 def test_a_timeout_never_gives_a_second_turn() -> None:
-    pacing = replace(SLOW, turn_timer=3.0)
+    pacing = SLOW._replace(turn_timer=3.0)
     ref = table(["R5 R7", "B1 B2"], "G1", dealer=1, humans=[0], pacing=pacing, draws="Y2 Y3 Y4")
     ref.tick(0.0)
     out = [*ref.tick(3.0).accepted, *ref.tick(3.3).accepted]  # (and an automatic keep)
@@ -546,7 +545,7 @@ def test_a_person_dealer_waits_for_the_others_with_not_ready() -> None:
 
 def test_the_simulator_stops_at_the_end_of_a_hand() -> None:
     game = Game(3, CLASSIC, secret=rng_secret(5))
-    pacing = replace(Pacing.instant(), between_rounds=None)
+    pacing = Pacing.instant()._replace(between_rounds=None)
     bots = {s: RandomBot(random.Random(s)) for s in range(3)}
     ref = Referee(game, bots=bots, humans=(), pacing=pacing)
     out = ref.tick(0.0)
@@ -584,7 +583,7 @@ def test_when_the_hold_expires_a_bot_takes_the_seat_for_good() -> None:
 
 
 def test_the_turn_timer_still_runs_while_a_seat_is_away() -> None:
-    ref = table(["R5 R7", "B1 B2"], "R1", dealer=1, humans=[0], pacing=replace(SLOW, turn_timer=20.0),
+    ref = table(["R5 R7", "B1 B2"], "R1", dealer=1, humans=[0], pacing=SLOW._replace(turn_timer=20.0),
                 draws="Y1 Y2 Y3 Y4")
     ref.tick(0.0)
     ref.drop(0, 1.0)

@@ -4,15 +4,13 @@ computer player for good even when one already stood in after timeouts."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from tests.table.test_referee import SLOW, table
 from unotui.engine import DRAW, KEEP
 from unotui.table import Accepted, PresenceChange
 
 
 def test_a_timeout_is_named_in_the_outcome_and_a_bot_s_move_or_an_automatic_keep_is_not() -> None:
-    ref = table(["R5 R7", "B1 B2"], "G1", dealer=1, humans=[0], pacing=replace(SLOW, turn_timer=10.0),
+    ref = table(["R5 R7", "B1 B2"], "G1", dealer=1, humans=[0], pacing=SLOW._replace(turn_timer=10.0),
                 draws="Y2 Y3 Y4")
     ref.tick(0.0)
     out = ref.tick(10.0)
@@ -29,7 +27,7 @@ def test_a_timeout_is_named_in_the_outcome_and_a_bot_s_move_or_an_automatic_keep
 
 def test_an_expired_hold_says_bot_even_after_a_stand_in_played_for_timeouts() -> None:
     ref = table(["R5 R7 R8 R9", "B1 B2 B3 B4"], "G1", dealer=1, humans=[0],
-                pacing=replace(SLOW, turn_timer=10.0, hold=100.0), draws="Y2 Y3 Y4 Y5 Y6 Y7 Y8 Y9")
+                pacing=SLOW._replace(turn_timer=10.0, hold=100.0), draws="Y2 Y3 Y4 Y5 Y6 Y7 Y8 Y9")
     ref.tick(0.0)
     t = 0.0
     stood_in = False

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import copy
 import random
-from dataclasses import fields, replace
+from dataclasses import fields
 
 from unotui.bots import RandomBot
 from unotui.engine import Game, Rules
@@ -56,7 +56,7 @@ def test_the_schedule_changes_neither_the_state_nor_the_game() -> None:
 
 def test_a_reaction_is_asked_once_then_the_next_thing_is_due() -> None:
     game = Game(3, Rules.preset("classic").with_(jump_in=True), seed=2)  # seat 1 may jump in
-    state = _state(game, replace(Pacing.instant(), bot_delay=0.5))
+    state = _state(game, Pacing.instant()._replace(bot_delay=0.5))
     due = next_due(game, state)
     assert due == (0.5, REACT, 1, 1)  # reactions before the turn at equal times
     state.asked, state.asked_version = {1}, game.version

@@ -28,7 +28,7 @@ revealed.  The round summary shows the verdict (``unotui.ui.words.verdict_text``
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from .cards import Card, Rank, by_code
 from .deck import cached_deck
@@ -39,8 +39,7 @@ from .views import SeatView
 __all__ = ["ShuffleWatch", "Verdict", "verify_round"]
 
 
-@dataclass(frozen=True, slots=True)
-class Verdict:
+class Verdict(NamedTuple):
     """The result of checking one round.
 
     Attributes:

@@ -270,7 +270,7 @@ class TableCore(Generic[K]):
         if self.referee is not None:
             outcome = self.referee.drop(seat, now)  # whose outcome says "away"
             if said_bye:
-                outcome = replace(outcome, presence=tuple(
+                outcome = outcome._replace(presence=tuple(
                     PresenceChange(s, state if s == seat and was is PresenceState.AWAY else was)
                     for s, was in outcome.presence))
             self._apply(outcome, now)

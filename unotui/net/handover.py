@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from ..engine import Event, Game, Rules, SeatView, seat_view
 from ..engine.cards import Card, by_code
@@ -101,8 +101,7 @@ def send_record(outboxes: list[Outbox], game: Game) -> int:
 # ----- the seat's side ---------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class _Round:
+class _Round(NamedTuple):
     """The first view a seat had of one round: when (the game's change counter), its
     hand then, and the deck commitment."""
 

@@ -7,8 +7,7 @@ loop; the controller offers the same names.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
     from ..transcript import Transcript
@@ -16,8 +15,7 @@ if TYPE_CHECKING:
 __all__ = ["MatchRecord", "RecordArrived", "RecordRefused"]
 
 
-@dataclass(frozen=True, slots=True)
-class MatchRecord:
+class MatchRecord(NamedTuple):
     """A finished match as this seat may keep it: its ``transcript`` (what ``s`` saves,
     ``unotui replay`` and ``unotui review`` read) and the ``seat`` to review it from (the
     viewer's; a spectator's is the winner's)."""
@@ -26,16 +24,14 @@ class MatchRecord:
     seat: int
 
 
-@dataclass(frozen=True, slots=True)
-class RecordArrived:
+class RecordArrived(NamedTuple):
     """The match's record is known now (a remote seat: the host's, checked against what
     the seat saw): ``Controller.record`` holds it."""
 
     record: MatchRecord
 
 
-@dataclass(frozen=True, slots=True)
-class RecordRefused:
+class RecordRefused(NamedTuple):
     """The host's record of the match was refused: ``reason`` is a sentence for the
     player; ``Controller.record`` stays ``None``."""
 

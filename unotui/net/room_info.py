@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Collection, Mapping
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from ..engine import Rules
 from ..table import PresenceState, SeatKind
@@ -40,8 +40,7 @@ class SeatMark(enum.StrEnum):
     IDLE = "idle"
 
 
-@dataclass(frozen=True, slots=True)
-class SeatInfo:
+class SeatInfo(NamedTuple):
     """One seat: ``kind`` ``open``, ``human`` or ``bot``; ``away`` while its person is
     disconnected (the seat is held for them)."""
 
@@ -50,8 +49,7 @@ class SeatInfo:
     away: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class RoomInfo:
+class RoomInfo(NamedTuple):
     """A hosted table before and during its match.
 
     Attributes:
@@ -91,8 +89,7 @@ class RoomInfo:
         return max(0, self.open_seats - self.bots) if self.autostart else 0
 
 
-@dataclass(frozen=True, slots=True)
-class RoomChanged:
+class RoomChanged(NamedTuple):
     """The waiting room (or the table's seats) changed."""
 
     room: RoomInfo

@@ -11,8 +11,7 @@ program never loads (:mod:`.link_messages`).
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from ..engine import Action, SeatView
 
@@ -30,8 +29,7 @@ class Fault(enum.StrEnum):
     NONE = "none"  # an orderly end: bye, closed
 
 
-@dataclass(frozen=True, slots=True)
-class ConnectionClosed:
+class ConnectionClosed(NamedTuple):
     """The connection is over; nothing more will be sent or delivered."""
 
     code: str
@@ -39,8 +37,7 @@ class ConnectionClosed:
     fault: Fault
 
 
-@dataclass(frozen=True, slots=True)
-class HelloReceived:
+class HelloReceived(NamedTuple):
     """Host side: a client said hello (``hello.name`` already cleaned) in ``version``.
 
     Answer with :meth:`HostSession.accept` or :meth:`HostSession.reject`.
@@ -50,15 +47,13 @@ class HelloReceived:
     version: int
 
 
-@dataclass(frozen=True, slots=True)
-class ViewUpdated:
+class ViewUpdated(NamedTuple):
     """Peer side: the seat's view after a snapshot or delta."""
 
     view: SeatView
 
 
-@dataclass(frozen=True, slots=True)
-class RecordReceived:
+class RecordReceived(NamedTuple):
     """Peer side (version 2): the whole record of the finished match, its ``transcript``
     parts put together in order (not yet checked against what the seat saw: that is
     :mod:`unotui.net.handover`'s).

@@ -16,7 +16,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from random import Random
 from typing import Any
 
@@ -148,7 +148,7 @@ def play_game(cfg: Config, index: int, tally: Tally) -> None:
 # No waiting: every deadline is due at once, and out-of-turn actions come in seat order.
 _MATCHES = Pacing.instant()
 # Single hands: the table stops when the round ends.
-_HANDS = replace(_MATCHES, between_rounds=None)
+_HANDS = _MATCHES._replace(between_rounds=None)
 
 
 def _chunk(args: tuple[Config, int, int]) -> Tally:

@@ -1,13 +1,12 @@
 """What the referee is told and what it answers: pacing, and the records of an outcome.
 
-Everything here is a plain value (frozen dataclasses and named tuples of ints, floats,
+Everything here is a plain value (named tuples of ints, floats,
 strings and engine actions), so that a host can journal :attr:`Outcome.accepted` before it
 acknowledges or broadcasts anything, and a test can compare outcomes with ``==``.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import NamedTuple
 
 from ..engine import Action
@@ -75,8 +74,7 @@ STALE_SEQ = "stale_seq"
 BAD_SEQ = "bad_seq"
 """A negative sequence number (they start at 0 and increase)."""
 
-@dataclass(frozen=True, slots=True)
-class Pacing:
+class Pacing(NamedTuple):
     """The table's timing rules, in seconds.
 
     Attributes:
@@ -162,8 +160,7 @@ class Deadlines(NamedTuple):
     holds: tuple[tuple[int, float], ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
-class Outcome:
+class Outcome(NamedTuple):
     """What one call to the referee means for the table.
 
     Every answer to a person's intent is here (``accepted`` with its number, ``refusals``,

@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import replace
 from random import Random
 
 from ..bots import Bot, react
@@ -173,7 +172,7 @@ class Referee:
                 return self._finish(now)
             out = self._finish(now)  # applied before: the outcome says so again
             again = ((seat, seq),)
-            return replace(out, replayed=again)
+            return out._replace(replayed=again)
         if not h.connected:
             away = Refusal(seat, seq, AWAY, f"seat {seat} is away: resume first")
             self._ref.append(away)
