@@ -12,7 +12,6 @@ real host on loopback; the match is played to its end by keys.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -64,7 +63,7 @@ async def test_m_after_a_joined_match_then_enter_plays_the_settings_solo_game(
     room = RoomConfig(seats=2, bots=1, autostart=True, rules=rules, **FAST)
     async with hosted(room) as (_host, _room, port):
         app = table_app(joined("127.0.0.1", port, name="Joey"), "Joey")
-        app.options = replace(app.options, summary_pause=0)
+        app.options = app.options._replace(summary_pause=0)
         async with app.run_test(size=(80, 24)) as pilot:
             await _until(pilot, lambda: isinstance(app.screen, TableScreen), "the joined table")
             assert isinstance(app.controller, RemoteGame)

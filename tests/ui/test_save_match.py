@@ -196,13 +196,12 @@ async def _play_and_save(
     """``unotui play --save FILE``'s own app and saving, with the pilot in place of a
     terminal: played to the summary and quit there (``q``), or quit mid-match.  Returns
     the file, what the summary said of it, and what stderr said at the close."""
-    from dataclasses import replace
 
     from unotui.ui.cli import SaveFirstMatch, build_options, play_app
 
     path = tmp_path / "match.json"
     config, options = build_options(_play_args(path))
-    app = play_app(config, replace(options, catch_grace=0, summary_pause=0), menu=False, save=path)
+    app = play_app(config, options._replace(catch_grace=0, summary_pause=0), menu=False, save=path)
     said = ""
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
         if to_the_end:

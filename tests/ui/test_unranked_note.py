@@ -8,7 +8,6 @@ match (one round) is played to its end by keys.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -43,7 +42,7 @@ async def test_a_guest_at_a_lobby_table_is_told_the_match_is_not_ranked(
         code = creator.created()[0]
         await creator.client.close()
         app = table_app(joined("127.0.0.1", port, name="Gus", table=code), "Gus")
-        app.options = replace(app.options, summary_pause=0)
+        app.options = app.options._replace(summary_pause=0)
         async with app.run_test(size=size) as pilot:
             await _until(pilot, lambda: isinstance(app.screen, TableScreen), "the lobby's table")
             await autoplay(pilot, until=MatchOverScreen)

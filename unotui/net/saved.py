@@ -8,13 +8,12 @@ must not load SQLite and JSON to start.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 __all__ = ["SavedSeat", "SavedTable"]
 
 
-@dataclass(frozen=True)
-class SavedSeat:
+class SavedSeat(NamedTuple):
     """One seat as journaled (the fields of :class:`~unotui.net.seats.SeatEntry` that last)."""
 
     name: str
@@ -25,8 +24,7 @@ class SavedSeat:
     identity: str | None
 
 
-@dataclass(frozen=True)
-class SavedTable:
+class SavedTable(NamedTuple):
     """A table as journaled: enough to rebuild its room and replay its match."""
 
     code: str

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import gc
 from collections.abc import Callable, Iterable
-from dataclasses import replace
 from functools import partial
 from typing import TYPE_CHECKING, ClassVar
 
@@ -471,8 +470,8 @@ class UnoApp(App[int]):
     def set_config(self, config: Config) -> None:
         """New settings (already saved): they apply to the next game."""
         self.config = config
-        self.options = replace(
-            self.options, name=config.name, rules=config.rules, level=config.bots, players=config.players
+        self.options = self.options._replace(
+            name=config.name, rules=config.rules, level=config.bots, players=config.players
         )
         self._apply_theme(config.theme)
 

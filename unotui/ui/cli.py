@@ -11,7 +11,6 @@ import argparse
 import gc
 import os
 import sys
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -123,8 +122,7 @@ def build_options(args: argparse.Namespace) -> tuple[Config, GameOptions]:
     level = args.bots or config.bots
     if level not in LEVELS:
         raise RulesError(f"unknown bot level {level!r} (known: {', '.join(LEVELS)})")
-    options = replace(
-        settings_options(config),
+    options = settings_options(config)._replace(
         players=players,
         level=level,
         rules=rules,
@@ -264,7 +262,7 @@ def table_app(start: Callable[[GameOptions], Controller], name: str | None) -> U
     from .settings import load_config
 
     config = load_config()
-    options = replace(settings_options(config), name=clean_name(name, config.name) if name else config.name)
+    options = settings_options(config)._replace(name=clean_name(name, config.name) if name else config.name)
     return UnoApp(config, options, start=start)
 
 

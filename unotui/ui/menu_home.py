@@ -68,7 +68,7 @@ class MenuHome(AppSlot):
         """Same players and rules; a new deal (the next seed if one was given)."""
         app = self.app
         seed = app.options.seed
-        app.start_game(replace(app.options, seed=None if seed is None else seed + 1))
+        app.start_game(app.options._replace(seed=None if seed is None else seed + 1))
 
     def failed(self, why: str, code: str = "") -> None:
         """Said on the menu's own line (it stays until the next choice, where a toast went

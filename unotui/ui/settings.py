@@ -13,9 +13,8 @@ from __future__ import annotations
 
 import contextlib
 import os
-from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..bots import BOT_NAMES
 from ..engine import Rules, RulesError
@@ -48,12 +47,11 @@ THEME_NOTES: dict[str, str] = {
 HAND_ORDERS: tuple[str, ...] = ("colour", "rank")
 
 
-@dataclass(frozen=True)
-class Config:
+class Config(NamedTuple):
     """Saved settings.  ``rules`` are the preferred house rules for new games."""
 
     name: str = "You"
-    rules: Rules = field(default_factory=Rules)
+    rules: Rules = Rules()
     bots: str = "medium"
     players: int = 4
     theme: str = "default"
@@ -66,7 +64,7 @@ class Config:
 
     def with_(self, **changes: Any) -> Config:
         """A copy with some settings changed."""
-        return replace(self, **changes)
+        return self._replace(**changes)
 
 
 def config_path() -> Path:
@@ -185,13 +183,12 @@ def save_changes(**changes: Any) -> None:
             save_config(on_disk.with_(**changes))
 
 
-@dataclass(frozen=True)
-class GameOptions:
+class GameOptions(NamedTuple):
     """What a new local game is made of."""
 
     players: int = 4
     level: str = "medium"
-    rules: Rules = field(default_factory=Rules)
+    rules: Rules = Rules()
     name: str = "You"
     seed: int | None = None
     delay: float = 0.6

@@ -10,7 +10,7 @@ widgets keep no game state of their own and never talk to the controller.  All g
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from rich.cells import cell_len
 from rich.style import Style
@@ -142,8 +142,7 @@ def prompt(view: SeatView, away: str = "") -> str:
     return " ".join([*extras, main]).strip()
 
 
-@dataclass(frozen=True)
-class HandShown:
+class HandShown(NamedTuple):
     """What the hand panel draws: the hand of ``view`` in ``order`` (indices into it),
     ``cursor`` selected; ``tall``: larger cards (7x5) for large terminals."""
 
@@ -154,8 +153,7 @@ class HandShown:
     tall: bool = False
 
 
-@dataclass(frozen=True)
-class PileShown:
+class PileShown(NamedTuple):
     """What the pile panel draws: ``view``'s piles (in 3 lines when ``compact``).  The turn
     timer is a line of its own below (:class:`~unotui.ui.turn_clock.ClockLine`), so that
     its tick each second does not repaint the pile."""
