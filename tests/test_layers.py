@@ -104,7 +104,8 @@ def test_solo_play_loads_no_wire_format() -> None:
     app's own start, run headless, with bench/tui.py's options) loads the
     table's messages but not the connection's (the codec, sessions, view sync, the
     handshake's messages), nor the network client, the journal's SQLite, the lobby or
-    game review: each is a share of its start-up that solo play never uses."""
+    game review, the hard bot, the waiting room or the match record's handover: each is a
+    share of its start-up that solo play never uses (or not before its first turn)."""
     code = (
         "import asyncio, json, sys\n"
         "from unotui.cli import build_parser, _command\n"
@@ -131,7 +132,10 @@ def test_solo_play_loads_no_wire_format() -> None:
     assert "unotui.protocol.messages" in loaded and "unotui.net.local" in loaded
     unused = {f"unotui.protocol.{m}" for m in ("codec", "session", "sync", "shared", "link_messages")} | {
         "msgpack", "sqlite3", "unotui.net.remote", "unotui.net.journal", "unotui.lobby", "unotui.review",
-        "tomllib"}  # (the settings directory is empty here, as at a first start: no TOML to read)
+        "tomllib",  # (the settings directory is empty here, as at a first start: no TOML to read)
+        # a medium table's first turn needs no hard bot (nor its search, until a hint), no
+        # waiting room (a hosted or joined table's) and no match record (a match's end)
+        "unotui.bots.hard", "unotui.bots.search", "unotui.ui.screens.waiting", "unotui.net.handover"}
     assert not loaded & unused, loaded & unused
 
 

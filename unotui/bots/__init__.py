@@ -3,14 +3,39 @@
 ``make_bot(level)`` builds one of :data:`LEVELS` (named from :data:`BOT_NAMES` at a
 table); ``suggest(view)`` is the hint API.
 See ``docs/bots.md``.
+
+The hard bot's names (``HardBot``, ``HardPolicy``, ``HonestBot``, ``suggest``,
+``Knowledge``) are loaded from their modules on first use (PEP 562), like the hard bot that
+:func:`make_bot` builds: a solo table of medium bots starts without the search.
 """
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
 
 from .base import MIN_CATCH_DELAY, BaseBot, Bot, RandomBot, react
 from .factory import LEVELS, VARIANTS, make_bot
-from .hard import HardBot, HardPolicy, HonestBot, suggest
-from .knowledge import Knowledge
 from .names import BOT_NAMES
 from .policy import EasyBot, GreedyBot, MediumBot
+
+if TYPE_CHECKING:
+    from .hard import HardBot, HardPolicy, HonestBot, suggest
+    from .knowledge import Knowledge
+
+#: the names loaded on first use -> the module that defines each
+_LATER = {"HardBot": "hard", "HardPolicy": "hard", "HonestBot": "hard", "suggest": "hard",
+          "Knowledge": "knowledge"}
+
+
+def __getattr__(name: str) -> Any:
+    """Load ``name`` from its module on first use."""
+    where = _LATER.get(name)
+    if where is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{where}", __name__), name)
+    globals()[name] = value
+    return value
 
 __all__ = [
     "BOT_NAMES",

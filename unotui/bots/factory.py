@@ -3,6 +3,9 @@
 Every level is cheap to build (no tables, no I/O) and picklable, so a host can build one
 per seat, or per decision inside a worker thread or process, without blocking its event
 loop.  Reproducible games pass a seeded ``Random``.
+
+The hard bot's module (its search, playouts, knowledge and memory) is imported the first
+time a hard bot is built: a table of medium bots, solo play's default, starts without it.
 """
 
 from __future__ import annotations
@@ -11,17 +14,17 @@ from random import Random
 from typing import Any
 
 from .base import BaseBot, RandomBot
-from .hard import HardBot, HonestBot
 from .policy import EasyBot, GreedyBot, MediumBot
 
 __all__ = ["LEVELS", "VARIANTS", "make_bot"]
 
-_CLASSES: dict[str, type[BaseBot]] = {
+#: level -> its class, or the name of its class in :mod:`.hard` (imported when first built)
+_CLASSES: dict[str, type[BaseBot] | str] = {
     "random": RandomBot,
     "greedy": GreedyBot,
     "easy": EasyBot,
     "medium": MediumBot,
-    "hard": HardBot,
+    "hard": "HardBot",
 }
 
 LEVELS: tuple[str, ...] = tuple(_CLASSES)
@@ -33,7 +36,7 @@ _VARIANTS: dict[str, tuple[str, dict[str, Any]]] = {
     "hard-nolearn": ("hard", {"learn": False}),  # hard with the fixed assumptions only
     "honest": ("honest", {}),  # hard, plain, that never bluffs a Wild Draw Four
 }
-_CLASSES_ALL: dict[str, type[BaseBot]] = {**_CLASSES, "honest": HonestBot}
+_CLASSES_ALL: dict[str, type[BaseBot] | str] = {**_CLASSES, "honest": "HonestBot"}
 
 VARIANTS: tuple[str, ...] = tuple(_VARIANTS)
 """Other names :func:`make_bot` builds: ``hard-nolearn`` (hard without learning within a
@@ -75,6 +78,10 @@ def make_bot(level: str, rng: Random | None = None, **options: Any) -> BaseBot:
     cls = _CLASSES_ALL.get(key)
     if cls is None:
         raise ValueError(f"unknown bot level {level!r} (known: {', '.join(LEVELS + VARIANTS)})")
+    if isinstance(cls, str):
+        from . import hard
+
+        cls = _CLASSES_ALL[key] = getattr(hard, cls)
     allowed = _COMMON | _EXTRA.get(key, frozenset())
     everything = _COMMON.union(*_EXTRA.values())
     unknown = sorted(set(options) - everything)

@@ -34,7 +34,6 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable
 from typing import ClassVar
 
-from ..bots import suggest
 from ..engine import Action, SeatView
 from ..protocol import messages as m
 from ..protocol.events import ViewUpdated
@@ -162,6 +161,8 @@ class Controller(ABC):
             return None
         if view.seat is None or not view.legal:
             return None
+        from ..bots import suggest  # (the hard bot's search: loaded by the first hint)
+
         try:
             return await asyncio.to_thread(suggest, view)
         except Exception:

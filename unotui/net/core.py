@@ -55,12 +55,12 @@ from .effects import (
     saved_seats,
     table_state,
 )
-from .handover import send_record
 from .password import password_matches
 from .saved import SavedTable
 from .seats import KEY_SEAT_IN_USE, KEY_TAKEN_OVER, RESUMED_ELSEWHERE, SeatBook, SeatEntry
 
 __all__ = ["TableCore"]
+
 
 log = logging.getLogger("unotui.host")
 
@@ -309,7 +309,10 @@ class TableCore(Generic[K]):
         self.audience.add(member, outbox, seat, watcher)
         if self.game is not None:
             outbox.send_view(seat_view(self.game, seat, self.game.round_log_start))
-            send_record([outbox], self.game)  # (arriving after the end: the match's record at once)
+            if self.game.over:  # arriving after the end: the match's record at once
+                from .handover import send_record  # (a match's end: solo play's start never loads it)
+
+                send_record([outbox], self.game)
         for line in self.recent_chat:  # what was said before this member came in
             outbox.send(replace(line, earlier=True))
         if self.referee is not None:
@@ -466,6 +469,8 @@ class TableCore(Generic[K]):
             self.status = TableStatus.OVER
             self._events.append(f"match over: {game.names[game.winner]} won")
             self._broadcast_table()
+            from .handover import send_record
+
             send_record(list(self.audience.outbox.values()), game)  # (after the last view)
 
     def _record_actions(self, outcome: Outcome) -> None:

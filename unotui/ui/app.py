@@ -18,6 +18,7 @@ either.
 from __future__ import annotations
 
 import gc
+import sys
 from collections.abc import Callable, Iterable
 from functools import partial
 from typing import TYPE_CHECKING, ClassVar
@@ -53,11 +54,11 @@ from .modes import AtTable, ControllerFactory, local_game
 from .over_table import OverTable
 from .screen_css import load_screen_css
 from .screens.table import TableScreen
-from .screens.waiting import WaitingScreen
 from .settings import HAND_ORDERS, THEME_NOTES, THEMES, Config, GameOptions, save_changes
 from .theme import MONO, TEXTUAL_THEMES
 
 if TYPE_CHECKING:
+    from .screens.waiting import WaitingScreen
     from .session_driver import SessionTerminalLike
 
 __all__ = ["UnoApp"]
@@ -254,7 +255,12 @@ class UnoApp(App[int]):
         self.exit(1)
 
     def waiting_screen(self) -> WaitingScreen | None:
-        """The waiting room, if it is up."""
+        """The waiting room, if it is up.  None can be before its module is loaded (by
+        :func:`~unotui.ui.lan.waiting_room`), which solo play never loads."""
+        if "unotui.ui.screens.waiting" not in sys.modules:
+            return None
+        from .screens.waiting import WaitingScreen
+
         for screen in self.screen_stack:
             if isinstance(screen, WaitingScreen):
                 return screen

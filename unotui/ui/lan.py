@@ -21,7 +21,6 @@ from ..net.room_info import RoomChanged
 from ..protocol import messages as m
 from ..table import DeadlineKind, PresenceState
 from .modes import ControllerFactory
-from .screens.waiting import WaitingScreen
 from .settings import GameOptions
 from .turn_clock import times_up
 from .words import display_name
@@ -31,6 +30,7 @@ if TYPE_CHECKING:
     from ..net.config import RoomConfig
     from ..net.seat_memory import SeatMemory
     from .screens.table import TableScreen
+    from .screens.waiting import WaitingScreen
 
 __all__ = ["hosted", "joined", "seat_memory", "show_closed", "show_update", "waiting_room"]
 
@@ -71,6 +71,8 @@ def joined(host: str, port: int, **kwargs: Any) -> ControllerFactory:
 def waiting_room(controller: Controller) -> WaitingScreen:
     """The waiting room for ``controller``'s table (no view yet: a hosted table filling up)."""
     hints = tuple(getattr(controller, "hints", ()))
+    from .screens.waiting import WaitingScreen  # (a hosted or joined table's: solo play has none)
+
     return WaitingScreen(getattr(controller, "room", None), hints, renamed(controller))
 
 
