@@ -12,7 +12,18 @@ from uno_testkit import CLASSIC, act, stacked_game
 
 from tests.seeds import rng_secret
 from unotui.engine import Card, Colour, CustomRule, Event, Game, Phase, Rules, seat_view
-from unotui.engine.flow import ADVANCE_0, ADVANCE_1, ADVANCE_2, Advance, Resize, RunEffect, seat_after
+from unotui.engine.flow import (
+    ADVANCE_0,
+    ADVANCE_1,
+    ADVANCE_2,
+    ASK_COLOUR,
+    BEGIN,
+    HIT,
+    Advance,
+    Resize,
+    RunEffect,
+    seat_after,
+)
 
 
 def test_phase_is_one_str_enum_that_reads_as_text() -> None:
@@ -73,6 +84,15 @@ def test_steps_are_frozen_values() -> None:
     assert Resize(2, 2) != ADVANCE_2 and RunEffect(0) != ADVANCE_0  # no tuple look-alikes
     with pytest.raises(AttributeError):
         ADVANCE_1.steps = 2  # type: ignore[misc]
+    import copy
+    import pickle
+
+    for one in (ASK_COLOUR, HIT, BEGIN):  # a step without arguments is its one value ...
+        assert pickle.loads(pickle.dumps(one)) is one and copy.deepcopy(one) is one
+        assert one != ADVANCE_0 and one != () and {ASK_COLOUR, HIT, BEGIN} == {ASK_COLOUR, HIT, BEGIN}
+        with pytest.raises(AttributeError):
+            one.steps = 2  # type: ignore[attr-defined]  # ... that nothing can be set on
+    assert len({ASK_COLOUR, HIT, BEGIN}) == 3
 
 
 @pytest.mark.parametrize("players", [2, 3, 5])

@@ -10,7 +10,9 @@ custom wild may need discards from several seats) queues what is left to do as t
 steps on ``Game.todo`` and waits; :func:`~unotui.engine.steps.run` carries
 them out when the decision arrives.  Steps are small frozen values: the ones without
 arguments, and the common ``Advance`` steps, are shared constants, so queueing them
-allocates nothing.
+allocates nothing.  A step with arguments is a frozen dataclass (equal to its like only,
+never to a tuple or another kind of step); one without is a plain class with one value,
+which needs no generated methods (a dataclass compiles them when the engine loads).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import ClassVar
 
 __all__ = [
     "ADVANCE_0",
@@ -57,6 +60,17 @@ class Phase(enum.StrEnum):
 ENDED_PHASES = frozenset({Phase.ROUND_OVER, Phase.MATCH_OVER})
 
 
+class _OneValue:
+    """A step without arguments: its one value (``_name`` in this module) stays the one
+    value when pickled or copied (a game goes to review's worker processes)."""
+
+    __slots__ = ()
+    _name: ClassVar[str]
+
+    def __reduce__(self) -> str:
+        return self._name
+
+
 @dataclass(frozen=True, slots=True)
 class Advance:
     """Pass the turn ``steps`` seats on (0: the same player again, 2: skip one)."""
@@ -64,19 +78,25 @@ class Advance:
     steps: int
 
 
-@dataclass(frozen=True, slots=True)
-class AskColour:
+class AskColour(_OneValue):
     """Wait for the player whose turn it is to name the colour (after a swap's target)."""
 
+    __slots__ = ()
+    _name = "ASK_COLOUR"
 
-@dataclass(frozen=True, slots=True)
-class Hit:
+
+class Hit(_OneValue):
     """A Wild Draw Four's colour is named: the next player faces it."""
 
+    __slots__ = ()
+    _name = "HIT"
 
-@dataclass(frozen=True, slots=True)
-class Begin:
+
+class Begin(_OneValue):
     """The first card's colour is named: the player whose turn it is plays."""
+
+    __slots__ = ()
+    _name = "BEGIN"
 
 
 @dataclass(frozen=True, slots=True)
