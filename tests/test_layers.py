@@ -135,7 +135,8 @@ def test_solo_play_loads_no_wire_format() -> None:
         "tomllib",  # (the settings directory is empty here, as at a first start: no TOML to read)
         # a medium table's first turn needs no hard bot (nor its search, until a hint), no
         # waiting room (a hosted or joined table's) and no match record (a match's end)
-        "unotui.bots.hard", "unotui.bots.search", "unotui.ui.screens.waiting", "unotui.net.handover"}
+        "unotui.bots.hard", "unotui.bots.search", "unotui.ui.screens.waiting", "unotui.net.handover",
+        "unotui.ui.screens.menu"}  # (unotui play goes straight to the table: the menu loads on Escape)
     assert not loaded & unused, loaded & unused
 
 

@@ -9,6 +9,7 @@ up, drawn from the current settings.
 
 from __future__ import annotations
 
+import sys
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -16,11 +17,11 @@ from .home import AppSlot
 from .join_cli import joining
 from .lan import hosted
 from .messages import HomeMessage, HostGame, JoinGame, PlaySolo, SettingsSaved
-from .screens.menu import MenuScreen
 from .settings import save_changes
 
 if TYPE_CHECKING:
     from .join_request import JoinRequest
+    from .screens.menu import MenuScreen
 
 __all__ = ["MenuHome"]
 
@@ -47,12 +48,27 @@ class MenuHome(AppSlot):
 
     async def open(self) -> None:
         app = self.app
-        await app.push_screen(MenuScreen(app.config, app.options, self.draft))
+        await app.push_screen(self._new_menu())
         app.call_after_refresh(app.first_frame_drawn)
+
+    def _new_menu(self) -> MenuScreen:
+        """A menu from the current settings (its module is loaded by the first one: ``unotui
+        play`` goes straight to a table, and loads it only if the player goes back)."""
+        from .screens.menu import MenuScreen
+
+        return MenuScreen(self.app.config, self.app.options, self.draft)
+
+    def menus(self) -> list[MenuScreen]:
+        """The menus on the stack (none before the first was made)."""
+        if "unotui.ui.screens.menu" not in sys.modules:
+            return []
+        from .screens.menu import MenuScreen
+
+        return [s for s in self.app.screen_stack if isinstance(s, MenuScreen)]
 
     def menu(self) -> MenuScreen | None:
         """The menu, if it is on the stack."""
-        return next((s for s in self.app.screen_stack if isinstance(s, MenuScreen)), None)
+        return next(iter(self.menus()), None)
 
     def is_up(self) -> bool:
         return self.menu() is not None
@@ -62,7 +78,7 @@ class MenuHome(AppSlot):
         app = self.app
         while len(app.screen_stack) > 1:
             app.pop_screen()
-        app.push_screen(MenuScreen(app.config, app.options, self.draft))
+        app.push_screen(self._new_menu())
 
     def rematch(self) -> None:
         """Same players and rules; a new deal (the next seed if one was given)."""
@@ -113,9 +129,8 @@ class MenuHome(AppSlot):
             self.join(message.request)
         elif isinstance(message, SettingsSaved):  # kept, and handed down to the menu
             app.set_config(message.config)
-            for screen in app.screen_stack:
-                if isinstance(screen, MenuScreen):
-                    screen.show_settings(app.config, app.options)
+            for screen in self.menus():
+                screen.show_settings(app.config, app.options)
 
     def join(self, request: JoinRequest) -> None:
         """Join as ``unotui join`` would (:func:`~unotui.ui.join_cli.joining`), after
