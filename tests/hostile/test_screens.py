@@ -2,21 +2,20 @@
 and markup in names, chat, table names, log lines and errors are shown as inert literal
 text (read from the rendered screen), from an honest host and from a hostile one.
 
-The hostile host is a few lines here: a raw asyncio server speaking frames, which sends a
-welcome and then whatever it likes to a real ``RemoteGame`` inside the real app.
+The hostile host is :class:`~tests.hostile.fake_host.FakeHost`: a raw asyncio server speaking
+frames, which sends a welcome and then whatever it likes to a real ``RemoteGame`` inside
+the real app.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import dataclasses
 import random
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import msgpack
 import pytest
 
 from tests.lobby.test_lobby_net import FAST as LOBBY_FAST
@@ -28,14 +27,14 @@ from unotui.engine import Game, Rules, seat_view
 from unotui.net.config import RoomConfig
 from unotui.net.remote import JoinError, RemoteGame
 from unotui.protocol import messages as m
-from unotui.protocol.codec import encode
-from unotui.protocol.framing import FrameDecoder
 from unotui.protocol.sync import ViewEncoder
 from unotui.ui.app import UnoApp
 from unotui.ui.lobby_home import lobby_app
 from unotui.ui.screens.table import TableScreen
 from unotui.ui.screens.waiting import WaitingScreen
 from unotui.ui.settings import Config, GameOptions
+
+from .fake_host import FakeHost
 
 pytestmark = [pytest.mark.timeout(60), pytest.mark.usefixtures("fast_keys")]
 
@@ -122,50 +121,6 @@ async def test_the_lobby_screen_shows_hostile_names_tables_motd_and_chat_literal
 
 
 # ----- a hostile host ---------------------------------------------------------------------------
-
-
-def _frame(body: bytes) -> bytes:
-    return len(body).to_bytes(4, "big") + body
-
-
-class FakeHost:
-    """A raw server: reads the hello, sends a welcome, then what the test queues."""
-
-    def __init__(self) -> None:
-        self.queue: asyncio.Queue[bytes | None] = asyncio.Queue()
-        self.hellos: list[bytes] = []
-        self.port = 0
-        self._server: asyncio.Server | None = None
-
-    def send(self, message: m.Message) -> None:
-        self.queue.put_nowait(_frame(encode(message)))
-
-    def send_raw(self, value: object) -> None:
-        self.queue.put_nowait(_frame(msgpack.packb(value, use_bin_type=True)))
-
-    def hang_up(self) -> None:
-        self.queue.put_nowait(None)
-
-    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        decoder = FrameDecoder(4096)
-        while not self.hellos:
-            data = await reader.read(4096)
-            if not data:
-                return
-            self.hellos += decoder.feed(data)
-        while (chunk := await self.queue.get()) is not None:
-            writer.write(chunk)
-            await writer.drain()
-        writer.close()
-
-    @contextlib.asynccontextmanager
-    async def running(self) -> AsyncIterator[FakeHost]:
-        self._server = await asyncio.start_server(self._serve, "127.0.0.1", 0)
-        self.port = self._server.sockets[0].getsockname()[1]
-        try:
-            yield self
-        finally:
-            self._server.close()
 
 
 def welcome(table_name: str = f"{OSC}Kitchen{BIDI}") -> m.Welcome:

@@ -1,6 +1,8 @@
 """The finished match's record (protocol version 2 ``transcript``), sans I/O: the host's
-parts, the peer session's strict order, and a seat refusing a record that does not match
-what it saw (a tampered key, a tampered action, a record that stops short)."""
+parts, the peer session's strict order and its bound on what it holds of a record (no more
+than the match the seat saw could have had), and a seat refusing a record that does not
+match what it saw (a tampered key, a tampered action, a record that stops short or runs
+on)."""
 
 from __future__ import annotations
 
@@ -17,9 +19,10 @@ from unotui.net.handover import MISMATCH, RecordMismatch, Witness, check_record,
 from unotui.net.remote import RemoteGame
 from unotui.protocol import messages as m
 from unotui.protocol.codec import encode_frame
-from unotui.protocol.events import ConnectionClosed, RecordReceived, ViewUpdated
+from unotui.protocol.events import ConnectionClosed, RecordReceived, RecordTooLong, ViewUpdated, record_bound
 from unotui.protocol.framing import HOST_LIMITS
 from unotui.protocol.peer_session import PeerSession
+from unotui.protocol.sync import ViewEncoder
 from unotui.table import Pacing, Referee
 from unotui.transcript import final_state, replay
 
@@ -111,10 +114,16 @@ def test_a_tampered_key_an_action_or_a_short_record_is_refused() -> None:
         check_record(good._replace(actions=padded), witness, RULES, 0)
 
 
-def _peer(version: int) -> PeerSession:
+def _peer(version: int, game: Game | None = None) -> PeerSession:
+    """A client's session, welcomed at seat 0 (and shown ``game`` at its end: the record's
+    bound is what the seat saw of the match)."""
     peer = PeerSession(m.Hello(1, 2, "Ann"), 0.0)
     welcome = m.Welcome(version, 0, "A" * 43, "", "t", 3, RULES)
     peer.receive_data(encode_frame(welcome, HOST_LIMITS.frame), 0.0)
+    if game is not None:
+        (shown,) = peer.receive_data(encode_frame(ViewEncoder().snapshot(seat_view(game, 0, 0)),
+                                                  HOST_LIMITS.frame), 0.0)
+        assert isinstance(shown, ViewUpdated) and shown.view.winner == game.winner
     return peer
 
 
@@ -124,7 +133,7 @@ def test_the_peer_session_takes_the_parts_in_order_once() -> None:
     one = m.TranscriptPart(0, 2, parts[0].names, None, parts[0].keys, parts[0].actions[:5])
     two = m.TranscriptPart(1, 2, (), None, (), parts[0].actions[5:])
     frames = [encode_frame(p, HOST_LIMITS.frame) for p in (one, two)]
-    peer = _peer(2)
+    peer = _peer(2, game)
     assert peer.receive_data(frames[0], 0.1) == []
     (got,) = peer.receive_data(frames[1], 0.2)
     assert isinstance(got, RecordReceived) and got.actions == parts[0].actions and got.keys == parts[0].keys
@@ -134,6 +143,52 @@ def test_the_peer_session_takes_the_parts_in_order_once() -> None:
     assert isinstance(skipped, ConnectionClosed) and "where part 0 was due" in skipped.message
     (old,) = _peer(1).receive_data(frames[0], 0.1)  # a version 1 connection has no such message
     assert isinstance(old, ConnectionClosed) and old.code == "bad_message"
+
+
+@pytest.mark.parametrize("padded", ["steps", "keys"])
+def test_the_peer_session_refuses_a_record_longer_than_the_match_as_its_parts_arrive(padded: str) -> None:
+    """A hostile host's record of 60 full parts (180,000 steps, or 15,360 keys) for a match
+    whose log had 293 events: the session refuses it at the part that passes its bound,
+    never holds more than the bound, drops the rest and stays open (still strict)."""
+    from unotui.protocol.codec import RECORD_ACTIONS, RECORD_KEYS
+    from unotui.protocol.values import ACTION_BY_TEXT
+
+    game = _match()
+    peer = _peer(2, game)
+    limit = peer.record_limit
+    assert limit == 2 * len(game.log) + 100 == record_bound(len(game.log))
+    count, per = 60, RECORD_KEYS if padded == "keys" else RECORD_ACTIONS
+    keys = ("ab" * 32,) * RECORD_KEYS if padded == "keys" else ()
+    steps = ((0, ACTION_BY_TEXT["draw"]),) * RECORD_ACTIONS if padded == "steps" else ()
+    frames = [encode_frame(m.TranscriptPart(i, count, game.names if i == 0 else (), None, keys, steps),
+                           HOST_LIMITS.frame) for i in range(count)]
+    heard, held = [], []
+    for i, data in enumerate(frames):
+        heard += [(i, event) for event in peer.receive_data(data, 0.1)]
+        held.append(peer.record_held)
+    first = limit // per  # the part whose keys (or steps) pass the bound
+    assert first < 5
+    got = (per * (first + 1), 0) if padded == "keys" else (0, per * (first + 1))
+    assert heard == [(first, RecordTooLong(*got, limit))]
+    assert max(max(h) for h in held) <= limit and held[first:] == [(0, 0)] * (count - first)
+    assert not peer.closed
+    (again,) = peer.receive_data(frames[0], 0.2)  # the whole record came: a second is an error
+    assert isinstance(again, ConnectionClosed) and again.code == "bad_message"
+    assert "came already" in again.message
+    # Parts dropped after the refusal are still held to their order.
+    other = _peer(2, game)
+    assert [e for d in frames[:first + 1] for e in other.receive_data(d, 0.1)] == [RecordTooLong(*got, limit)]
+    (skipped,) = other.receive_data(frames[first + 2], 0.2)
+    assert isinstance(skipped, ConnectionClosed) and f"where part {first + 1} was due" in skipped.message
+
+
+def test_a_record_with_more_keys_than_the_match_had_rounds_for_is_refused_unreplayed() -> None:
+    game = _match()
+    witness, _ = _seen(game, 0)
+    good = _received(game)
+    many = good.keys + ("ab" * 32,) * (2 * len(game.log) + 101 - len(good.keys))
+    with pytest.raises(RecordMismatch, match="round keys or more, more than the match had"):
+        check_record(good._replace(keys=many), witness, RULES, 0)
 
 
 def test_a_remote_seat_keeps_a_matching_record_and_refuses_a_tampered_one() -> None:
@@ -179,7 +234,8 @@ def test_a_long_record_goes_in_several_parts_and_comes_back_whole(monkeypatch: p
     monkeypatch.setattr(codec, "RECORD_KEYS", 2)
     parts = record_parts(game)
     assert len(parts) == -(-len(game.history) // 40) > 2
-    peer = _peer(2)
+    peer = _peer(2, game)
     events = [e for p in parts for e in peer.receive_data(encode_frame(p, HOST_LIMITS.frame), 0.1)]
     assert events == [_received(game)] and not peer.closed
-    assert len(events[0].keys) == game.round_no + 1
+    (got,) = events
+    assert isinstance(got, RecordReceived) and len(got.keys) == game.round_no + 1

@@ -29,6 +29,7 @@ from ..engine import Event, Game, Rules, SeatView, seat_view
 from ..engine.cards import Card, by_code
 from ..engine.deck import cached_deck
 from ..engine.shuffle import Label, commitment, shuffled
+from ..protocol.events import record_bound
 from .effects import Outbox
 from .record import MatchRecord
 
@@ -43,6 +44,7 @@ __all__ = [
     "check_record",
     "record_parts",
     "send_record",
+    "too_long",
 ]
 
 log = logging.getLogger("unotui.host")
@@ -53,6 +55,16 @@ MISMATCH = "The host's record does not match what you saw, so it was not kept"
 
 class RecordMismatch(Exception):
     """The host's record contradicts what this seat saw; the message is a sentence."""
+
+
+def too_long(keys: int, steps: int, limit: int) -> str:
+    """What the player is told of a record refused for its length: ``keys`` round keys and
+    ``steps`` steps (at least: the peer session refuses one as its parts arrive), where
+    the match the seat watched could have had at most ``limit``
+    (:func:`~unotui.protocol.events.record_bound`)."""
+    if steps > limit:
+        return f"{MISMATCH}: it has {steps} steps or more, more than the match had."
+    return f"{MISMATCH}: it has {keys} round keys or more, more than the match had."
 
 
 # ----- the host's side ---------------------------------------------------------------------------
@@ -160,10 +172,12 @@ def check_record(got: RecordReceived, witness: Witness, rules: Rules, seat: int 
     last = witness.last
     if last is None or last.winner < 0:
         raise RecordMismatch(f"{MISMATCH}: the match is not over here.")
-    if len(got.actions) > 2 * witness.log_length + 100:
+    limit = record_bound(witness.log_length)
+    if len(got.actions) > limit or len(got.keys) > limit:
         # (every step logs about one event: a record far longer than the match's log is
-        # not this match, and replaying it would cost the seat what the host chose)
-        raise RecordMismatch(f"{MISMATCH}: it has {len(got.actions)} steps, more than the match had.")
+        # not this match, and replaying it would cost the seat what the host chose; the
+        # peer session already refused one that passed this as it arrived)
+        raise RecordMismatch(too_long(len(got.keys), len(got.actions), limit))
     transcript = Transcript(got.names, rules, got.dealer, 0, None,
                             tuple((s, str(a)) for s, a in got.actions), None, 3, got.keys)
     _check_keys(got.keys, witness, rules)

@@ -17,7 +17,9 @@ views.  What differs is hidden here:
   the screen: a host can be hostile too;
 * once the match is over the host (version 2) sends the match's record, which is held
   against everything this seat saw (:mod:`unotui.net.handover`) before it becomes
-  :attr:`record`; a record that does not match is refused, with a sentence.
+  :attr:`record`; a record that does not match is refused, with a sentence (one longer
+  than the match could have been as soon as its parts say so, by the session, which then
+  holds no more of it).
 """
 
 from __future__ import annotations
@@ -31,14 +33,14 @@ from typing import Any
 from .. import __version__
 from ..engine import DEAL, Action, Phase, Rules, SeatView
 from ..protocol import messages as m
-from ..protocol.events import ConnectionClosed, Fault, RecordReceived, ViewUpdated
+from ..protocol.events import ConnectionClosed, Fault, RecordReceived, RecordTooLong, ViewUpdated
 from ..protocol.peer_session import PeerSession
 from ..protocol.session import OLDEST_VERSION, PROTOCOL_VERSION
 from ..protocol.text import CHAT_MAX, clean
 from ..table import DeadlineKind, PresenceState
 from .addresses import DEFAULT_PORT, unreachable
 from .controller import Controller, JoinError, MatchRecord, RecordArrived, RecordRefused
-from .handover import MISMATCH, RecordMismatch, Witness, check_record
+from .handover import MISMATCH, RecordMismatch, Witness, check_record, too_long
 from .link import Link, session_of
 from .room_info import RoomChanged, RoomInfo, SeatInfo, SeatMark, seat_marks
 from .seat_memory import Place, SeatMemory, place_of
@@ -355,6 +357,8 @@ class RemoteGame(Controller):
             self._emit(RoomChanged(self.room))
         elif isinstance(event, RecordReceived):
             self._record_in(event)
+        elif isinstance(event, RecordTooLong):  # (refused by the session as it arrived)
+            self._refuse(too_long(event.keys, event.steps, event.limit))
         elif isinstance(event, ConnectionClosed):
             over = self._view is not None and self._view.phase is Phase.MATCH_OVER
             if over and event.fault is Fault.REMOTE and event.code in ("bad_message", "bad_action"):

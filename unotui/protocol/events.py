@@ -18,7 +18,15 @@ from ..engine import Action, SeatView
 if TYPE_CHECKING:
     from .messages import Hello
 
-__all__ = ["ConnectionClosed", "Fault", "HelloReceived", "RecordReceived", "ViewUpdated"]
+__all__ = [
+    "ConnectionClosed",
+    "Fault",
+    "HelloReceived",
+    "RecordReceived",
+    "RecordTooLong",
+    "ViewUpdated",
+    "record_bound",
+]
 
 
 class Fault(enum.StrEnum):
@@ -69,3 +77,32 @@ class RecordReceived(NamedTuple):
     dealer: int | None
     keys: tuple[str, ...]
     actions: tuple[tuple[int, Action], ...]
+
+
+def record_bound(log_length: int) -> int:
+    """The most steps (and the most round keys) a seat takes of a match's record when it
+    was shown ``log_length`` events of the match's log: twice as many, plus 100.
+
+    Every step logs about one event, and every round logs its deal, so an honest record is
+    well within this; one beyond it is not the match the seat watched.  A seat counts the
+    parts against it as they arrive (:class:`RecordTooLong`), so that a hostile host cannot
+    make it buffer what the codec's per-part bounds allow in all (256 parts of 3000 steps)
+    before the record is checked; the check (:func:`unotui.net.handover.check_record`)
+    holds the whole record to the same bound.
+    """
+    return 2 * log_length + 100
+
+
+class RecordTooLong(NamedTuple):
+    """Peer side (version 2): the match's record was refused while its parts were still
+    arriving, because the ``keys`` and ``steps`` received so far passed ``limit``
+    (:func:`record_bound` of the log the seat was shown).
+
+    Nothing of it is kept, and no :class:`RecordReceived` follows on this connection; the
+    rest of its parts are still read, in order, and dropped (the connection stays open: the
+    record is well-formed, only not this match's).
+    """
+
+    keys: int
+    steps: int
+    limit: int
