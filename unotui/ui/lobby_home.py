@@ -23,7 +23,8 @@ from ..net.lobby_client import LobbyClient, LobbyClosed, LobbyUpdate
 from ..net.remote import RemoteGame
 from ..protocol import messages as m
 from .home import AppSlot
-from .messages import CreateTable, HomeMessage, JoinTable, LobbyChat, QuickMatch, ReviewKept, ShowMatches
+from .lobby_messages import CreateTable, JoinTable, LobbyChat, QuickMatch, ReviewKept, ShowMatches
+from .messages import HomeMessage
 from .screens.lobby import LobbyScreen
 from .settings import Config, GameOptions
 

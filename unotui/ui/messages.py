@@ -11,6 +11,8 @@ Two directions, one rule each ("attributes down, messages up"):
 * The home's screens (the main menu, the lobby) post :class:`HomeMessage` subclasses: the
   app hands every one of them to its home in one handler (``UnoApp.on_home_message``),
   because what they mean depends on the home the app was given (:mod:`unotui.ui.home`).
+  The lobby's are in :mod:`unotui.ui.lobby_messages`, loaded with the lobby (building a
+  dataclass compiles its methods: solo play's start does not pay for the lobby's).
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from textual.message import Message
 
-from ..engine import ENDED_PHASES, Action, Rules
+from ..engine import ENDED_PHASES, Action
 from ..net.controller import Update
 from ..protocol.events import ViewUpdated
 from .settings import Config
@@ -29,7 +31,6 @@ if TYPE_CHECKING:
     from .join_request import JoinRequest
 
 __all__ = [
-    "CreateTable",
     "CycleSort",
     "CycleTheme",
     "GameUpdate",
@@ -39,17 +40,12 @@ __all__ = [
     "HostGame",
     "Intent",
     "JoinGame",
-    "JoinTable",
     "LeaveTable",
-    "LobbyChat",
     "NextRound",
     "PlaySolo",
-    "QuickMatch",
     "Rematch",
-    "ReviewKept",
     "SendChat",
     "SettingsSaved",
-    "ShowMatches",
     "StartMatch",
     "TableStarted",
 ]
@@ -170,50 +166,3 @@ class StartMatch(Message):
 
 class LeaveTable(Message):
     """The player leaves the table from the waiting room (back home, or quit if none)."""
-
-
-# ----- up from the lobby and its create-table form (handled by the lobby home) -----------
-
-
-@dataclass
-class JoinTable(HomeMessage):
-    """Sit at (or watch) the table ``code``."""
-
-    code: str
-    spectate: bool = False
-
-
-class QuickMatch(HomeMessage):
-    """A seat at once."""
-
-
-@dataclass
-class CreateTable(HomeMessage):
-    """Open a table with these settings (see :class:`~unotui.protocol.messages.Create`)."""
-
-    name: str
-    seats: int
-    bots: int
-    rules: Rules
-    level: str
-    turn_timer: float | None
-    private: bool
-
-
-@dataclass
-class LobbyChat(HomeMessage):
-    """A line to everyone in the lobby."""
-
-    text: str
-
-
-class ShowMatches(HomeMessage):
-    """Open "Your recent matches" (``m`` in the lobby): the lobby home fetches the list."""
-
-
-@dataclass
-class ReviewKept(HomeMessage):
-    """Review kept match ``id``, as the player's ``seat`` saw it."""
-
-    id: int
-    seat: int

@@ -19,7 +19,7 @@ from textual.widgets import Button, Footer, Input, Select, Static, Switch
 
 from ...bots import LEVELS
 from ...engine import PRESETS, Rules, Stacking
-from ..messages import CreateTable
+from ..lobby_messages import CreateTable
 from .form import Explains, explain_line, row, switch_row
 
 __all__ = ["TARGETS", "TIMERS", "CreateTableScreen"]

@@ -26,7 +26,8 @@ from ...protocol.messages import ChatLine, LobbyState, LobbyTable
 from ...protocol.text import clean
 from ...table import TableStatus
 from ..game_log import SentenceLog
-from ..messages import CreateTable, CycleTheme, JoinTable, LobbyChat, QuickMatch, ShowMatches
+from ..lobby_messages import CreateTable, JoinTable, LobbyChat, QuickMatch, ShowMatches
+from ..messages import CycleTheme
 from ..words import display_name
 
 __all__ = ["LobbyScreen", "held_text", "lobby_text", "quick_text"]

@@ -24,7 +24,7 @@ from textual.widgets import DataTable, Footer, Static
 from ...engine import Rules
 from ...protocol.messages import KeptList, KeptRow
 from ...protocol.text import clean
-from ..messages import ReviewKept
+from ..lobby_messages import ReviewKept
 from ..words import display_name
 
 __all__ = ["EMPTY_TEXT", "GUEST_TEXT", "LobbyMatchesScreen", "matches_text", "result_text"]
