@@ -172,12 +172,12 @@ class TableScreen(Screen[None]):
                 yield PlayersView(id="players").data_bind(TableScreen.view, TableScreen.palette,
                                                           TableScreen.marks)
                 yield PileView(id="pile").data_bind(shown=TableScreen.pile)
-                yield ClockLine(id="clock").data_bind(text=TableScreen.clock)
             yield GameLog(id="log").data_bind(TableScreen.view)
         yield Static(id="message")
         yield HandView(id="hand").data_bind(shown=TableScreen.hand)
         yield KeyBar(id="keys", quit_label=self.quit_label).data_bind(TableScreen.keys)
-        yield Static(id="too-small")
+        # (the turn timer's line and the too-small notice are mounted when first needed:
+        # a solo table has no timer, and each widget costs start-up to mount and style)
 
     def on_mount(self) -> None:
         self.query_one(GameLog).border_title = "Log"
@@ -267,6 +267,12 @@ class TableScreen(Screen[None]):
         self.say(closed_note(self.home), warn=True)
         self._derive()
 
+    def watch_clock(self, text: str) -> None:
+        """The first clock line mounts the clock's widget, below the pile (bound to ``clock``
+        from then on, shown or blank: :class:`~unotui.ui.turn_clock.ClockLine`)."""
+        if text and not self.query("#clock"):
+            self.query_one("#left").mount(ClockLine(id="clock").data_bind(text=TableScreen.clock))
+
     def tick_clock(self) -> None:
         """Redraw the clocks if their second changed (every second while the table is up)."""
         if self.is_mounted:
@@ -310,7 +316,11 @@ class TableScreen(Screen[None]):
         self.set_class(layout.tall, "-tall")
         self.set_class(layout.wide, "-wide")
         if layout.notice is not None:
-            self.query_one("#too-small", Static).update(layout.notice)
+            shown = self.query("#too-small")
+            if shown:
+                shown.first(Static).update(layout.notice)
+            else:
+                self.mount(Static(layout.notice, id="too-small"))
 
     def on_screen_resume(self) -> None:
         # Back from help (or a dialog): a decision or summary may have come up meanwhile.
