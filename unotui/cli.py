@@ -50,10 +50,12 @@ def build_parser(chosen: str | None = None) -> argparse.ArgumentParser:
 
     Only the chosen subcommand's module is imported: building every one of them would
     load the network stack, the wire format and game review into ``unotui play`` (about a
-    tenth of its start-up) for arguments nobody is parsing.  The others get a parser
-    that takes anything, which is never used: argparse hands the rest of the command
-    line to the one subparser named.  A subcommand whose module does not exist yet takes
-    any arguments too, and says "not yet available"."""
+    tenth of its start-up) for arguments nobody is parsing.  A known command gets its
+    subparser alone (argparse hands the rest of the command line to the one subparser
+    named); otherwise (``--help``, a mistyped command) every command is listed, each but
+    the chosen one with a parser that takes anything, which is never used.  A subcommand
+    whose module does not exist yet takes any arguments too, and says "not yet
+    available"."""
     parser = argparse.ArgumentParser(
         prog="unotui",
         description="UNO in the terminal: solo against computer players, on a LAN, or over SSH.",
@@ -62,6 +64,8 @@ def build_parser(chosen: str | None = None) -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"unotui {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (module, help_text) in SUBCOMMANDS.items():
+        if chosen in SUBCOMMANDS and name != chosen:
+            continue  # (a known command is parsed by its own subparser alone)
         mod = _load(module) if chosen is None or name == chosen else None
         p = sub.add_parser(name, help=help_text, description=help_text)
         p.set_defaults(_module=mod, _name=name)
