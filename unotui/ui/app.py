@@ -18,9 +18,7 @@ either.
 from __future__ import annotations
 
 import gc
-import sys
 from collections.abc import Callable, Iterable
-from functools import partial
 from typing import TYPE_CHECKING, ClassVar
 
 from textual.actions import SkipAction
@@ -33,7 +31,7 @@ from ..net.controller import Controller, JoinError, RecordArrived, RecordRefused
 from ..protocol import messages as m
 from ..protocol.events import ViewUpdated
 from .home import Home
-from .lan import ranking_note, show_closed, show_update, waiting_room
+from .lan import ranking_note, show_closed, show_update, waiting_room, waiting_room_on
 from .menu_home import MenuHome
 from .messages import (
     CycleSort,
@@ -54,11 +52,10 @@ from .modes import AtTable, ControllerFactory, local_game
 from .over_table import OverTable
 from .screen_css import load_screen_css
 from .screens.table import TableScreen
-from .settings import HAND_ORDERS, THEME_NOTES, THEMES, Config, GameOptions, save_changes
+from .settings import HAND_ORDERS, THEMES, Config, GameOptions, save_changes
 from .theme import MONO, TEXTUAL_THEMES
 
 if TYPE_CHECKING:
-    from .screens.waiting import WaitingScreen
     from .session_driver import SessionTerminalLike
 
 __all__ = ["UnoApp"]
@@ -213,7 +210,7 @@ class UnoApp(App[int]):
         the view it has), or its waiting room if it has none yet (a table filling up).
         A view that came first has opened the table already."""
         mode = self.mode
-        if mode is None or mode.table is not None or self.waiting_screen() is not None:
+        if mode is None or mode.table is not None or waiting_room_on(self.screen_stack) is not None:
             return
         try:
             mode.saw(mode.controller.view)
@@ -229,9 +226,9 @@ class UnoApp(App[int]):
         early, mode.early = mode.early, []
         for update in early:
             if isinstance(update, m.Closed):
-                show_closed(update, mode.table, self.waiting_screen())
+                show_closed(update, mode.table, waiting_room_on(self.screen_stack))
             else:
-                show_update(update, mode.view, mode.table, self.waiting_screen())
+                show_update(update, mode.view, mode.table, waiting_room_on(self.screen_stack))
 
     async def _started(self, mode: AtTable) -> bool:
         """Start the table's controller; if the table cannot be reached or refuses, say
@@ -254,18 +251,6 @@ class UnoApp(App[int]):
         self.exit_message = why
         self.exit(1)
 
-    def waiting_screen(self) -> WaitingScreen | None:
-        """The waiting room, if it is up.  None can be before its module is loaded (by
-        :func:`~unotui.ui.lan.waiting_room`), which solo play never loads."""
-        if "unotui.ui.screens.waiting" not in sys.modules:
-            return None
-        from .screens.waiting import WaitingScreen
-
-        for screen in self.screen_stack:
-            if isinstance(screen, WaitingScreen):
-                return screen
-        return None
-
     async def _open_table(self, mode: AtTable) -> None:
         """Put the table on screen (over the menu, or instead of the waiting room)."""
         table = TableScreen(
@@ -281,7 +266,7 @@ class UnoApp(App[int]):
         )
         table.match_note = ranking_note(mode.controller)
         mode.table = table
-        if self.waiting_screen() is not None:
+        if waiting_room_on(self.screen_stack) is not None:
             await self.switch_screen(table)
         else:
             await self.push_screen(table)
@@ -378,7 +363,7 @@ class UnoApp(App[int]):
             heard = getattr(self.screen, "record_changed", None)  # (the match summary, if up)
             if callable(heard):
                 heard(update)
-        elif table is None and self.waiting_screen() is None:
+        elif table is None and waiting_room_on(self.screen_stack) is None:
             mode.early.append(update)  # no screen up yet: shown on the first (_said_early)
         elif isinstance(update, m.Refused):
             if table is not None:
@@ -386,9 +371,9 @@ class UnoApp(App[int]):
         elif isinstance(update, m.Accepted):
             self._over.own_move(mode)
         elif isinstance(update, m.Closed):
-            show_closed(update, table, self.waiting_screen())
+            show_closed(update, table, waiting_room_on(self.screen_stack))
         else:
-            show_update(update, mode.view, table, self.waiting_screen())
+            show_update(update, mode.view, table, waiting_room_on(self.screen_stack))
 
     # ----- messages up from the screens ----------------------------------------------------
 
@@ -498,23 +483,9 @@ class UnoApp(App[int]):
             save_changes(**changes)
 
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
+        from .palette import app_commands  # (the palette's: loaded when it first opens)
+
         # Textual's own "Theme" picker would set a Textual theme the cards do not follow:
-        # the palette offers the app's themes instead, each restyling everything.
+        # the palette offers the app's themes instead (:mod:`unotui.ui.palette`).
         yield from (c for c in super().get_system_commands(screen) if c.title != "Theme")
-        for name in THEMES:
-            now = " (now)" if name == self.palette else ""
-            yield SystemCommand(f"Theme: {name}{now}", f"{THEME_NOTES[name]}; t cycles the themes",
-                                partial(self.choose_theme, name))
-        if isinstance(screen, TableScreen):
-            yield from screen.commands()
-        yield SystemCommand(
-            "New game",
-            "Start a new game with the current settings",
-            lambda: self.leave_match(self.start_game, "Start a new game and leave this match?"),
-        )
-        home = self.home.name
-        yield SystemCommand(
-            home.removeprefix("the ").capitalize(),
-            f"Leave the table for {home}",
-            lambda: self.leave_match(self.go_home, f"Leave this match for {home}?"),
-        )
+        yield from app_commands(self, screen)

@@ -12,9 +12,12 @@ cleaned again here.
 
 from __future__ import annotations
 
+import sys
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from rich.style import Style
+from textual.screen import Screen
 
 from ..net.controller import Controller, Update
 from ..net.room_info import RoomChanged
@@ -32,7 +35,7 @@ if TYPE_CHECKING:
     from .screens.table import TableScreen
     from .screens.waiting import WaitingScreen
 
-__all__ = ["hosted", "joined", "seat_memory", "show_closed", "show_update", "waiting_room"]
+__all__ = ["hosted", "joined", "seat_memory", "show_closed", "show_update", "waiting_room", "waiting_room_on"]
 
 _PRESENCE: dict[str, str] = {  # a presence update's state -> its line
     PresenceState.JOINED: "{name} joined the table.",
@@ -74,6 +77,16 @@ def waiting_room(controller: Controller) -> WaitingScreen:
     from .screens.waiting import WaitingScreen  # (a hosted or joined table's: solo play has none)
 
     return WaitingScreen(getattr(controller, "room", None), hints, renamed(controller))
+
+
+def waiting_room_on(screens: Iterable[Screen[Any]]) -> WaitingScreen | None:
+    """The waiting room among ``screens`` (the app's stack), if it is there.  None can be
+    before its module is loaded (by :func:`waiting_room`), which solo play never loads."""
+    if "unotui.ui.screens.waiting" not in sys.modules:
+        return None
+    from .screens.waiting import WaitingScreen
+
+    return next((s for s in screens if isinstance(s, WaitingScreen)), None)
 
 
 def ranking_note(controller: Controller) -> str:
