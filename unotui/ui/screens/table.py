@@ -21,12 +21,12 @@ the turn clock stops, and the game keys say the game is closed instead of sendin
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import ClassVar
 
 from rich.style import Style
 from rich.text import Text
-from textual.app import ComposeResult, SystemCommand
+from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical
 from textual.events import Resize
@@ -522,14 +522,6 @@ class TableScreen(Screen[None]):
     def action_leave(self) -> None:
         """Escape: leave the table for home (the app asks first during a match)."""
         self.post_message(GoHome())
-
-    def commands(self) -> Iterable[SystemCommand]:
-        """The table's entries in the command palette (the app adds leaving ones)."""
-        yield SystemCommand("Draw a card", "Draw from the pile (d)", self.action_draw)
-        yield SystemCommand("Call UNO", "Call UNO, or play and call with two cards (u)", self.action_uno)
-        yield SystemCommand("Catch", "Catch a player who did not call UNO (c)", self.action_catch)
-        yield SystemCommand("Hint", "What would a computer player do? (n)", self.action_hint)
-        yield SystemCommand("Rules and keys", "Help: the rules in force and the keys (?)", self.action_help)
 
     def action_theme(self) -> None:
         """Switch to the next colour theme (the app saves it and hands the palette down)."""
