@@ -11,9 +11,9 @@ The hard bot's names (``HardBot``, ``HardPolicy``, ``HonestBot``, ``suggest``,
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from ..lazy import names_from
 from .base import MIN_CATCH_DELAY, BaseBot, Bot, RandomBot, react
 from .factory import LEVELS, VARIANTS, make_bot
 from .names import BOT_NAMES
@@ -28,14 +28,7 @@ _LATER = {"HardBot": "hard", "HardPolicy": "hard", "HonestBot": "hard", "suggest
           "Knowledge": "knowledge"}
 
 
-def __getattr__(name: str) -> Any:
-    """Load ``name`` from its module on first use."""
-    where = _LATER.get(name)
-    if where is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f".{where}", __name__), name)
-    globals()[name] = value
-    return value
+__getattr__ = names_from(__name__, _LATER)
 
 __all__ = [
     "BOT_NAMES",

@@ -19,8 +19,9 @@ not pay for the codec, the sessions or the view sync at start-up.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from ..lazy import names_from
 
 if TYPE_CHECKING:
     from .codec import decode_client, decode_host, encode, encode_frame
@@ -115,14 +116,7 @@ _WHERE: dict[str, str] = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    """Load ``name`` from its module on first use."""
-    where = _WHERE.get(name)
-    if where is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f".{where}", __name__), name)
-    globals()[name] = value
-    return value
+__getattr__ = names_from(__name__, _WHERE)
 
 
 __all__ = [
