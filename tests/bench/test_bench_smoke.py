@@ -100,7 +100,7 @@ def test_host_path_bench_summary_line(mode: tuple[str, ...]) -> None:
 
 
 def test_chaos_bench_summary_line() -> None:
-    tiny = ("--quick", "--games", "1", "--scale", "0.1", "--target-score", "1")
+    tiny = ("--quick", "--games", "1", "--scale", "0.1", "--target-score", "1", "--hand-size", "3")
     line = last_line(str(BENCH / "chaos.py"), *tiny, timeout=240)
     # even the tiny run kills and restarts a host once: its recovery is a real figure
     assert re.fullmatch(
