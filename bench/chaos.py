@@ -29,7 +29,8 @@
 
 Run: ``python bench/chaos.py`` (full size: 300 slowloris connections, 1,000 guessed
 tokens, 40 games, the protocol's real timeouts: several minutes) or ``--quick`` (CI size,
-short timeouts, within a few minutes); ``--games`` and ``--scale`` shrink it further.
+short timeouts, within a few minutes); ``--games``, ``--scale``, ``--target-score`` and
+``--hand-size`` shrink it further (the smoke test: one game of one round of 3-card hands).
 """
 
 from __future__ import annotations
@@ -72,7 +73,7 @@ PLAYERS: dict[str, list[Recorder]] = {}
 # ----- the host process ----------------------------------------------------------------------
 
 
-async def _serve(games: int, quick: bool, target: int) -> None:
+async def _serve(games: int, quick: bool, target: int, hand_size: int) -> None:
     from tests.hostile.arena import ActionRows
     from tests.hostile.audit import Auditor, TappedSession
     from unotui.net.config import RoomConfig
@@ -81,7 +82,7 @@ async def _serve(games: int, quick: bool, target: int) -> None:
     from unotui.protocol.session import Timing
 
     timing = Timing(hello=1.0, frame=1.0, heartbeat=1.0) if quick else Timing()
-    rules = Rules.preset("classic").with_(target_score=target)
+    rules = Rules.preset("classic").with_(target_score=target, hand_size=hand_size)
     fast = dict(bot_delay=0.0, catch_grace=0.0, auto_keep=0.0)
     accepted: dict[str, list[Any]] = {}
     rooms: dict[str, Room] = {}
@@ -369,7 +370,8 @@ async def main_async(args: argparse.Namespace) -> int:
         return max(1, round((ci if quick else full) * scale))
 
     argv = [sys.executable, __file__, "--serve", "--games", str(games),
-            "--target-score", str(args.target_score), *(["--quick"] if quick else [])]
+            "--target-score", str(args.target_score), "--hand-size", str(args.hand_size),
+            *(["--quick"] if quick else [])]
     proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     assert proc.stdout is not None and proc.stdin is not None
     port = int(re.fullmatch(r"port=(\d+)", proc.stdout.readline().strip()).group(1))  # type: ignore[union-attr]
@@ -448,10 +450,11 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=0, help="bot games (default 6 quick, 40 full)")
     parser.add_argument("--scale", type=float, default=1.0, help="multiply the number of each fault")
     parser.add_argument("--target-score", type=int, default=60, help="the games' target (1: one round)")
+    parser.add_argument("--hand-size", type=int, default=7, help="cards dealt (fewer: shorter rounds)")
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve:
-        asyncio.run(_serve(args.games, args.quick, args.target_score))
+        asyncio.run(_serve(args.games, args.quick, args.target_score, args.hand_size))
         return 0
     return asyncio.run(main_async(args))
 

@@ -14,8 +14,8 @@
    frame being composed, and which panels were rendered again for it (only the clock's
    line should be: a seated session pays this every second, whoever is acting).
 
-Run: ``.venv/bin/python bench/tui.py [--runs N] [--instructions]``.  The last line is a
-summary: ``first_frame_ratio=R rerender_ms=M``.
+Run: ``.venv/bin/python bench/tui.py [--runs N] [--moves N] [--instructions]``.  The last
+line is a summary: ``first_frame_ratio=R rerender_ms=M``.
 
 ``--instructions`` also counts the instructions each program runs to that first frame,
 under ``valgrind --tool=callgrind`` in tmux at 100x30 (one run each: the count is the same
@@ -301,6 +301,7 @@ async def clock_tick(players: int = 10, ticks: int = 30) -> tuple[float, list[st
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--moves", type=int, default=200, help="moves the re-render is timed over (median)")
     parser.add_argument("--instructions", action="store_true",
                         help="also count instructions to the first frame (valgrind callgrind)")
     args = parser.parse_args()
@@ -326,7 +327,7 @@ def main() -> int:
         print(f"ratio of the fastest runs: {ratio:.2f}, of the medians: {median_ratio:.2f} (target <= 1.3)")
     else:
         print("tmux not found: first-frame benchmark skipped")
-    ms = asyncio.run(rerender())
+    ms = asyncio.run(rerender(moves=args.moves))
     print(f"table re-render after a move, 10 players, 120x40: {ms:.2f} ms (median)")
     tick, rendered = asyncio.run(clock_tick())
     print(f"a turn-clock tick at that table: {tick:.2f} ms (median); rendered again: {', '.join(rendered)}")

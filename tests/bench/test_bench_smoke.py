@@ -34,7 +34,7 @@ def test_engine_bench_summary_line() -> None:
 
 @pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is installed by .ci/run")
 def test_tui_bench_summary_line() -> None:
-    line = last_line(str(BENCH / "tui.py"), "--runs", "1")
+    line = last_line(str(BENCH / "tui.py"), "--runs", "1", "--moves", "20")
     assert re.fullmatch(r"first_frame_ratio=\d+\.\d+ rerender_ms=\d+\.\d+", line), line
 
 
@@ -59,8 +59,8 @@ def test_lobby_play_bench_summary_line() -> None:
     """Four SSH players sit down at one table through the lobby's keys and play from their
     screens: the run measured real plays (a p95 that is a number, not nan) and real actions."""
     run = subprocess.run(
-        [sys.executable, str(BENCH / "lobby_play.py"), "--players", "4", "--seconds", "8",
-         "--idle-seconds", "1", "--think-min", "0.3", "--think-max", "0.6", "--timeout", "60"],
+        [sys.executable, str(BENCH / "lobby_play.py"), "--players", "4", "--seconds", "4",
+         "--idle-seconds", "1", "--think-min", "0.1", "--think-max", "0.3", "--timeout", "60"],
         capture_output=True, text=True, check=True, timeout=240,
     )
     lines = run.stdout.strip().splitlines()
@@ -100,7 +100,7 @@ def test_host_path_bench_summary_line(mode: tuple[str, ...]) -> None:
 
 
 def test_chaos_bench_summary_line() -> None:
-    tiny = ("--quick", "--games", "1", "--scale", "0.1", "--target-score", "1")
+    tiny = ("--quick", "--games", "1", "--scale", "0.1", "--target-score", "1", "--hand-size", "3")
     line = last_line(str(BENCH / "chaos.py"), *tiny, timeout=240)
     # even the tiny run kills and restarts a host once: its recovery is a real figure
     assert re.fullmatch(

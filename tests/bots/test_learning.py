@@ -209,7 +209,7 @@ def test_a_bluff_is_dearer_against_a_frequent_challenger() -> None:
 def test_sim_still_runs_hard_against_random_and_the_variants() -> None:
     for bots in ("hard,random", "honest,hard-nolearn"):
         run = subprocess.run(
-            [sys.executable, "-m", "unotui", "sim", "--games", "40" if bots == "hard,random" else "20",
+            [sys.executable, "-m", "unotui", "sim", "--games", "8",
              "--bots", bots, "--players", "2", "--seed", "1"],
             capture_output=True, text=True, timeout=300,
         )

@@ -38,6 +38,12 @@ VERSION = "unotui-review/1"
 CACHE_SUFFIX = ".review.json"
 MAX_CACHE_BYTES = 64 << 20
 """A cache file larger than this is not read (a 500-point match's review is ~1 MB)."""
+MAX_CHUNK = 4
+"""Decisions handed to a worker at once, at most: progress is reported (and a left
+screen stops the analysis) a chunk at a time, and a decision takes about 0.1 s at the
+default playouts, so an eighth of a 500-point match (~90 decisions, ~10 s on one
+process) before the first progress was too long; a chunk's round trip costs about a
+millisecond."""
 
 
 @dataclass(frozen=True)
@@ -139,7 +145,7 @@ def analyse_all(
 
     _start_tracker()
     jobs = max(1, min(jobs, len(items)))
-    chunk = max(1, len(items) // (jobs * 8))
+    chunk = max(1, min(MAX_CHUNK, len(items) // (jobs * 8)))
     context = multiprocessing.get_context("spawn")
     pool = ProcessPoolExecutor(jobs, mp_context=context, initializer=_limit, initargs=(limits, os.getpid()))
     try:
