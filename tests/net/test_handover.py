@@ -10,6 +10,7 @@ from random import Random
 
 import pytest
 
+from tests.seeds import rng_secret
 from unotui.bots import make_bot
 from unotui.engine import Game, Rules, seat_view
 from unotui.net.controller import RecordArrived, RecordRefused, Update
@@ -27,8 +28,9 @@ RULES = Rules.preset("classic").with_(target_score=150)
 
 
 def _match(seed: int = 3, seats: int = 3) -> Game:
-    """A whole match played by computer players, from a secret (as a host's)."""
-    game = Game([f"P{s}" for s in range(seats)], RULES)
+    """A whole match played by computer players, from a secret (as a host's: a fixed one,
+    so that the match, and the number of its record's parts, is the same every run)."""
+    game = Game([f"P{s}" for s in range(seats)], RULES, secret=rng_secret(seed))
     bots = {s: make_bot("medium", Random(seed * 10 + s)) for s in range(seats)}
     Referee(game, bots=bots, humans=(), pacing=Pacing.instant()).tick(0.0)
     assert game.over
