@@ -171,3 +171,44 @@ async def test_a_run_of_earlier_lines_matches_the_lines_shown_each_as_often_as_s
         shown = lines(log)
         assert shown.count(f"{CHAT_MARK}(earlier) Ann: gg") == 2 and shown.count(f"{CHAT_MARK}Ann: gg") == 1
         assert f"{CHAT_MARK}(earlier) Eve (watching): late" in shown
+
+
+class _EarlyLog(App[None]):
+    """A log written to before it has a size (a greeting, say), counting
+    how often the console renders each of its sentences."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.renders: list[str] = []
+
+    def compose(self) -> Any:
+        real = self.console.render
+
+        def counted(renderable: Any, *args: Any, **kwargs: Any) -> Any:
+            if isinstance(renderable, Text) and renderable.plain.startswith("sentence"):
+                self.renders.append(renderable.plain.split()[1])
+            return real(renderable, *args, **kwargs)
+
+        self.console.render = counted  # type: ignore[method-assign]
+        log = SentenceLog()
+        for n in range(5):
+            log.add(Text(f"sentence {n} " + "word " * 12))
+        yield log
+
+
+async def test_sentences_written_before_the_log_has_a_size_are_rendered_once() -> None:
+    """The lines written before the pane had its width are rendered when it gets one, at
+    that width, and not a second time for the same resize (before, each was rendered
+    twice); a later resize still wraps every sentence again at the new width."""
+    app = _EarlyLog()
+    async with app.run_test(size=(40, 20)) as pilot:
+        log = app.query_one(SentenceLog)
+        await pilot.pause()
+        assert app.renders == ["0", "1", "2", "3", "4"]
+        shown = lines(log)
+        assert shown[0].startswith("sentence 0") and len(shown) > 5  # wrapped at 40 columns
+        assert all(len(line.rstrip()) <= 39 for line in shown)
+        await pilot.resize_terminal(100, 20)
+        await wait_for(pilot, lambda: len(app.renders) == 10)
+        assert app.renders[5:] == ["0", "1", "2", "3", "4"]  # each once more, at the new width
+        assert len(lines(log)) == 5  # one line each at 100 columns

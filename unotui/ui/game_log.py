@@ -64,9 +64,11 @@ class SentenceLog(RichLog):
     ``RichLog`` renders a line once, at the width it has when written (and at least its
     ``min_width``, 78 by default): so the log sets ``min_width`` to 1, keeps the sentences
     it wrote (the last :attr:`KEEP`) and writes them again at the new width when the pane
-    is resized, ending at the newest line; lines written before the pane had its width
-    (a greeting) are wrapped again too.  The vertical scrollbar's gutter is always
-    reserved, so a scrollbar appearing never makes a line too wide.
+    is resized, ending at the newest line.  Lines written before the pane had its width
+    (a greeting) are rendered once, when it gets one: ``RichLog`` renders them
+    then, at that width, so they are not written again for the same resize.  The vertical
+    scrollbar's gutter is always reserved, so a scrollbar appearing never makes a line too
+    wide.
     """
 
     DEFAULT_CSS = """
@@ -136,12 +138,13 @@ class SentenceLog(RichLog):
         self._matching = None
 
     def on_resize(self, event: Resize) -> None:
+        first = not self._size_known  # (the lines written so far are rendered just now)
         super().on_resize(event)
         width = self.scrollable_content_region.width
         if width == self._wrap_width or not self._size_known:
             return
         self._wrap_width = width
-        if self.lines:
+        if self.lines and not first:
             sentences = list(self._sentences)
             self.clear()
             for sentence in sentences:
