@@ -158,10 +158,14 @@ def stop_at_mark(self, data, mark={mark!r}):
 driver.LinuxDriver.write = stop_at_mark
 """
 
-OURS_UNDER_CALLGRIND = STOP_AT_MARK.format(mark=TABLE_MARK) + """
+#: ``unotui play`` as the wall-time benchmark starts it, run from a script
+OURS = """
+import sys
 from unotui.cli import main
 sys.exit(main(["play", "--seed", "1", "--delay", "0", "--rules", "classic"]))
 """
+
+OURS_UNDER_CALLGRIND = STOP_AT_MARK.format(mark=TABLE_MARK) + OURS
 
 
 def _instructions_in_tmux(program: str, config_dir: str) -> int:
@@ -181,6 +185,83 @@ def _instructions_in_tmux(program: str, config_dir: str) -> int:
             if "Collected :" in line:
                 return int(line.rsplit(":", 1)[1])
         raise RuntimeError(f"callgrind counted nothing: {log.read_text()[-500:]}")
+
+
+#: run before each program for ``--phases``: note the wall-clock time at each step of its
+#: start (Textual imported by these lines, the program's own imports and set-up done when it
+#: calls ``App.run``, each screen's first resume, the frame with the mark), write them to
+#: ``{out}`` and end the process at that frame
+STAMP_PHASES = """
+import os, sys, time
+_stamps = [("python", time.time())]
+import textual.app as _app, textual.screen as _screen
+import textual.drivers.linux_driver as _driver
+_stamps.append(("textual", time.time()))
+_run, _resume, _write = _app.App.run, _screen.Screen._on_screen_resume, _driver.LinuxDriver.write
+def _stamp_run(self, *args, **kwargs):
+    _stamps.append(("run", time.time()))
+    return _run(self, *args, **kwargs)
+def _stamp_resume(self, event):
+    _stamps.append(("screen", time.time()))
+    return _resume(self, event)
+def _stamp_frame(self, data, mark={mark!r}):
+    _write(self, data)
+    if mark in data:
+        _stamps.append(("frame", time.time()))
+        with open({out!r}, "w") as f:
+            f.write("\\n".join(f"{{name}} {{at!r}}" for name, at in _stamps))
+        os._exit(0)
+_app.App.run, _screen.Screen._on_screen_resume = _stamp_run, _stamp_resume
+_driver.LinuxDriver.write = _stamp_frame
+"""
+
+#: the phases ``--phases`` reports: (label, stamp it starts at, stamp it ends at); "start"
+#: is the shell's note just before it starts the program, "screen" the last screen resumed
+#: before the frame (the table, or the bare app's one screen)
+PHASES = (
+    ("Python's own start-up", "start", "python"),
+    ("importing Textual", "python", "textual"),
+    ("the program's imports and set-up", "textual", "run"),
+    ("App.run to its screen's resume", "run", "screen"),
+    ("that screen's layout and paint", "screen", "frame"),
+    ("launch to first frame", "start", "frame"),
+)
+
+
+def _phases_in_tmux(program: str, mark: str, config_dir: str) -> dict[str, float]:
+    """Wall-clock stamps (seconds) of one start of ``python -c program``, in tmux 100x30."""
+    session = f"bench-ph-{uuid.uuid4().hex[:8]}"
+    env = {k: v for k, v in os.environ.items() if k not in ("TMUX", "COLUMNS", "LINES")}
+    with tempfile.TemporaryDirectory() as tmp:
+        script, out, start = Path(tmp) / "program.py", Path(tmp) / "stamps", Path(tmp) / "start"
+        script.write_text(STAMP_PHASES.format(mark=mark, out=str(out)) + program)
+        command = (f"date +%s.%N > {start}; UNOTUI_CONFIG_DIR={config_dir} {sys.executable} {script} "
+                   f"> /dev/null 2>&1; tmux wait-for -S {session}")
+        subprocess.run(["tmux", "new-session", "-d", "-s", session, "-x", "100", "-y", "30", command],
+                       check=True, env=env)
+        subprocess.run(["tmux", "wait-for", session], check=True, env=env, timeout=60)
+        subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True, env=env)
+        if not out.exists():
+            raise RuntimeError(f"the program never showed {mark!r}")
+        stamps = {"start": float(start.read_text())}
+        for line in out.read_text().splitlines():
+            name, at = line.split()
+            stamps[name] = float(at)  # (the last of a name: the screen resumed last)
+        return stamps
+
+
+def first_frame_phases(runs: int) -> list[tuple[str, float, float]]:
+    """Median milliseconds of each of :data:`PHASES`: (label, unotui play, bare app)."""
+    _compiled()
+    runs_of: dict[str, list[dict[str, float]]] = {"ours": [], "bare": []}
+    with tempfile.TemporaryDirectory() as cfg:
+        for _ in range(runs):
+            runs_of["ours"].append(_phases_in_tmux(OURS, TABLE_MARK, cfg))
+            runs_of["bare"].append(_phases_in_tmux(BARE, BARE_MARK, cfg))
+    def median_ms(who: str, begin: str, end: str) -> float:
+        return statistics.median(run[end] - run[begin] for run in runs_of[who]) * 1000
+
+    return [(label, median_ms("ours", a, b), median_ms("bare", a, b)) for label, a, b in PHASES]
 
 
 def first_frame_instructions() -> tuple[int, int]:
@@ -304,6 +385,8 @@ def main() -> int:
     parser.add_argument("--moves", type=int, default=200, help="moves the re-render is timed over (median)")
     parser.add_argument("--instructions", action="store_true",
                         help="also count instructions to the first frame (valgrind callgrind)")
+    parser.add_argument("--phases", action="store_true",
+                        help="also time each phase of the start-up (Textual's import, the program's, ...)")
     args = parser.parse_args()
     if args.instructions:
         if not (shutil.which("valgrind") and shutil.which("tmux")):
@@ -312,6 +395,11 @@ def main() -> int:
         ours_i, bare_i = first_frame_instructions()
         print(f"instructions to the first frame: unotui play {ours_i / 1e6:,.0f} M, bare Textual "
               f"{bare_i / 1e6:,.0f} M, ratio {ours_i / bare_i:.2f} (target <= 1.3)")
+    if args.phases:
+        print(f"where the time to the first frame goes (median of {args.runs} runs, ms):")
+        print(f"  {'':34s} {'unotui play':>11s} {'bare Textual':>12s}")
+        for label, ours_ms, bare_ms in first_frame_phases(args.runs):
+            print(f"  {label:34s} {ours_ms:11.1f} {bare_ms:12.1f}")
     ratio = float("nan")
     if shutil.which("tmux"):
         ours, bare = first_frame(args.runs)

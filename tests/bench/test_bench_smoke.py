@@ -34,8 +34,24 @@ def test_engine_bench_summary_line() -> None:
 
 @pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is installed by .ci/run")
 def test_tui_bench_summary_line() -> None:
-    line = last_line(str(BENCH / "tui.py"), "--runs", "1", "--moves", "20")
-    assert re.fullmatch(r"first_frame_ratio=\d+\.\d+ rerender_ms=\d+\.\d+", line), line
+    """With ``--phases`` it also times each phase of both programs' start: every phase is a
+    figure for each, and the phases up to the frame add up to no more than launch to frame
+    (each is a median of its own, so of one run here they add up exactly)."""
+    run = subprocess.run(
+        [sys.executable, str(BENCH / "tui.py"), "--runs", "1", "--moves", "20", "--phases"],
+        capture_output=True, text=True, check=True, timeout=180,
+    )
+    lines = run.stdout.strip().splitlines()
+    assert re.fullmatch(r"first_frame_ratio=\d+\.\d+ rerender_ms=\d+\.\d+", lines[-1]), lines[-1]
+    phases = {}
+    for line in lines:
+        found = re.fullmatch(r"  (\S.*?) +(\d+\.\d) +(\d+\.\d)", line)
+        if found:
+            phases[found[1]] = (float(found[2]), float(found[3]))
+    assert len(phases) == 6, lines
+    total = phases.pop("launch to first frame")
+    for who in (0, 1):
+        assert 0 < sum(ms[who] for ms in phases.values()) <= total[who] + 0.5, phases
 
 
 def test_codec_bench_summary_line() -> None:
