@@ -14,6 +14,9 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from textual.events import Resize
+from textual.geometry import Region, Size
+from textual.strip import Strip
 from textual.visual import VisualType
 from textual.widget import Widget
 
@@ -134,3 +137,60 @@ async def test_the_tables_first_frame_is_the_finished_table(size: tuple[int, int
             assert text and text == final[name], (name, text)
         assert "Draw pile" in first["PileView"][1] and "cards" in first["HandView"][1]
         assert Counter(name for name, _, _ in renders)["PileView"] == 1
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_the_logs_first_frame_shows_what_was_written_before_it(size: tuple[int, int],
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """The log's first paint has the sentences written before it had a width (the round's
+    opening lines): ``RichLog`` writes those when its first ``Resize`` is handled, after the
+    frame it was first laid out in, and the table's first frame showed an empty log."""
+    painted: list[str] = []
+    original = GameLog.render_lines
+
+    def render_lines(self: GameLog, crop: Region) -> list[Strip]:
+        strips = original(self, crop)
+        painted.append("\n".join(strip.text for strip in strips))
+        return strips
+
+    monkeypatch.setattr(GameLog, "render_lines", render_lines)
+    _game, _me, table = _table()
+    app = showing(table)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        assert painted, "the log was never painted"
+        assert "Round 1:" in painted[0] and "The first card is" in painted[0], painted[0]
+        assert painted[-1].count("The first card is") == 1  # (written once, not again at the resize)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_the_table_is_laid_out_once_at_a_size(size: tuple[int, int],
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """A ``Resize`` to the size the table is laid out at lays nothing out again: the one
+    its own first layout posts it and the terminal's size sent again when the app is idle
+    laid the whole table out and painted it twice more just after the first frame (five
+    layouts at opening, where two remain: the first frame's, and the one the mount's end
+    and the log's new scroll height ask for), and that frame waited on them to reach the
+    terminal.  A new size is still laid out."""
+    layouts: list[tuple[int, int]] = []
+    original = TableScreen._refresh_layout
+
+    def refresh_layout(self: TableScreen, size: Size | None = None, scroll: bool = False) -> None:
+        if not scroll:  # (a scroll alone moves what is laid out already)
+            layouts.append(tuple(size or self.app.size))  # type: ignore[arg-type]
+        original(self, size, scroll)
+
+    monkeypatch.setattr(TableScreen, "_refresh_layout", refresh_layout)
+    _game, _me, table = _table()
+    app = showing(table)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        assert layouts == [size, size]
+        app.post_message(Resize(Size(*size), Size(*size)))  # the terminal says its size again
+        await pilot.pause()
+        assert layouts == [size, size]
+        wider = (size[0] + 10, size[1])
+        await pilot.resize_terminal(*wider)
+        await pilot.pause()
+        assert layouts[2:] and set(layouts[2:]) == {wider}
+        assert table.query_one(GameLog).region.right == wider[0]  # laid out at the new size

@@ -19,7 +19,9 @@ from rich.style import Style
 from rich.table import Table
 from rich.text import Text
 from textual.events import Resize
+from textual.geometry import Region
 from textual.reactive import var
+from textual.strip import Strip
 from textual.widgets import RichLog
 
 from ..engine import EventKind, SeatView
@@ -136,6 +138,21 @@ class SentenceLog(RichLog):
         self._sentences.clear()
         self._chat.clear()
         self._matching = None
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        """Paint, first writing the sentences that came before the pane had a width.
+
+        ``RichLog`` writes those when its first ``Resize`` is handled, which Textual does
+        after the frame the pane was first laid out in: that frame showed an empty log (the
+        table's first frame without its opening sentences) and the next one filled it.  The
+        width is known here, in that first frame, so they are written at it now."""
+        if not self._size_known and self.scrollable_content_region.width:
+            self._size_known = True
+            self._wrap_width = self.scrollable_content_region.width
+            deferred, self._deferred_renders = self._deferred_renders, deque()
+            for render in deferred:
+                self.write(*render)
+        return super().render_lines(crop)
 
     def on_resize(self, event: Resize) -> None:
         first = not self._size_known  # (the lines written so far are rendered just now)

@@ -327,6 +327,13 @@ class TableScreen(Screen[None]):
         self.decisions.next()
 
     def on_resize(self, event: Resize) -> None:
+        if event.size == self._compositor.size:
+            # Laid out at this size already (the compositor's last layout was at it):
+            # Textual's own handler would lay the whole table out and paint it again, as it
+            # did twice just after the first frame (the screen's layout posts it a Resize,
+            # and the app sends the terminal's size once more when it is idle), delaying
+            # that frame's way to the terminal.
+            event.prevent_default()
         if event.size == self._fitted:  # (the first resize: on_mount fitted the size already)
             return
         self._fit(event.size.width, event.size.height)
