@@ -43,14 +43,13 @@ from ...engine import (
     Play,
     SeatView,
     ShuffleWatch,
-    play,
 )
 from ...net.room_info import SeatMark
 from ...protocol import messages as m
 from ...protocol.text import clean
 from ..game_log import GameLog
 from ..key_bar import KeyBar
-from ..messages import CycleSort, CycleTheme, GoHome, HintRequest, Intent, SendChat
+from ..messages import SendChat
 from ..panel import Panel
 from ..render import hand_order
 from ..settings import HAND_ORDERS
@@ -66,23 +65,19 @@ from ..widgets import (
 )
 from ..words import refusal
 from .decisions import Decisions
+from .table_actions import GameKeys
 from .table_keys import (
-    CLOSED,
     TABLE_BINDINGS,
-    WATCHING_NOTE,
-    applies,
     closed_note,
     describe_action,
     key_bar,
-    meaning,
-    players_only,
 )
 from .table_layout import fit
 
 __all__ = ["TableScreen"]
 
 
-class TableScreen(Screen[None]):
+class TableScreen(GameKeys, Screen[None]):
     """The game table (see the module docstring).
 
     State comes down as reactive attributes the app sets (``view``, ``palette``,
@@ -409,127 +404,3 @@ class TableScreen(Screen[None]):
                 self.post_message(SendChat(text))
 
         self.decisions.push(ChatScreen(), done)
-
-    # ----- keys -----------------------------------------------------------------------------
-
-    def applies(self, action: str) -> bool:
-        """Does the key for ``action`` do something now?  Read from ``view.legal`` only
-        (at a closed game: only looking things up and leaving)."""
-        if self.closed:
-            return action in CLOSED
-        return applies(action, self.view, self.can_chat)
-
-    def game_closed(self) -> bool:
-        """Whether the game is closed (then a game key says so, and does nothing)."""
-        if not self.closed:
-            return False
-        self.say(closed_note(self.home), warn=True)
-        return True
-
-    def watching(self) -> bool:
-        """Whether the viewer is a spectator (then a game key says so, and does nothing)."""
-        if self.view is None or self.view.seat is not None:
-            return False
-        self.say(WATCHING_NOTE, warn=True)
-        return True
-
-    def send(self, action: Action) -> None:
-        """Send ``action`` up to the app, for the controller."""
-        self.say("")
-        self.post_message(Intent(action))
-
-    def _selected(self) -> Play | None:
-        view = self.view
-        if view is None or not view.hand:
-            return None
-        return play(view.hand[self.order[self.cursor]])
-
-    def _press(self, key: str) -> None:
-        """A game key: send what it means now, or say why it does nothing."""
-        if self.view is None:
-            return
-        what = meaning(key, self.view, self._selected())
-        if isinstance(what, str):
-            self.say(what, warn=True)
-        else:
-            self.send(what)
-
-    @players_only
-    def action_move(self, step: int) -> None:
-        """Move the cursor along the hand."""
-        if self.view and self.view.hand:
-            self.cursor = (self.cursor + step) % len(self.view.hand)
-
-    @players_only
-    def action_move_to(self, index: int) -> None:
-        """Jump to the first or last card."""
-        if self.view and self.view.hand:
-            self.cursor = index % len(self.view.hand)
-
-    def action_play(self) -> None:
-        """Play (or discard, or jump in with) the selected card."""
-        if self.decisions.pausing:  # the round is over: Enter shows its summary now
-            self.decisions.end_pause()
-            return
-        if not self.game_closed() and not self.watching():
-            self._press("play")
-
-    @players_only
-    def action_uno(self) -> None:
-        """Call UNO; with two cards, play the selected one and call UNO with it."""
-        self._press("uno")
-
-    @players_only
-    def action_draw(self) -> None:
-        """Draw a card (or take the pending penalty)."""
-        self._press("draw")
-
-    @players_only
-    def action_keep(self) -> None:
-        """Keep the card just drawn."""
-        self._press("keep")
-
-    @players_only
-    def action_catch(self) -> None:
-        """Catch whoever forgot to call UNO."""
-        self._press("catch")
-
-    @players_only
-    def action_challenge(self) -> None:
-        """Challenge the Wild Draw Four played on you."""
-        self._press("challenge")
-
-    @players_only
-    def action_accept(self) -> None:
-        """Accept the Wild Draw Four and draw."""
-        self._press("accept")
-
-    @players_only
-    def action_jump(self) -> None:
-        """Jump in with the card identical to the top of the pile."""
-        self._press("jump")
-
-    @players_only
-    def action_sort(self) -> None:
-        """Show the hand in the other order (by colour, by rank); saved."""
-        self.post_message(CycleSort())
-
-    @players_only
-    def action_hint(self) -> None:
-        """Ask a computer player what it would do (the answer comes to ``show_hint``)."""
-        self.post_message(HintRequest())
-
-    def action_help(self) -> None:
-        """The rules in force and the keys."""
-        from .help import HelpScreen
-
-        if self.view is not None:
-            self.app.push_screen(HelpScreen(self.view.rules))
-
-    def action_leave(self) -> None:
-        """Escape: leave the table for home (the app asks first during a match)."""
-        self.post_message(GoHome())
-
-    def action_theme(self) -> None:
-        """Switch to the next colour theme (the app saves it and hands the palette down)."""
-        self.post_message(CycleTheme())
