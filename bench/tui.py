@@ -170,19 +170,23 @@ sys.exit(main(["play", "--seed", "1", "--delay", "0", "--rules", "classic"]))
 OURS_UNDER_CALLGRIND = STOP_AT_MARK.format(mark=TABLE_MARK) + OURS
 
 
+def _run_in_tmux(command: str, timeout: float) -> None:
+    """Run the shell ``command`` in a fresh tmux window of 100x30 until it ends."""
+    session = f"bench-run-{uuid.uuid4().hex[:8]}"
+    env = {k: v for k, v in os.environ.items() if k not in ("TMUX", "COLUMNS", "LINES")}
+    subprocess.run(["tmux", "new-session", "-d", "-s", session, "-x", "100", "-y", "30",
+                    f"{command}; tmux wait-for -S {session}"], check=True, env=env)
+    subprocess.run(["tmux", "wait-for", session], check=True, env=env, timeout=timeout)
+    subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True, env=env)
+
+
 def _instructions_in_tmux(program: str, config_dir: str) -> int:
     """Instructions ``python -c program`` runs (callgrind), in a fresh tmux window."""
-    session = f"bench-cg-{uuid.uuid4().hex[:8]}"
-    env = {k: v for k, v in os.environ.items() if k not in ("TMUX", "COLUMNS", "LINES")}
     with tempfile.TemporaryDirectory() as tmp:
         script, out, log = Path(tmp) / "program.py", Path(tmp) / "callgrind.out", Path(tmp) / "log"
         script.write_text(program)
-        command = (f"UNOTUI_CONFIG_DIR={config_dir} valgrind --tool=callgrind --callgrind-out-file={out} "
-                   f"{sys.executable} {script} > {log} 2>&1; tmux wait-for -S {session}")
-        subprocess.run(["tmux", "new-session", "-d", "-s", session, "-x", "100", "-y", "30", command],
-                       check=True, env=env)
-        subprocess.run(["tmux", "wait-for", session], check=True, env=env, timeout=600)
-        subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True, env=env)
+        _run_in_tmux(f"UNOTUI_CONFIG_DIR={config_dir} valgrind --tool=callgrind --callgrind-out-file={out} "
+                     f"{sys.executable} {script} > {log} 2>&1", timeout=600)
         for line in log.read_text().splitlines():
             if "Collected :" in line:
                 return int(line.rsplit(":", 1)[1])
@@ -243,17 +247,11 @@ PHASES = (
 
 def _phases_in_tmux(program: str, mark: str, config_dir: str) -> dict[str, float]:
     """Wall-clock stamps (seconds) of one start of ``python -c program``, in tmux 100x30."""
-    session = f"bench-ph-{uuid.uuid4().hex[:8]}"
-    env = {k: v for k, v in os.environ.items() if k not in ("TMUX", "COLUMNS", "LINES")}
     with tempfile.TemporaryDirectory() as tmp:
         script, out, start = Path(tmp) / "program.py", Path(tmp) / "stamps", Path(tmp) / "start"
         script.write_text(STAMP_PHASES.format(mark=mark, out=str(out)) + program)
-        command = (f"date +%s.%N > {start}; UNOTUI_CONFIG_DIR={config_dir} {sys.executable} {script} "
-                   f"> /dev/null 2>&1; tmux wait-for -S {session}")
-        subprocess.run(["tmux", "new-session", "-d", "-s", session, "-x", "100", "-y", "30", command],
-                       check=True, env=env)
-        subprocess.run(["tmux", "wait-for", session], check=True, env=env, timeout=60)
-        subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True, env=env)
+        _run_in_tmux(f"date +%s.%N > {start}; UNOTUI_CONFIG_DIR={config_dir} {sys.executable} {script} "
+                     "> /dev/null 2>&1", timeout=60)
         if not out.exists():
             raise RuntimeError(f"the program never showed {mark!r}")
         stamps = {"start": float(start.read_text())}
