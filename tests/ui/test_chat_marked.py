@@ -19,7 +19,7 @@ from tests.hostile.test_screens import joined_app, wait_for
 from tests.lobby.test_lobby_app import SETTINGS, lobby_ready
 from tests.lobby.test_lobby_net import lobby_host, visit
 from tests.net.lan_support import FAST, Player, has_view, hosted, until
-from tests.ui.tui_support import full_text
+from tests.ui.tui_support import full_text, table_up
 from unotui.engine import Rules
 from unotui.net.config import RoomConfig
 from unotui.net.remote import RemoteGame
@@ -27,7 +27,6 @@ from unotui.protocol import messages as m
 from unotui.ui.app import UnoApp
 from unotui.ui.game_log import CHAT_MARK, GameLog, SentenceLog
 from unotui.ui.lobby_home import lobby_app
-from unotui.ui.screens.table import TableScreen
 from unotui.ui.screens.waiting import WaitingScreen
 
 pytestmark = [pytest.mark.timeout(60), pytest.mark.usefixtures("fast_keys")]
@@ -78,8 +77,9 @@ async def test_at_the_table_chat_is_marked_wraps_past_its_marker_and_earlier_lin
         ann.game.chat("hi all")  # before Joey comes: an earlier line for him
         app = joined_app(port, "Joey")
         async with app.run_test(size=size) as pilot:
-            await wait_for(pilot, lambda: isinstance(app.screen, TableScreen))
-            log = app.screen.query_one(GameLog)
+            await wait_for(pilot, lambda: table_up(app))
+            assert app.table_screen is not None
+            log = app.table_screen.query_one(GameLog)
             await wait_for(pilot, lambda: count(log, "(earlier) Ann: hi all") == 1)
             assert f"{CHAT_MARK}(earlier) Ann: hi all" in lines(log)
             await until(lambda: has_view(ann))

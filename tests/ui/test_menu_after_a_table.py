@@ -31,7 +31,7 @@ from unotui.ui.screens.table import TableScreen
 from unotui.ui.settings import Config, save_config
 
 from . import tui_support
-from .tui_support import autoplay, full_text, settle
+from .tui_support import autoplay, full_text, settle, table_up
 
 pytestmark = [pytest.mark.usefixtures("fast_keys"), pytest.mark.timeout(120)]
 
@@ -42,7 +42,10 @@ async def _until(pilot: Pilot[Any], condition: Callable[[], bool], what: str) ->
         if condition():
             return
         await pilot.pause(0.02)
-    raise AssertionError(f"never: {what}")
+    app = pilot.app
+    shown = type(app.screen).__name__ if app.is_running else "nothing (the app ended)"
+    said = getattr(app, "exit_message", "")
+    raise AssertionError(f"never: {what} (on screen: {shown}{f'; it said {said!r}' if said else ''})")
 
 
 async def _settle_remote(pilot: Pilot[Any]) -> None:
@@ -65,7 +68,7 @@ async def test_m_after_a_joined_match_then_enter_plays_the_settings_solo_game(
         app = table_app(joined("127.0.0.1", port, name="Joey"), "Joey")
         app.options = app.options._replace(summary_pause=0)
         async with app.run_test(size=(80, 24)) as pilot:
-            await _until(pilot, lambda: isinstance(app.screen, TableScreen), "the joined table")
+            await _until(pilot, lambda: table_up(app), "the joined table")
             assert isinstance(app.controller, RemoteGame)
             await autoplay(pilot, until=MatchOverScreen)
             assert "leaderboard" not in full_text(app)  # a LAN table ranks nobody: nothing to say

@@ -22,7 +22,7 @@ from unotui.ui.screens.table import TableScreen
 from unotui.ui.screens.waiting import WaitingScreen
 from unotui.ui.settings import Config, GameOptions
 
-from .tui_support import settle
+from .tui_support import settle, table_up
 
 pytestmark = pytest.mark.usefixtures("fast_keys")
 
@@ -73,7 +73,7 @@ async def test_after_hosting_a_match_the_menu_plays_solo() -> None:
         await _until(pilot, lambda: isinstance(app.screen, WaitingScreen) and app.screen.room is not None,
                      "the waiting room")
         await pilot.press("s")  # start with computer players
-        await _until(pilot, lambda: isinstance(app.screen, TableScreen), "the hosted table")
+        await _until(pilot, lambda: table_up(app), "the hosted table")
         hosted = app.controller
         await _leave_for_the_menu_then_play_solo(pilot)
         assert app.controller is not hosted
@@ -92,7 +92,7 @@ async def test_after_joining_a_match_the_menu_plays_solo() -> None:
             await pilot.press("down", "down", "enter")  # Join a game
             await pilot.pause()
             await pilot.press(*f"127.0.0.1:{host.port}", "enter")
-            await _until(pilot, lambda: isinstance(app.screen, TableScreen), "the joined table")
+            await _until(pilot, lambda: table_up(app), "the joined table")
             assert app.view is not None and "Hostess" in app.view.names
             await _leave_for_the_menu_then_play_solo(pilot)
     finally:

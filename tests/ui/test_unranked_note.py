@@ -18,12 +18,11 @@ from unotui.engine import Rules
 from unotui.ui.cli import table_app
 from unotui.ui.lan import joined
 from unotui.ui.screens.results import MatchOverScreen
-from unotui.ui.screens.table import TableScreen
 from unotui.ui.settings import Config, save_config
 
 from . import tui_support
 from .test_menu_after_a_table import _settle_remote, _until
-from .tui_support import autoplay, full_text
+from .tui_support import autoplay, full_text, table_up
 
 pytestmark = [pytest.mark.usefixtures("fast_keys"), pytest.mark.timeout(120)]
 
@@ -44,7 +43,7 @@ async def test_a_guest_at_a_lobby_table_is_told_the_match_is_not_ranked(
         app = table_app(joined("127.0.0.1", port, name="Gus", table=code), "Gus")
         app.options = app.options._replace(summary_pause=0)
         async with app.run_test(size=size) as pilot:
-            await _until(pilot, lambda: isinstance(app.screen, TableScreen), "the lobby's table")
+            await _until(pilot, lambda: table_up(app), "the lobby's table")
             await autoplay(pilot, until=MatchOverScreen)
             await _until(pilot, lambda: "won the match" in full_text(app), "the summary, drawn")
             text = full_text(app)

@@ -263,6 +263,13 @@ class HandClock:
         return self.now
 
 
+def table_up(app: App[Any]) -> bool:
+    """Whether the table's screen is up, perhaps under a decision it opened at once: a
+    deal whose first card is a wild asks the first player for its colour before anything
+    else, so a networked table's random deal may open on the colour picker."""
+    return any(isinstance(screen, TableScreen) for screen in app.screen_stack)
+
+
 def showing(screen: Screen[Any]) -> App[None]:
     """An app that shows nothing but ``screen`` (no game behind it: the test drives it)."""
 
