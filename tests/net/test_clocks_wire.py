@@ -17,7 +17,7 @@ import pytest
 
 from tests.hostile.test_screens import joined_app, wait_for
 from tests.net.lan_support import FAST, Player, has_view, hello_frame, hosted, raw, until
-from tests.ui.tui_support import full_text
+from tests.ui.tui_support import full_text, table_up
 from unotui.engine import Rules
 from unotui.net.config import RoomConfig
 from unotui.net.remote import RemoteGame
@@ -26,7 +26,6 @@ from unotui.protocol.codec import decode_host
 from unotui.protocol.framing import FrameDecoder
 from unotui.ui.app import UnoApp
 from unotui.ui.game_log import GameLog
-from unotui.ui.screens.table import TableScreen
 
 pytestmark = [pytest.mark.timeout(60), pytest.mark.usefixtures("fast_keys")]
 
@@ -66,7 +65,7 @@ async def test_a_dropped_player_s_seat_is_marked_away_and_counted_down_until_the
         await ann.game.start()
         app = joined_app(port, name="Cleo")
         async with app.run_test(size=size) as pilot:
-            await wait_for(pilot, lambda: isinstance(app.screen, TableScreen) and app.view is not None)
+            await wait_for(pilot, lambda: table_up(app) and app.view is not None)
             assert "away" not in panel_row(full_text(app), "Bob")
             bob.close()  # killed: no bye, the host holds the seat
             counting = r"Bob is away: a (computer player takes the seat|bot takes over) in (2:00|1:5\d)"
@@ -96,7 +95,7 @@ async def test_a_spectator_sees_the_turn_timer_at_once_not_from_the_next_turn() 
         await until(lambda: has_view(a) and has_view(b))
         app = joined_app(port, name="Eve", spectate=True)
         async with app.run_test(size=(80, 24)) as pilot:
-            await wait_for(pilot, lambda: isinstance(app.screen, TableScreen) and app.view is not None)
+            await wait_for(pilot, lambda: table_up(app) and app.view is not None)
             # nobody acts: only the clocks running when Eve came in can show a time
             await wait_for(pilot, lambda: re.search(r"Time left: (300|29\d) s", full_text(app)) is not None)
             text = full_text(app)
@@ -107,7 +106,8 @@ async def test_a_spectator_sees_the_turn_timer_at_once_not_from_the_next_turn() 
 
 def log_words(app: UnoApp) -> str:
     """Everything in the table's log (scrolled off or not), its wrapped lines joined."""
-    logs = app.screen.query(GameLog)  # (none yet while the table is being put up)
+    table = app.table_screen  # (none yet while the table is being put up)
+    logs = table.query(GameLog) if table is not None else ()
     return " ".join(" ".join(strip.text for log in logs for strip in log.lines).split())
 
 
@@ -123,7 +123,7 @@ async def test_a_turn_timer_that_runs_out_is_said_in_the_log(size: tuple[int, in
             # a computer player stands in, and a slow start-up would have missed Cleo's.
             await wait_for(pilot, lambda: app.controller is not None and app.controller.room is not None)
             await ann.game.start()
-            await wait_for(pilot, lambda: isinstance(app.screen, TableScreen) and app.view is not None)
+            await wait_for(pilot, lambda: table_up(app) and app.view is not None)
             ann_timed_out = rf"Time's up for Ann: the table {DID}\."
             await wait_for(pilot, lambda: re.search(ann_timed_out, log_words(app)) is not None)
             mine = rf"Time's up: the table {DID} for you\."

@@ -20,6 +20,7 @@ from unotui.ui.screens.waiting import WaitingScreen
 from unotui.ui.settings import Config, GameOptions
 
 from .test_modes import _until
+from .tui_support import full_text, showing
 
 pytestmark = [pytest.mark.usefixtures("fast_keys"), pytest.mark.timeout(60)]
 
@@ -53,3 +54,22 @@ async def test_the_waiting_room_has_chat_both_ways() -> None:
         await _until(pilot, lambda: f"{CHAT_MARK}Joey: hello" in shown(), "Joey's line in the room")
         assert f"{CHAT_MARK}Hosty: hi all" in shown()  # the room's chat keeps both, marked as chat
         await joey.close()
+
+
+async def test_the_waiting_room_takes_what_comes_before_it_is_up_and_after_it_is_gone() -> None:
+    """An update can reach the waiting room before it is composed, or after it is gone
+    (the app closing with updates still queued: CI once failed here with ``No nodes match
+    '#note'``): the first are shown when it is up, the last show nothing and break nothing."""
+    room = WaitingScreen(note="Welcome")
+    room.say("Ann joined the table.")
+    room.chat(m.ChatLine(0, "Ann", "hello early"))
+    app = showing(room)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _until(pilot, lambda: "Ann: hello early" in full_text(app), "the early chat line")
+        assert "Ann joined the table." in full_text(app)
+        app.pop_screen()
+        await pilot.pause()
+        room.say("Ann left the table.")
+        room.chat(m.ChatLine(0, "Ann", "hello late"))
+        await pilot.pause()
+        assert app.is_running and "Ann left" not in full_text(app)

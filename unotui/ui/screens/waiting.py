@@ -142,6 +142,8 @@ class WaitingScreen(Screen[None]):
         self.set_reactive(WaitingScreen.room, room)
         self.hints = hints
         self.note = note
+        #: chat lines that came before the room was composed (written when it is)
+        self._early_chat: list[m.ChatLine] = []
 
     def compose(self) -> ComposeResult:
         with Vertical(id="waiting"):
@@ -154,6 +156,13 @@ class WaitingScreen(Screen[None]):
     def on_mount(self) -> None:
         self.query_one("#waiting-chat").border_title = "Chat"
         self.refresh_room()
+        if self._early_chat:  # after the first layout, as a line that comes later is shown
+            self.call_after_refresh(self._show_early_chat)
+
+    def _show_early_chat(self) -> None:
+        early, self._early_chat = self._early_chat, []
+        for line in early:
+            self.chat(line)
 
     def watch_room(self) -> None:
         self.refresh_room()
@@ -185,15 +194,27 @@ class WaitingScreen(Screen[None]):
         self.say(why)
 
     def say(self, text: str) -> None:
-        """A one-line note under the room (why a key did nothing, presence, errors)."""
-        self.query_one("#note", Static).update(Text(text))
-        self.query_one("#waiting-chat", SentenceLog).end_run()  # (a reconnection says so here)
+        """A one-line note under the room (why a key did nothing, presence, errors).
+
+        An update can reach the room before it is composed (the note is then its first
+        line) or after it is gone (the app closing with updates still queued, as a player
+        leaving just as the host quits): neither is an error, and the latter shows nothing."""
+        note, log = self.query("#note"), self.query("#waiting-chat")
+        if not note or not log:
+            self.note = text
+            return
+        note.only_one(Static).update(Text(text))
+        log.only_one(SentenceLog).end_run()  # (a reconnection says so here)
 
     def chat(self, line: m.ChatLine) -> None:
         """A chat line in the room's chat box, under the room, marked as chat as at the table
-        (:meth:`SentenceLog.chat`)."""
-        self.query_one("#chat-dock").display = True
-        self.query_one("#waiting-chat", SentenceLog).chat(line)
+        (:meth:`SentenceLog.chat`); before the room is composed, kept for it (see :meth:`say`)."""
+        dock, log = self.query("#chat-dock"), self.query("#waiting-chat")
+        if not dock or not log:
+            self._early_chat.append(line)
+            return
+        dock.first().display = True
+        log.only_one(SentenceLog).chat(line)
 
     def action_not_owner(self) -> None:
         """``s`` from a seat that may not start the match: say why nothing happens."""
