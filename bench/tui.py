@@ -14,7 +14,12 @@
    frame being composed, and which panels were rendered again for it (only the clock's
    line should be: a seated session pays this every second, whoever is acting).
 
-Run: ``.venv/bin/python bench/tui.py [--runs N] [--moves N] [--instructions]``.  The last
+``--reference REV`` also starts the package as it was at commit ``REV`` (``git archive``
+into a temporary folder, byte-compiled, run with today's Python and libraries), taking
+turns with today's package and the bare app, each to the frame all of them show (the
+pile's "Draw pile": the log's sentence is newer); with ``--instructions`` it counts both.
+
+Run: ``.venv/bin/python bench/tui.py [--runs N] [--moves N] [--instructions] [--reference REV]``.  The last
 line is a summary: ``first_frame_ratio=R rerender_ms=M``.
 
 ``--instructions`` also counts the instructions each program runs to that first frame,
@@ -28,6 +33,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import compileall
+import contextlib
 import os
 import random
 import shutil
@@ -37,6 +44,7 @@ import sys
 import tempfile
 import time
 import uuid
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -104,19 +112,24 @@ def _time_in_tmux(command: str, mark: str, timeout: float = 60.0) -> float:
         return seen - float(stamp.read_text())
 
 
-def first_frame(runs: int) -> tuple[list[float], list[float]]:
-    """Seconds to first frame of each run: (unotui play, bare app)."""
-    exe = Path(sys.executable)
-    unotui = exe.with_name("unotui")
-    # One idle session keeps the tmux server up between runs: otherwise killing a run's
-    # session stops the server, and the next run can race its shutdown.
+@contextlib.contextmanager
+def _tmux_server() -> Iterator[None]:
+    """One idle session keeps the tmux server up between runs: otherwise killing a run's
+    session stops the server, and the next run can race its shutdown."""
     keeper = f"bench-keeper-{uuid.uuid4().hex[:8]}"
     env = {k: v for k, v in os.environ.items() if k not in ("TMUX", "COLUMNS", "LINES")}  # (its own size)
     subprocess.run(["tmux", "new-session", "-d", "-s", keeper, "sleep 3600"], check=True, env=env)
     try:
-        return _first_frames(runs, exe, unotui)
+        yield
     finally:
         subprocess.run(["tmux", "kill-session", "-t", keeper], capture_output=True, env=env)
+
+
+def first_frame(runs: int) -> tuple[list[float], list[float]]:
+    """Seconds to first frame of each run: (unotui play, bare app)."""
+    exe = Path(sys.executable)
+    with _tmux_server():
+        return _first_frames(runs, exe, exe.with_name("unotui"))
 
 
 def _compiled() -> None:
@@ -124,8 +137,6 @@ def _compiled() -> None:
     a player: with ``PYTHONDONTWRITEBYTECODE`` set (this machine's shells set it) an
     editable checkout would compile every module's source at each start, which no
     player's installed copy does (Textual's own files are compiled by their install)."""
-    import compileall
-
     import unotui
 
     compileall.compile_dir(str(Path(unotui.__file__).parent), quiet=1)
@@ -283,6 +294,79 @@ def first_frame_instructions() -> tuple[int, int]:
         return _instructions_in_tmux(OURS_UNDER_CALLGRIND, cfg), _instructions_in_tmux(bare, cfg)
 
 
+#: what the table has shown on its first frame since this benchmark was written (its log's
+#: opening sentence, :data:`TABLE_MARK`, is newer): ``--reference`` waits for it in both
+REFERENCE_MARK = "Draw pile"
+
+
+@contextlib.contextmanager
+def reference_tree(rev: str) -> Iterator[Path]:
+    """A folder holding the package as it was at commit ``rev`` (``git archive``),
+    byte-compiled as today's is: ``--reference`` runs it with today's Python and libraries."""
+    root = Path(__file__).resolve().parents[1]
+    archive = subprocess.run(["git", "-C", str(root), "archive", rev, "unotui"],
+                             check=True, capture_output=True).stdout
+    with tempfile.TemporaryDirectory() as tmp:
+        subprocess.run(["tar", "-x", "-C", tmp], input=archive, check=True)
+        compileall.compile_dir(str(Path(tmp) / "unotui"), quiet=1)
+        yield Path(tmp)
+
+
+def _play_from(tree: Path | None) -> str:
+    """:data:`OURS`, with the package taken from ``tree`` (a reference) when one is given."""
+    return (f"import sys\nsys.path.insert(0, {str(tree)!r})\n" if tree else "") + OURS
+
+
+def reference_first_frames(runs: int, tree: Path) -> dict[str, list[float]]:
+    """Seconds to the frame showing :data:`REFERENCE_MARK` of each run, today's package and
+    the reference's taking turns with the bare app (so a busy spell weighs on all three)."""
+    _compiled()
+    exe = sys.executable
+    with tempfile.TemporaryDirectory() as cfg, _tmux_server():
+        scripts = {"today": _play_from(None), "reference": _play_from(tree), "bare": BARE}
+        commands = {}
+        for who, program in scripts.items():
+            (Path(cfg) / f"{who}.py").write_text(program)
+            mark = BARE_MARK if who == "bare" else REFERENCE_MARK
+            commands[who] = (f"cd {cfg} && UNOTUI_CONFIG_DIR={cfg} {exe} {who}.py", mark)
+        for command, mark in commands.values():
+            _time_in_tmux(command, mark)  # (warms the file cache)
+        times: dict[str, list[float]] = {who: [] for who in commands}
+        for _ in range(runs):
+            for who, (command, mark) in commands.items():
+                times[who].append(_time_in_tmux(command, mark))
+    return times
+
+
+def reference_instructions(tree: Path) -> tuple[int, int, int]:
+    """Instructions to the frame showing :data:`REFERENCE_MARK`: (today, the reference, the
+    bare app to its own mark)."""
+    _compiled()
+    stop = STOP_AT_MARK.format(mark=REFERENCE_MARK)
+    with tempfile.TemporaryDirectory() as cfg:
+        return (_instructions_in_tmux(stop + _play_from(None), cfg),
+                _instructions_in_tmux(stop + _play_from(tree), cfg),
+                _instructions_in_tmux(STOP_AT_MARK.format(mark=BARE_MARK) + BARE, cfg))
+
+
+def _report_reference(rev: str, runs: int, instructions: bool) -> None:
+    """Print ``--reference``'s figures: today's start against the package at ``rev``."""
+    with reference_tree(rev) as tree:
+        if instructions:
+            today_i, then_i, bare_i = reference_instructions(tree)
+            print(f"instructions to the frame showing {REFERENCE_MARK!r}: today {today_i / 1e6:,.0f} M "
+                  f"({today_i / bare_i:.2f} of the bare app's {bare_i / 1e6:,.0f} M), at {rev} "
+                  f"{then_i / 1e6:,.0f} M ({then_i / bare_i:.2f}); today / then {today_i / then_i:.2f}")
+        times = reference_first_frames(runs, tree)
+    bare = times["bare"]
+    for who, label in (("today", "today"), ("reference", f"at {rev}")):
+        own = times[who]
+        print(f"to {REFERENCE_MARK!r}, {label}: min {min(own) * 1000:6.1f} ms, median "
+              f"{statistics.median(own) * 1000:6.1f} ms; to the bare app's: fastest "
+              f"{min(own) / min(bare):.2f}, medians {statistics.median(own) / statistics.median(bare):.2f} "
+              f"({runs} runs each, taking turns)")
+
+
 def _views(players: int, moves: int, seed: int) -> list[SeatView]:
     from unotui.engine import Game, Phase, Rules, seat_view
 
@@ -321,8 +405,8 @@ async def rerender(players: int = 10, moves: int = 200) -> float:
 
             self._emit(ViewUpdated(views[0]))
 
-        def send(self, action: Action) -> None:
-            pass
+        def send(self, action: Action) -> int:
+            return 0
 
         def next_round(self) -> None:
             pass
@@ -398,7 +482,12 @@ def main() -> int:
                         help="also count instructions to the first frame (valgrind callgrind)")
     parser.add_argument("--phases", action="store_true",
                         help="also time each phase of the start-up (Textual's import, the program's, ...)")
+    parser.add_argument("--reference", metavar="REV",
+                        help="also time the start of the package as it was at commit REV, taking "
+                             "turns with today's and the bare app (with --instructions: count both)")
     args = parser.parse_args()
+    if args.reference and shutil.which("tmux"):
+        _report_reference(args.reference, args.runs, args.instructions and bool(shutil.which("valgrind")))
     if args.instructions:
         if not (shutil.which("valgrind") and shutil.which("tmux")):
             print("--instructions needs valgrind and tmux", file=sys.stderr)

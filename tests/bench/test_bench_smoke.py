@@ -54,6 +54,38 @@ def test_tui_bench_summary_line() -> None:
         assert 0 < sum(ms[who] for ms in phases.values()) <= total[who] + 0.5, phases
 
 
+def _has_history() -> bool:
+    root = BENCH.parent
+    return subprocess.run(["git", "-C", str(root), "rev-parse", "HEAD"], capture_output=True).returncode == 0
+
+
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is installed by .ci/run")
+@pytest.mark.skipif(not _has_history(), reason="--reference reads a commit from the checkout's git history")
+def test_tui_bench_against_a_reference_commit() -> None:
+    """``--reference REV`` runs the package as it was at REV (here HEAD), not the installed
+    one: the program it starts imports unotui from the extracted copy, and both starts get
+    a time and a ratio to the bare app."""
+    spec = importlib.util.spec_from_file_location("bench_tui", BENCH / "tui.py")
+    assert spec is not None and spec.loader is not None
+    tui = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tui)
+    with tui.reference_tree("HEAD") as tree:
+        shown = subprocess.run(["git", "-C", str(BENCH.parent), "show", "HEAD:unotui/cli.py"],
+                               capture_output=True, text=True, check=True).stdout
+        assert (tree / "unotui" / "cli.py").read_text() == shown
+        assert list((tree / "unotui" / "__pycache__").glob("cli.*.pyc"))
+        probe = tui._play_from(tree).split("from unotui.cli")[0] + "import unotui; print(unotui.__file__)"
+        where = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+        assert Path(where.stdout.strip()).is_relative_to(tree), where.stdout
+    run = subprocess.run(
+        [sys.executable, str(BENCH / "tui.py"), "--runs", "1", "--moves", "20", "--reference", "HEAD"],
+        capture_output=True, text=True, check=True, timeout=180,
+    )
+    found = re.findall(r"to 'Draw pile', (today|at HEAD): min +\d+\.\d ms, median +\d+\.\d ms; "
+                       r"to the bare app's: fastest \d+\.\d\d, medians \d+\.\d\d", run.stdout)
+    assert found == ["today", "at HEAD"], run.stdout
+
+
 def test_codec_bench_summary_line() -> None:
     line = last_line(str(BENCH / "codec.py"), "--events", "300", "--steps", "5", "--rounds", "1")
     assert re.fullmatch(r"delta_bytes=\d+ full_bytes=\d+ delta_us=\d+\.\d full_us=\d+\.\d", line), line
