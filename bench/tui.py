@@ -8,11 +8,8 @@
    the time, and quits the program with Ctrl+Q.  Both programs are watched the same way, so the polling
    interval (a few ms) weighs on both sides of the ratio.  Nothing in the program itself
    knows it is being measured.  Target: ratio <= 1.3.
-2. Re-render of the table after a move with 10 players (120x40, headless): the time from
-   handing the screen a new view to the frame being composed, median over many moves.
-3. A turn-clock tick at the same table: the time from the clock's next second to the
-   frame being composed, and which panels were rendered again for it (only the clock's
-   line should be: a seated session pays this every second, whoever is acting).
+2. Re-render of the table after a move, and at a turn-clock tick (headless, 10 players,
+   120x40): :mod:`tui_render`.
 
 ``--reference REV`` also starts the package as it was at commit ``REV`` (``git archive``
 into a temporary folder, byte-compiled, run with today's Python and libraries), taking
@@ -36,7 +33,6 @@ import asyncio
 import compileall
 import contextlib
 import os
-import random
 import shutil
 import statistics
 import subprocess
@@ -46,10 +42,8 @@ import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
-if TYPE_CHECKING:
-    from unotui.engine import Action, SeatView
+from tui_render import clock_tick, rerender  # (bench/, beside this script)
 
 BARE = """
 from textual.app import App
@@ -68,30 +62,22 @@ Bare().run()
 TABLE_MARK, BARE_MARK = "The first card is", "hello"
 
 
+def _tmux_env() -> dict[str, str]:
+    """The environment a program under test starts in: not inside our tmux, and the
+    terminal's size its own (100x30)."""
+    return {k: v for k, v in os.environ.items() if k not in ("TMUX", "COLUMNS", "LINES")}
+
+
 def _time_in_tmux(command: str, mark: str, timeout: float = 60.0) -> float:
     """Seconds from starting ``command`` in a fresh tmux window to ``mark`` on its screen."""
     session = f"bench-{uuid.uuid4().hex[:8]}"
     channel = f"done-{session}"
-    env = {k: v for k, v in os.environ.items() if k not in ("TMUX", "COLUMNS", "LINES")}  # (its own size)
+    env = _tmux_env()
     with tempfile.TemporaryDirectory() as tmp:
         stamp = Path(tmp) / "start"
         shell = f"date +%s.%N > {stamp}; {command}"
-        subprocess.run(
-            [
-                "tmux",
-                "new-session",
-                "-d",
-                "-s",
-                session,
-                "-x",
-                "100",
-                "-y",
-                "30",
-                f"{shell}; tmux wait-for -S {channel}",
-            ],
-            check=True,
-            env=env,
-        )
+        subprocess.run(["tmux", "new-session", "-d", "-s", session, "-x", "100", "-y", "30",
+                        f"{shell}; tmux wait-for -S {channel}"], check=True, env=env)
         deadline = time.monotonic() + timeout
         seen = 0.0
         while time.monotonic() < deadline:
@@ -117,7 +103,7 @@ def _tmux_server() -> Iterator[None]:
     """One idle session keeps the tmux server up between runs: otherwise killing a run's
     session stops the server, and the next run can race its shutdown."""
     keeper = f"bench-keeper-{uuid.uuid4().hex[:8]}"
-    env = {k: v for k, v in os.environ.items() if k not in ("TMUX", "COLUMNS", "LINES")}  # (its own size)
+    env = _tmux_env()
     subprocess.run(["tmux", "new-session", "-d", "-s", keeper, "sleep 3600"], check=True, env=env)
     try:
         yield
@@ -184,7 +170,7 @@ OURS_UNDER_CALLGRIND = STOP_AT_MARK.format(mark=TABLE_MARK) + OURS
 def _run_in_tmux(command: str, timeout: float) -> None:
     """Run the shell ``command`` in a fresh tmux window of 100x30 until it ends."""
     session = f"bench-run-{uuid.uuid4().hex[:8]}"
-    env = {k: v for k, v in os.environ.items() if k not in ("TMUX", "COLUMNS", "LINES")}
+    env = _tmux_env()
     subprocess.run(["tmux", "new-session", "-d", "-s", session, "-x", "100", "-y", "30",
                     f"{command}; tmux wait-for -S {session}"], check=True, env=env)
     subprocess.run(["tmux", "wait-for", session], check=True, env=env, timeout=timeout)
@@ -365,113 +351,6 @@ def _report_reference(rev: str, runs: int, instructions: bool) -> None:
               f"{statistics.median(own) * 1000:6.1f} ms; to the bare app's: fastest "
               f"{min(own) / min(bare):.2f}, medians {statistics.median(own) / statistics.median(bare):.2f} "
               f"({runs} runs each, taking turns)")
-
-
-def _views(players: int, moves: int, seed: int) -> list[SeatView]:
-    from unotui.engine import Game, Phase, Rules, seat_view
-
-    game = Game(players, Rules.preset("giant"), seed=seed)
-    rng = random.Random(seed + 1)
-    views = [seat_view(game, 0)]
-    while len(views) < moves and not game.over:
-        actor = game.actor if game.phase != Phase.ROUND_OVER else game.dealer
-        legal = game.legal_actions(actor)
-        game.apply(actor, legal[rng.randrange(len(legal))])
-        views.append(seat_view(game, 0))
-    return views
-
-
-async def rerender(players: int = 10, moves: int = 200) -> float:
-    """Median milliseconds to re-render the table after a move."""
-    from unotui.engine import ENDED_PHASES
-    from unotui.net.controller import Controller
-    from unotui.ui.app import UnoApp
-    from unotui.ui.screens.table import TableScreen
-    from unotui.ui.settings import Config, GameOptions
-
-    views = _views(players, moves, 7)
-
-    class Frozen(Controller):
-        """A controller that sends the first view and nothing else."""
-
-        seat = 0
-
-        @property
-        def view(self) -> SeatView:
-            return views[0]
-
-        async def start(self) -> None:
-            from unotui.protocol.events import ViewUpdated
-
-            self._emit(ViewUpdated(views[0]))
-
-        def send(self, action: Action) -> int:
-            return 0
-
-        def next_round(self) -> None:
-            pass
-
-        async def hint(self) -> None:
-            return None
-
-        async def close(self) -> None:
-            pass
-
-    app = UnoApp(Config(), GameOptions(players=players), factory=lambda _: Frozen(), save_settings=False)
-    times: list[float] = []
-    async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.pause()
-        table = next(s for s in app.screen_stack if isinstance(s, TableScreen))
-        for view in views[1:]:
-            if view.phase in ENDED_PHASES:
-                continue
-            start = time.perf_counter()
-            table.view = view
-            await pilot._wait_for_screen()
-            app.screen._on_timer_update()  # lay out and compose the frame now
-            times.append(time.perf_counter() - start)
-            while app.screen is not table:  # a dialog opened (colour, reveal): close it
-                app.pop_screen()
-                await pilot._wait_for_screen()
-    return statistics.median(times) * 1000
-
-
-async def clock_tick(players: int = 10, ticks: int = 30) -> tuple[float, list[str]]:
-    """Median milliseconds to show a turn-clock tick, and the panels rendered for it."""
-    from textual.app import App
-
-    from unotui.ui.screens.table import TableScreen
-
-    view = _views(players, 1, 7)[0]
-    table = TableScreen(view)
-    now = [1000.0]
-    table.turn_clock.clock = lambda: now[0]
-    rendered: set[str] = set()
-
-    class One(App[None]):
-        def on_mount(self) -> None:
-            self.push_screen(table)
-
-    times: list[float] = []
-    async with One().run_test(size=(120, 40)) as pilot:
-        table.deadline = (view.actor, 300.0)
-        await pilot.pause()
-        for widget in table.query("*"):  # from here on: which panels render their content again
-            original = widget.render
-
-            def render(original: Any = original, name: str = f"{type(widget).__name__}#{widget.id}") -> Any:
-                rendered.add(name)
-                return original()
-
-            widget.render = render  # type: ignore[method-assign]
-        for _ in range(ticks):
-            now[0] += 1.0
-            start = time.perf_counter()
-            table.tick_clock()
-            await pilot._wait_for_screen()
-            table._on_timer_update()
-            times.append(time.perf_counter() - start)
-    return statistics.median(times) * 1000, sorted(rendered)
 
 
 def main() -> int:

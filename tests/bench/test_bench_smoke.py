@@ -61,10 +61,11 @@ def _has_history() -> bool:
 
 @pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is installed by .ci/run")
 @pytest.mark.skipif(not _has_history(), reason="--reference reads a commit from the checkout's git history")
-def test_tui_bench_against_a_reference_commit() -> None:
+def test_tui_bench_against_a_reference_commit(monkeypatch: pytest.MonkeyPatch) -> None:
     """``--reference REV`` runs the package as it was at REV (here HEAD), not the installed
     one: the program it starts imports unotui from the extracted copy, and both starts get
     a time and a ratio to the bare app."""
+    monkeypatch.syspath_prepend(str(BENCH))  # (as when it runs as a script: its helpers beside it)
     spec = importlib.util.spec_from_file_location("bench_tui", BENCH / "tui.py")
     assert spec is not None and spec.loader is not None
     tui = importlib.util.module_from_spec(spec)
