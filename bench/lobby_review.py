@@ -37,6 +37,7 @@ import tempfile
 import time
 from pathlib import Path
 from random import Random
+from typing import TYPE_CHECKING
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -45,11 +46,13 @@ from bench.ssh_load import percentile, start_lobby, stop_server  # noqa: E402
 from tests.net.lan_support import Player  # noqa: E402
 from tests.review.helpers import played  # noqa: E402
 from unotui.engine import Rules  # noqa: E402
-from unotui.net.controller import Update  # noqa: E402
 from unotui.net.lobby_client import LobbyClient  # noqa: E402
 from unotui.net.remote import RemoteGame  # noqa: E402
 from unotui.protocol import messages as m  # noqa: E402
 from unotui.transcript import transcript_of  # noqa: E402
+
+if TYPE_CHECKING:
+    from unotui.net.controller import Update
 
 REVIEWER = """
 import os, sys, time

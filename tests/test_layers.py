@@ -130,7 +130,8 @@ def test_solo_play_loads_no_wire_format() -> None:
                          timeout=60).stdout
     loaded = set(json.loads(out.splitlines()[-1]))
     assert "unotui.protocol.messages" in loaded and "unotui.net.local" in loaded
-    unused = {f"unotui.protocol.{m}" for m in ("codec", "session", "sync", "shared", "link_messages")} | {
+    unused = {f"unotui.protocol.{m}" for m in ("codec", "session", "sync", "shared", "link_messages",
+                                                "table_messages")} | {
         "msgpack", "sqlite3", "unotui.net.remote", "unotui.net.journal", "unotui.lobby", "unotui.review",
         "tomllib",  # (the settings directory is empty here, as at a first start: no TOML to read)
         # a medium table's first turn needs no hard bot (nor its search, until a hint), no
@@ -140,21 +141,24 @@ def test_solo_play_loads_no_wire_format() -> None:
     assert not loaded & unused, loaded & unused
 
 
-def test_the_messages_module_offers_the_link_messages_on_first_use() -> None:
-    """Every name the messages module exports resolves, the link's from their own
-    module; importing it alone does not load them."""
+def test_the_messages_module_offers_every_message_from_its_module_on_first_use() -> None:
+    """Every name the messages module exports resolves, each from the module that defines
+    it (the table's or the link's); importing the messages module alone loads neither."""
     code = (
         "import json, sys; import unotui.protocol.messages as m; "
-        "before = 'unotui.protocol.link_messages' in sys.modules; "
+        "before = [k for k in ('unotui.protocol.table_messages', 'unotui.protocol.link_messages') "
+        "if k in sys.modules]; "
         "names = {n: getattr(m, n).__module__ if isinstance(getattr(m, n), type) else '' "
         "for n in m.__all__}; "
-        "print(json.dumps([before, names]))"
+        "import unotui.protocol.table_messages as t; "
+        "print(json.dumps([before, names, sorted(m._TABLE), sorted(t.__all__)]))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
-    before, names = json.loads(out)
-    assert before is False
+    before, names, table, defined = json.loads(out)
+    assert before == []
     assert names["Hello"] == names["Welcome"] == "unotui.protocol.link_messages"
-    assert names["Intent"] == names["ChatLine"] == "unotui.protocol.messages"
+    assert names["Intent"] == names["ChatLine"] == names["TableState"] == "unotui.protocol.table_messages"
+    assert table == defined
 
 
 def test_the_protocol_package_offers_each_of_its_names_from_its_module() -> None:

@@ -7,10 +7,10 @@ import contextlib
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from random import Random
+from typing import TYPE_CHECKING
 
 from unotui.engine import DEAL, Catch, Phase
 from unotui.net.config import RoomConfig
-from unotui.net.controller import Update
 from unotui.net.host import Host, HostLimits
 from unotui.net.remote import RemoteGame
 from unotui.net.room import Room
@@ -19,6 +19,9 @@ from unotui.protocol.codec import decode_host, encode
 from unotui.protocol.events import ViewUpdated
 from unotui.protocol.framing import FrameDecoder, frame
 from unotui.protocol.session import HostSession, Rates
+
+if TYPE_CHECKING:
+    from unotui.net.controller import Update
 
 FAST_RATES = Rates(per_s=10_000, burst=10_000, chat_per_s=100, chat_burst=100)
 

@@ -13,17 +13,21 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 from random import Random
+from typing import TYPE_CHECKING
 
 import pytest
 
 from unotui.engine import Catch, Phase, Rules
 from unotui.net.config import RoomConfig
-from unotui.net.controller import Controller, Update
+from unotui.net.controller import Controller
 from unotui.net.hosted import HostedGame
 from unotui.net.local import LocalGame
 from unotui.protocol import messages as m
 from unotui.protocol.events import ViewUpdated
 from unotui.protocol.session import Rates
+
+if TYPE_CHECKING:
+    from unotui.net.controller import Update
 
 pytestmark = pytest.mark.timeout(60)
 

@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import re
 from random import Random
+from typing import TYPE_CHECKING
 
 import pytest
 
 from tests.seeds import rng_secret
 from unotui.bots import make_bot
 from unotui.engine import Game, Rules, seat_view
-from unotui.net.controller import RecordArrived, RecordRefused, Update
+from unotui.net.controller import RecordArrived, RecordRefused
 from unotui.net.handover import MISMATCH, RecordMismatch, Witness, check_record, record_parts
 from unotui.net.remote import RemoteGame
 from unotui.protocol import messages as m
@@ -25,6 +26,9 @@ from unotui.protocol.peer_session import PeerSession
 from unotui.protocol.sync import ViewEncoder
 from unotui.table import Pacing, Referee
 from unotui.transcript import final_state, replay
+
+if TYPE_CHECKING:
+    from unotui.net.controller import Update
 
 RULES = Rules.preset("classic").with_(target_score=150)
 

@@ -9,6 +9,7 @@ import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -18,13 +19,15 @@ from tests.ui.tui_support import ScriptedBot, deal_order
 from unotui.bots import make_bot, suggest
 from unotui.cli import main
 from unotui.engine import DRAW, KEEP, Action, Card, Event, Game, Play, Rules, play
-from unotui.net.controller import Update
 from unotui.net.local import LocalGame
 from unotui.protocol import messages as m
 from unotui.protocol.events import ViewUpdated
 from unotui.protocol.text import clean, clean_name
 from unotui.ui.settings import Config, config_path, load_config, save_config
 from unotui.ui.words import describe
+
+if TYPE_CHECKING:
+    from unotui.net.controller import Update
 
 CLASSIC = Rules.preset("classic")
 

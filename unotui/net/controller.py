@@ -32,7 +32,7 @@ from __future__ import annotations
 import asyncio
 from abc import ABC, abstractmethod
 from collections.abc import Callable
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar, TypeAlias
 
 from ..engine import Action, SeatView
 from ..protocol import messages as m
@@ -40,20 +40,22 @@ from ..protocol.events import ViewUpdated
 from .record import MatchRecord, RecordArrived, RecordRefused
 from .room_info import RoomChanged, SeatMark
 
-__all__ = ["Controller", "JoinError", "Listener", "MatchRecord", "RecordArrived", "RecordRefused", "Update"]
+# (and, to type checkers, Update and Listener)
+__all__ = ["Controller", "JoinError", "MatchRecord", "RecordArrived", "RecordRefused"]
 
 
-Update = (
-    ViewUpdated | m.Accepted | m.Refused | m.Closed | m.Presence | m.Deadline | m.ChatLine | RoomChanged
-    | RecordArrived | RecordRefused
-)
-"""What a seat is told, local or remote: the view (the protocol's :class:`ViewUpdated`, as
-a remote seat's session rebuilds it from the snapshot and deltas), and the protocol's own messages for the
-answers, presence (``reconnecting``: this seat's own link to the host), deadlines
-(``ms`` after the update arrived; seat ``None``: no deadline), chat and closure (with a
-stable ``code``: ``host_left``, ``connection_lost``, ``kicked``, ``version`` ...)."""
-
-Listener = Callable[[Update], None]
+if TYPE_CHECKING:  # (a union of the messages would load them all when this module loads)
+    #: What a seat is told, local or remote: the view (the protocol's :class:`ViewUpdated`,
+    #: as a remote seat's session rebuilds it from the snapshot and deltas), and the
+    #: protocol's own messages for the answers, presence (``reconnecting``: this seat's own
+    #: link to the host), deadlines (``ms`` after the update arrived; seat ``None``: no
+    #: deadline), chat and closure (with a stable ``code``: ``host_left``,
+    #: ``connection_lost``, ``kicked``, ``version`` ...).
+    Update: TypeAlias = (
+        ViewUpdated | m.Accepted | m.Refused | m.Closed | m.Presence | m.Deadline | m.ChatLine | RoomChanged
+        | RecordArrived | RecordRefused
+    )
+    Listener: TypeAlias = Callable[[Update], None]
 
 
 class JoinError(Exception):
@@ -87,7 +89,9 @@ class Controller(ABC):
         self._listener = listener
 
     def _emit(self, update: Update) -> None:
-        if isinstance(update, m.Accepted | m.Refused) and update.seq is not None:
+        # (a view first: the answers' module loads with the first answer, after the table is up)
+        if not isinstance(update, ViewUpdated) and isinstance(update, m.Accepted | m.Refused) \
+                and update.seq is not None:
             self._pending.discard(update.seq)
         if self._listener is not None:
             self._listener(update)

@@ -7,10 +7,11 @@ this package is one implementation of it, tested against ``protocol/vectors/``.
 
 Layers, bottom up: :mod:`.framing` (length prefix, msgpack with limits), :mod:`.values`
 (cards, actions, events, rules as strict text forms), :mod:`.messages` (one dataclass per
-message), :mod:`.codec` (message <-> bytes), :mod:`.sync` (snapshot and deltas of a
-seat's view), :mod:`.shared` (a moment's views as each connection's bytes), :mod:`.text`
-(cleaning names and chat), :mod:`.states` (the sessions' rules as tables),
-:mod:`.session` (the per-connection state machines with timeouts, limits and heartbeats).
+message, defined in :mod:`.table_messages` and :mod:`.link_messages`), :mod:`.codec`
+(message <-> bytes), :mod:`.sync` (snapshot and deltas of a seat's view), :mod:`.shared`
+(a moment's views as each connection's bytes), :mod:`.text` (cleaning names and chat),
+:mod:`.states` (the sessions' rules as tables), :mod:`.session` (the per-connection state
+machines with timeouts, limits and heartbeats).
 
 Importing the package loads none of them: a name is loaded from its module when first
 used (PEP 562), so a program that needs only the messages (solo play's table core) does

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, get_args
 
 from ..engine import Action, Event, Rules, SeatView
-from .messages import (
+from .table_messages import (
     Accepted,
     Chat,
     ChatLine,

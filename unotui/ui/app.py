@@ -27,7 +27,7 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 
 from ..engine import Action, Phase, SeatView
-from ..net.controller import Controller, JoinError, RecordArrived, RecordRefused, Update
+from ..net.controller import Controller, JoinError, RecordArrived, RecordRefused
 from ..protocol import messages as m
 from ..protocol.events import ViewUpdated
 from .home import Home
@@ -56,6 +56,7 @@ from .settings import HAND_ORDERS, THEMES, Config, GameOptions, save_changes
 from .theme import MONO, TEXTUAL_THEMES
 
 if TYPE_CHECKING:
+    from ..net.controller import Update
     from .session_driver import SessionTerminalLike
 
 __all__ = ["UnoApp"]
@@ -273,9 +274,9 @@ class UnoApp(App[int]):
         self.call_after_refresh(self.first_frame_drawn)
         self._said_early(mode)
 
-    def _deliver(self, mode: AtTable) -> Callable[[object], None]:
-        def deliver(update: object) -> None:
-            if mode is self.mode and isinstance(update, Update):
+    def _deliver(self, mode: AtTable) -> Callable[[Update], None]:
+        def deliver(update: Update) -> None:
+            if mode is self.mode:  # (a table left behind may still be heard from)
                 self.post_message(GameUpdate(update))
 
         return deliver

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from rich.style import Style
 from textual.screen import Screen
 
-from ..net.controller import Controller, Update
+from ..net.controller import Controller
 from ..net.room_info import RoomChanged
 from ..protocol import messages as m
 from ..table import DeadlineKind, PresenceState
@@ -31,6 +31,7 @@ from .words import display_name
 if TYPE_CHECKING:
     from ..engine import SeatView
     from ..net.config import RoomConfig
+    from ..net.controller import Update
     from ..net.seat_memory import SeatMemory
     from .screens.table import TableScreen
     from .screens.waiting import WaitingScreen

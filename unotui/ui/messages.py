@@ -23,11 +23,11 @@ from typing import TYPE_CHECKING, Any
 from textual.message import Message
 
 from ..engine import ENDED_PHASES, Action
-from ..net.controller import Update
 from ..protocol.events import ViewUpdated
 from .settings import Config
 
 if TYPE_CHECKING:
+    from ..net.controller import Update
     from .join_request import JoinRequest
 
 __all__ = [

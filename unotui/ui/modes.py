@@ -17,12 +17,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from ..net.controller import Controller, Update
+from ..net.controller import Controller
 from ..net.local import LocalGame
 from .settings import GameOptions
 
 if TYPE_CHECKING:
     from ..engine import SeatView
+    from ..net.controller import Update
     from .screens.table import TableScreen
 
 __all__ = ["AtTable", "ControllerFactory", "local_game"]
