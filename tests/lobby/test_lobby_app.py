@@ -11,7 +11,7 @@ from textual.pilot import Pilot
 from textual.widgets import DataTable, RichLog
 
 from tests.net.lan_support import until
-from tests.ui.tui_support import showing
+from tests.ui.tui_support import showing, words
 from unotui.engine import Rules
 from unotui.lobby.lobby import LobbySettings
 from unotui.net.remote import RemoteGame
@@ -333,6 +333,43 @@ async def test_escape_leaves_a_lobby_table_for_the_lobby_with_the_seat_held(tmp_
             await pilot.press("enter")
             await at_table(pilot)
             assert app.view is not None and app.view.seat == seat  # the same seat, taken back
+
+
+async def test_a_seat_left_in_another_terminal_of_the_key_is_offered_not_taken(tmp_path: Path) -> None:
+    """Two terminals of one key: one idle in the lobby, the other at a table.  When the one
+    at the table left it for the lobby (its seat held), the idle one was moved onto that
+    table by itself, and the first was told nothing (found walking the seam over SSH).  Now
+    the idle terminal stays in the lobby, says where the seat is held, and Enter on that
+    table takes it back."""
+    from unotui.ui.screens.lobby import held_text
+
+    async with lobby_host(tmp_path, SETTINGS) as (lobby, port):
+        identity = lobby.credentials.issue("SHA256:annsKeyAAAAAAAA")
+        other = await visit(port, "Ann", identity)
+        other.client.quick()
+        await until(lambda: other.created())
+        code = other.created()[0]
+        await other.client.close()
+        twin = RemoteGame("127.0.0.1", port, name="Ann", table=code, identity=identity)
+        await twin.start()
+        app = lobby_app("127.0.0.1", port, "Ann", identity=identity)
+        async with app.run_test(size=(80, 24)) as pilot:
+            screen = await lobby_ready(pilot)
+            assert screen.state is not None and screen.state.seat_at is None  # (the twin plays it)
+            seat = twin.seat
+            await twin.close()  # the twin leaves its table: the seat is held for the key
+            for _ in range(100):
+                await pilot.pause(0.05)
+                if screen.state is not None and screen.state.seat_at == code:
+                    break
+            assert screen.state is not None and screen.state.seat_at == code
+            await pilot.pause(0.3)
+            assert app.screen is screen and app.controller is None  # still in the lobby
+            assert held_text(code) in words(app)  # on the screen, at 80x24
+            assert screen.highlighted() == code
+            await pilot.press("enter")
+            await at_table(pilot)
+            assert app.view is not None and app.view.seat == seat  # the seat, taken back by a key
 
 
 async def test_escape_stops_watching_at_once(tmp_path: Path) -> None:

@@ -100,8 +100,10 @@ class LobbyHome(AppSlot):
         self.lobby: InLobby | None = None
         #: the player's name as the lobby made it unique
         self.you = name
-        #: whether the lobby's ``seat_at`` was acted on: once a session, so that a player
-        #: who left a table by choice is not sent straight back to it
+        #: whether the session's first lobby state came: its ``seat_at`` (a seat held from
+        #: before) is taken back then and only then.  A later one says a seat was left just
+        #: now, by this terminal or by another of the same key: shown, not acted on (a
+        #: terminal idle in the lobby was once moved onto the table its twin had just left)
         self.went_back = False
         #: the table last sat at (not watched): what a ``seat_in_use`` refusal is about
         self.sitting: str | None = None
@@ -211,10 +213,11 @@ class LobbyHome(AppSlot):
         if isinstance(update, m.LobbyState):
             self.you = update.you
             screen.state = update
-            if update.seat_at and not self.went_back and self.app.screen is screen:
+            if not self.went_back:
                 self.went_back = True
-                screen.say(f"Back to your seat at table {update.seat_at}.")
-                self.sit(update.seat_at)
+                if update.seat_at and self.app.screen is screen:
+                    screen.say(f"Back to your seat at table {update.seat_at}.")
+                    self.sit(update.seat_at)
         elif isinstance(update, m.Created):
             self.sit(update.code)
         elif isinstance(update, m.ChatLine):
