@@ -143,22 +143,23 @@ def test_solo_play_loads_no_wire_format() -> None:
 
 def test_the_messages_module_offers_every_message_from_its_module_on_first_use() -> None:
     """Every name the messages module exports resolves, each from the module that defines
-    it (the table's or the link's); importing the messages module alone loads neither."""
+    it (the table's or the link's, whose names are all of them, once each); importing the
+    messages module alone loads neither."""
     code = (
         "import json, sys; import unotui.protocol.messages as m; "
         "before = [k for k in ('unotui.protocol.table_messages', 'unotui.protocol.link_messages') "
         "if k in sys.modules]; "
         "names = {n: getattr(m, n).__module__ if isinstance(getattr(m, n), type) else '' "
         "for n in m.__all__}; "
-        "import unotui.protocol.table_messages as t; "
-        "print(json.dumps([before, names, sorted(m._TABLE), sorted(t.__all__)]))"
+        "import unotui.protocol.table_messages as t, unotui.protocol.link_messages as k; "
+        "print(json.dumps([before, names, sorted(m.__all__), sorted(t.__all__ + k.__all__)]))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
-    before, names, table, defined = json.loads(out)
+    before, names, offered, defined = json.loads(out)
     assert before == []
     assert names["Hello"] == names["Welcome"] == "unotui.protocol.link_messages"
     assert names["Intent"] == names["ChatLine"] == names["TableState"] == "unotui.protocol.table_messages"
-    assert table == defined
+    assert offered == defined
 
 
 def test_the_protocol_package_offers_each_of_its_names_from_its_module() -> None:

@@ -24,52 +24,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-if TYPE_CHECKING:
-    from .link_messages import (
-        CLIENT_MESSAGES,
-        HOST_MESSAGES,
-        Bye,
-        ClientMessage,
-        Create,
-        Created,
-        Delta,
-        Error,
-        Hello,
-        HostMessage,
-        Kept,
-        KeptList,
-        KeptRow,
-        KeptText,
-        LeaderRow,
-        LobbyState,
-        LobbyTable,
-        Matches,
-        Message,
-        Ping,
-        Pong,
-        Quick,
-        Review,
-        ReviewDone,
-        ReviewSlot,
-        Snapshot,
-        TranscriptPart,
-        Welcome,
-    )
-    from .table_messages import (
-        SEAT_ACTS,
-        Accepted,
-        Chat,
-        ChatLine,
-        Closed,
-        Deadline,
-        Intent,
-        Presence,
-        Ready,
-        Refused,
-        SeatState,
-        Start,
-        TableState,
-    )
+if TYPE_CHECKING:  # (every name of ``__all__``, for type checkers: at run time __getattr__)
+    from .link_messages import *  # noqa: F403
+    from .table_messages import *  # noqa: F403
 
 __all__ = [
     "CLIENT_MESSAGES",
@@ -115,32 +72,17 @@ __all__ = [
     "Welcome",
 ]
 
-#: the names :mod:`.table_messages` defines (the rest: :mod:`.link_messages`)
-_TABLE = frozenset({
-    "SEAT_ACTS",
-    "Accepted",
-    "Chat",
-    "ChatLine",
-    "Closed",
-    "Deadline",
-    "Intent",
-    "Presence",
-    "Ready",
-    "Refused",
-    "SeatState",
-    "Start",
-    "TableState",
-})
-
-
 def __getattr__(name: str) -> Any:
     """A message (or a union), loaded from its module on first use and kept here."""
     if name not in __all__:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    if name in _TABLE:
-        from . import table_messages as where
-    else:
-        from . import link_messages as where  # type: ignore[no-redef]
-    value = getattr(where, name)
+    from . import table_messages
+
+    if name in table_messages.__all__:
+        value = getattr(table_messages, name)
+    else:  # (the link's module imports the table's: looking there first loads nothing more)
+        from . import link_messages
+
+        value = getattr(link_messages, name)
     globals()[name] = value
     return value
