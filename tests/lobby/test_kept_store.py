@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.lobby.test_store import Clock
+from tests.lobby.store_support import Clock
 from unotui.lobby import schema
 from unotui.lobby.sqlite_store import MAX_TRANSCRIPT, PRUNE_BATCH, STORE_FILE, SqliteStore
 from unotui.lobby.store import KeptMatch, Retention
