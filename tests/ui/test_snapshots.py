@@ -17,7 +17,15 @@ from unotui.engine import Rules
 from unotui.ui.app import UnoApp
 from unotui.ui.settings import Config, GameOptions
 
-from .tui_support import ScriptedBot, deal_order, play_card, scripted_app, settle
+from .tui_support import (
+    ScriptedBot,
+    deal_order,
+    picking_a_colour,
+    play_card,
+    scripted_app,
+    settle,
+    wild_in_hand_app,
+)
 
 SIZES = [(80, 24), (120, 40)]
 CLASSIC = Rules.preset("classic")
@@ -93,16 +101,11 @@ def test_help(snap_compare: Any, size: tuple[int, int]) -> None:
 
 
 def test_colour_picker(snap_compare: Any) -> None:
-    rules = CLASSIC.with_(hand_size=3)
-    deck = deal_order(["W R5 G3", "B9 G2 Y1"], "R1", dealer=1)
-    app = scripted_app(["Me", "Ada"], rules, {1: ScriptedBot()}, dealer=1, deck=deck)
-
     async def run_before(pilot: Pilot[Any]) -> None:
-        await settle(pilot)
-        await play_card(pilot, "W")
+        await picking_a_colour(pilot)
         await pilot.pause()
 
-    assert snap_compare(app, terminal_size=(80, 24), run_before=run_before)
+    assert snap_compare(wild_in_hand_app(), terminal_size=(80, 24), run_before=run_before)
 
 
 @pytest.mark.parametrize("size", SIZES)

@@ -14,13 +14,14 @@ from .test_tui_pilot import log_text
 from .tui_support import (
     ScriptedBot,
     deal_order,
-    play_card,
+    picking_a_colour,
     screen_text,
     scripted_app,
     seeded_app,
     settle,
     showing,
     table,
+    wild_in_hand_app,
 )
 
 CLASSIC = Rules.preset("classic")
@@ -89,13 +90,9 @@ async def test_command_palette_offers_game_commands() -> None:
 
 
 async def test_ctrl_q_quits_from_a_dialog() -> None:
-    rules = CLASSIC.with_(hand_size=3)
-    deck = deal_order(["W R5 G3", "B9 G2 Y1"], "R1", dealer=1)
-    app = scripted_app(["Me", "Ada"], rules, {1: ScriptedBot()}, dealer=1, deck=deck)
+    app = wild_in_hand_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot)
-        await play_card(pilot, "W")
-        assert isinstance(app.screen, ColourPicker)
+        await picking_a_colour(pilot)
         await pilot.press("ctrl+q")  # a match is running: asked first; Ctrl+Q again is yes
         await pilot.pause()
         await pilot.press("ctrl+q")

@@ -11,7 +11,16 @@ from unotui.engine import Rules
 from unotui.ui.app import UnoApp
 from unotui.ui.game_log import GameLog
 
-from .tui_support import ScriptedBot, deal_order, full_text, play_card, scripted_app, settle
+from .tui_support import (
+    ScriptedBot,
+    deal_order,
+    full_text,
+    picking_a_colour,
+    play_card,
+    scripted_app,
+    settle,
+    wild_in_hand_app,
+)
 
 CLASSIC = Rules.preset("classic")
 pytestmark = pytest.mark.usefixtures("fast_keys")
@@ -293,15 +302,9 @@ def test_score_chart_fits_its_width_and_labels_rounds() -> None:
 
 
 async def test_colour_picker_is_a_dialog_over_the_table_and_says_why() -> None:
-    from unotui.ui.screens.dialogs import ColourPicker
-
-    rules = CLASSIC.with_(hand_size=3)
-    deck = deal_order(["W R5 G3", "B9 G2 Y1"], "R1", dealer=1)
-    app = scripted_app(["Me", "Ada"], rules, {1: ScriptedBot()}, dealer=1, deck=deck)
+    app = wild_in_hand_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot)
-        await play_card(pilot, "W")
-        assert isinstance(app.screen, ColourPicker)
+        await picking_a_colour(pilot)
         text = full_text(app)
         assert "You played a Wild: name the colour play goes on in." in text
         assert "Players, clockwise" in text and "Log" in text, "the table shows around the dialog"

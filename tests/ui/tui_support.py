@@ -169,6 +169,21 @@ async def play_card(pilot: Pilot[Any], card: str, key: str = "enter") -> None:
     await settle(pilot)
 
 
+def wild_in_hand_app() -> UnoApp:
+    """Two players, three cards each (classic rules): you hold W R5 G3 on a red 1, and Ada
+    (a scripted bot) B9 G2 Y1.  :func:`picking_a_colour` plays the Wild."""
+    deck = deal_order(["W R5 G3", "B9 G2 Y1"], "R1", dealer=1)
+    rules = Rules.preset("classic").with_(hand_size=3)
+    return scripted_app(["Me", "Ada"], rules, {1: ScriptedBot()}, dealer=1, deck=deck)
+
+
+async def picking_a_colour(pilot: Pilot[Any]) -> None:
+    """At :func:`wild_in_hand_app`'s table: play the Wild, so the colour picker is open."""
+    await settle(pilot)
+    await play_card(pilot, "W")
+    assert isinstance(pilot.app.screen, ColourPicker)
+
+
 def _distance(i: int, cur: int, n: int) -> int:
     return min((i - cur) % n, (cur - i) % n)
 
