@@ -91,9 +91,9 @@ def test_two_ssh_players_and_a_tcp_player_share_a_table_a_spectator_watches_and_
         ann.keys("n")
         ann.wait("A new table")
         ann.keys("Tab", "Tab", "Enter")  # the computer players' drop-down (2)...
-        time.sleep(0.5)
+        ann.wait("▲")  # (open: keys sent before it is would go to the form; CI once lost them)
         ann.keys("Up", "Enter")  # ...down to 1: a seat left for cy
-        time.sleep(0.5)
+        ann.wait_match(r"Computer players\s+1\s+▼")
         ann.keys("C-s")
         screen = ann.wait("table code")
         code = re.search(r"table code (\w+)", screen)

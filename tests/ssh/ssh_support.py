@@ -8,6 +8,7 @@ import contextlib
 import dataclasses
 import json
 import os
+import re
 import shlex
 import subprocess
 import sys
@@ -226,6 +227,18 @@ class Terminal:
 
     def wait(self, needle: str, timeout: float = 15) -> str:
         return wait_for(self.name, needle, timeout)
+
+    def wait_match(self, pattern: str, timeout: float = 15) -> str:
+        """The screen once a line of it matches the regular expression ``pattern`` (a
+        field's value, whatever the spaces before it); fail with the screen after ``timeout``."""
+        deadline = time.monotonic() + timeout
+        screen = ""
+        while time.monotonic() < deadline:
+            screen = tmux("capture-pane", "-p", "-t", self.name)
+            if re.search(pattern, screen):
+                return screen
+            time.sleep(0.1)
+        raise AssertionError(f"{pattern!r} never matched; screen was:\n{screen}")
 
     def keys(self, *keys: str) -> None:
         tmux("send-keys", "-t", self.name, *keys)
