@@ -384,3 +384,6 @@ async def test_acting_out_of_turn_is_refused_with_whose_turn_it_is() -> None:
         assert "It's not your turn: wait for Ada." in screen_text(app)
         gate.set()
         await settle(pilot)
+        # Ada played: the line is stale (it stayed, under 'Your turn' or 'challenge (x)')
+        assert app.view is not None and app.view.actor != 1
+        assert "wait for Ada" not in screen_text(app)

@@ -150,7 +150,9 @@ class TableScreen(GameKeys, Screen[None]):
         self.order: tuple[int, ...] = ()  # indices into view.hand, in the order shown
         self.shuffles = ShuffleWatch()  # the commitments this seat saw; round verdicts
         self.decisions = Decisions(self)
-        self._hint_for = -1  # version of the view the message line's hint is about
+        #: version of the view the message line is about, if it is about one moment (a hint,
+        #: a 'wait for Ada'): cleared once the view moves on, where other lines stay
+        self._moment_for = -1
         # What was said before the screen was up (a chat line or a presence can arrive
         # between the app making the table and its mounting): shown on mount, not lost.
         self._early: list[tuple[str, Style | None] | m.ChatLine] = []
@@ -206,8 +208,8 @@ class TableScreen(GameKeys, Screen[None]):
         if view is None:
             return
         self.shuffles.observe(view)
-        if self._hint_for >= 0 and view.version != self._hint_for and self.is_mounted:
-            self.say("")  # the hint was for a moment that has passed
+        if self._moment_for >= 0 and view.version != self._moment_for and self.is_mounted:
+            self.say("")  # the line was about a moment that has passed
         selected = self._selected_card(old)
         self.order = tuple(hand_order(view.hand, self.hand_order))
         cursor = self.cursor
@@ -345,7 +347,7 @@ class TableScreen(GameKeys, Screen[None]):
         if not self._up:
             self._early_say = (text, warn)
             return
-        self._hint_for = -1
+        self._moment_for = -1
         style = Style(bold=True, reverse=True) if warn else Style(italic=True)
         self.query_one("#message", Static).update(
             Text(" " + clean(text, 300, collapse=False), style) if text else Text(), layout=False
@@ -376,6 +378,8 @@ class TableScreen(GameKeys, Screen[None]):
         if code == "not_your_turn" and view is not None and 0 <= view.actor < view.players:
             wait = names_of(view)[view.actor]
         self.say(refusal(code, message, wait), warn=True)
+        if wait is not None and view is not None:  # (once the player waited, it was stale)
+            self._moment_for = view.version
         self.decisions.refused()
 
     def show_hint(self, hint: Action | None) -> None:
@@ -385,7 +389,7 @@ class TableScreen(GameKeys, Screen[None]):
             self.say("No suggestion: nothing to do now.")
             return
         self.say(f"Hint: {describe_action(hint, view)}.")
-        self._hint_for = view.version  # a hint is about this moment: gone with it
+        self._moment_for = view.version  # a hint is about this moment: gone with it
         if isinstance(hint, Play | Discard) and hint.card in view.hand:
             self.cursor = self.order.index(view.hand.index(hint.card))
 
