@@ -100,11 +100,12 @@ class LobbyHome(AppSlot):
         self.lobby: InLobby | None = None
         #: the player's name as the lobby made it unique
         self.you = name
-        #: whether the session's first lobby state came: its ``seat_at`` (a seat held from
-        #: before) is taken back then and only then.  A later one says a seat was left just
-        #: now, by this terminal or by another of the same key: shown, not acted on (a
-        #: terminal idle in the lobby was once moved onto the table its twin had just left)
-        self.went_back = False
+        #: whether the session is past its arrival: its first lobby state (whose ``seat_at``,
+        #: a seat held from before, is taken back then and only then), a table asked for on
+        #: the command line, or a table sat at.  A later ``seat_at`` is a seat left just now,
+        #: by this terminal or another of the same key: shown, not acted on (a terminal idle
+        #: in the lobby was once moved onto the table its twin had just left)
+        self.arrived = False
         #: the table last sat at (not watched): what a ``seat_in_use`` refusal is about
         self.sitting: str | None = None
         #: the lobby's last "your seat is in use elsewhere" line (not repeated at every visit)
@@ -118,7 +119,7 @@ class LobbyHome(AppSlot):
             screen.say(self.greeting, Style(bold=True))
         await self.app.push_screen(screen)
         if len(self.command) == 2 and self.command[0] in ("join", "spectate"):
-            self.went_back = True  # the table asked for comes first
+            self.arrived = True  # the table asked for comes first
             self.sit(self.command[1].upper(), spectate=self.command[0] == "spectate")
         else:
             self.app.run_worker(self._open_lobby(), group="lobby")
@@ -213,8 +214,8 @@ class LobbyHome(AppSlot):
         if isinstance(update, m.LobbyState):
             self.you = update.you
             screen.state = update
-            if not self.went_back:
-                self.went_back = True
+            if not self.arrived:
+                self.arrived = True
                 if update.seat_at and self.app.screen is screen:
                     screen.say(f"Back to your seat at table {update.seat_at}.")
                     self.sit(update.seat_at)
@@ -236,7 +237,7 @@ class LobbyHome(AppSlot):
     def sit(self, code: str, spectate: bool = False, *, take_over: bool = False) -> None:
         """Go to table ``code`` (a seat, or a chair to watch; ``take_over``: the seat
         from this key's other terminal, once the player said yes)."""
-        self.went_back = True  # (a seat held there is taken back by sitting)
+        self.arrived = True  # (a seat held there is taken back by sitting)
         self.sitting = None if spectate else code
         self.app.run_worker(self.close(), group="lobby")
 
