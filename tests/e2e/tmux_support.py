@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import time
+from collections.abc import Callable
 
 
 def tmux(*args: str) -> str:
@@ -13,11 +15,22 @@ def tmux(*args: str) -> str:
 
 def wait_for(session: str, needle: str, timeout: float = 15) -> str:
     """The screen of ``session`` once it shows ``needle``; fail with the screen after ``timeout``."""
+    return _screen_once(session, lambda screen: needle in screen, f"{needle!r} never appeared", timeout)
+
+
+def wait_match(session: str, pattern: str, timeout: float = 15) -> str:
+    """The screen of ``session`` once the regular expression ``pattern`` matches it (a
+    field's value, whatever the spaces before it); fail with the screen after ``timeout``."""
+    return _screen_once(session, lambda screen: re.search(pattern, screen) is not None,
+                        f"{pattern!r} never matched", timeout)
+
+
+def _screen_once(session: str, shown: Callable[[str], bool], never: str, timeout: float) -> str:
     deadline = time.monotonic() + timeout
     screen = ""
     while time.monotonic() < deadline:
         screen = tmux("capture-pane", "-p", "-t", session)
-        if needle in screen:
+        if shown(screen):
             return screen
         time.sleep(0.1)
-    raise AssertionError(f"{needle!r} never appeared; screen was:\n{screen}")
+    raise AssertionError(f"{never}; screen was:\n{screen}")

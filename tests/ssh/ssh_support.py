@@ -8,7 +8,6 @@ import contextlib
 import dataclasses
 import json
 import os
-import re
 import shlex
 import subprocess
 import sys
@@ -23,7 +22,7 @@ import asyncssh
 
 from unotui.ssh import SshLimits, SshServer
 
-from ..e2e.tmux_support import tmux, wait_for
+from ..e2e.tmux_support import tmux, wait_for, wait_match
 
 ECHO = "tests.ssh.entries:echo"
 ECHO_APP = "tests.ssh.entries:echo_app"
@@ -229,16 +228,7 @@ class Terminal:
         return wait_for(self.name, needle, timeout)
 
     def wait_match(self, pattern: str, timeout: float = 15) -> str:
-        """The screen once a line of it matches the regular expression ``pattern`` (a
-        field's value, whatever the spaces before it); fail with the screen after ``timeout``."""
-        deadline = time.monotonic() + timeout
-        screen = ""
-        while time.monotonic() < deadline:
-            screen = tmux("capture-pane", "-p", "-t", self.name)
-            if re.search(pattern, screen):
-                return screen
-            time.sleep(0.1)
-        raise AssertionError(f"{pattern!r} never matched; screen was:\n{screen}")
+        return wait_match(self.name, pattern, timeout)
 
     def keys(self, *keys: str) -> None:
         tmux("send-keys", "-t", self.name, *keys)
