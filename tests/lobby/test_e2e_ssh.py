@@ -148,8 +148,9 @@ def test_a_hostile_user_name_is_literal_and_the_host_key_survives_a_restart(
         eve.wait("Say to everyone in the lobby")
         eve.keys("-l", "[@click=app.quit]boom [red]x[/red]")
         eve.keys("Enter")
-        screen = eve.wait("boom")
-        assert "[@click=app.quit]boom [red]x[/red]" in screen  # a link or markup would vanish
+        # The line as sent, in the lobby's chat (a link or markup would vanish). Waited for
+        # whole: "boom" alone matched the chat field while the rest was still being typed.
+        eve.wait("» [b]x[/b]: [@click=app.quit]boom [red]x[/red]")
         eve.keys("q")  # and the session still works: a quick match (yes) deals a hand
         eve.wait("Start a quick match?")
         eve.keys("y")
