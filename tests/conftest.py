@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import sys
 from collections.abc import Iterator
 from typing import Any
 
@@ -15,6 +16,14 @@ import pytest
 # started by a test inherits it, and a "120x40" end-to-end test would draw at 80x24.
 for _size in ("COLUMNS", "LINES"):
     os.environ.pop(_size, None)
+
+# Byte-code is written, whatever the environment says (PYTHONDONTWRITEBYTECODE=1, as some
+# machines set, this one and CI's included): otherwise each of the suite's processes, the
+# test workers and every program a test starts, compiles unotui anew, and each worker
+# rewrites the asserts of every test module again (11 s of a worker's CPU for collection
+# alone, against 1 s with the cache). Set here, before the workers and programs start.
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+sys.dont_write_bytecode = False
 
 
 @pytest.fixture(scope="session", autouse=True)

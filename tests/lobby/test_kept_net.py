@@ -33,10 +33,11 @@ ANN, BOB = "SHA256:annsKeyAAAAAAAA", "SHA256:bobsKeyBBBBBBBB"
 
 
 async def play_a_short_match(lobby: Lobby, port: int, key: str = ANN) -> None:
-    """``key``'s player creates a two-seat table (one bot, a match to 1 point), plays it
+    """``key``'s player creates a two-seat table (one bot, a match to 1 point, four cards each), plays it
     to its end by random legal moves, and leaves; the lobby has recorded it."""
     ann = await visit(port, "Ann", lobby.credentials.issue(key))
-    ann.client.create("Short", 2, 1, Rules.preset("classic").with_(target_score=1), "random", 30.0, False)
+    short = Rules.preset("classic").with_(target_score=1, hand_size=4)
+    ann.client.create("Short", 2, 1, short, "random", 30.0, False)
     await until(lambda: ann.created())
     code = ann.created()[0]
     await ann.client.close()

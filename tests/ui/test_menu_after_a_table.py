@@ -62,7 +62,7 @@ async def test_m_after_a_joined_match_then_enter_plays_the_settings_solo_game(
 ) -> None:
     monkeypatch.setattr(tui_support, "settle", _settle_remote)  # (autoplay's, at the joined table)
     save_config(Config(name="Joey", players=6, bots="hard", delay=0.0))
-    rules = Rules.preset("classic").with_(target_score=1)  # one round is the match
+    rules = Rules.preset("classic").with_(target_score=1, hand_size=4)  # one short round is the match
     room = RoomConfig(seats=2, bots=1, autostart=True, rules=rules, **FAST)
     async with hosted(room) as (_host, _room, port):
         app = table_app(joined("127.0.0.1", port, name="Joey"), "Joey")

@@ -37,7 +37,7 @@ from .tui_support import autoplay, full_text
 
 pytestmark = [pytest.mark.usefixtures("fast_keys"), pytest.mark.timeout(120)]
 
-ONE_ROUND = Rules.preset("classic").with_(target_score=1)  # the first round wins the match
+ONE_ROUND = Rules.preset("classic").with_(target_score=1, hand_size=4)  # one short round is the match
 
 
 def _solo(save_settings: bool = True) -> UnoApp:

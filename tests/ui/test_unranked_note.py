@@ -35,7 +35,7 @@ async def test_a_guest_at_a_lobby_table_is_told_the_match_is_not_ranked(
     save_config(Config(name="Gus", delay=0.0))
     async with lobby_host(tmp_path) as (_lobby, port):
         creator = await visit(port, "Ann")
-        one_round = Rules.preset("classic").with_(target_score=1)
+        one_round = Rules.preset("classic").with_(target_score=1, hand_size=4)
         creator.client.create("Short", 2, 1, one_round, "easy", None, True)
         await until(lambda: creator.created())
         code = creator.created()[0]
