@@ -13,14 +13,15 @@ from unotui.net.hosted import HostedGame
 from unotui.net.remote import RemoteGame
 from unotui.protocol import messages as m
 from unotui.ui.app import UnoApp
-from unotui.ui.game_log import CHAT_MARK
+from unotui.ui.game_log import CHAT_MARK, GameLog
 from unotui.ui.menu_home import MenuHome
 from unotui.ui.screens.chat import ChatScreen
+from unotui.ui.screens.table import TableScreen
 from unotui.ui.screens.waiting import WaitingScreen
 from unotui.ui.settings import Config, GameOptions
 
 from .test_modes import _until
-from .tui_support import full_text, showing
+from .tui_support import full_text, showing, table_up
 
 pytestmark = [pytest.mark.usefixtures("fast_keys"), pytest.mark.timeout(60)]
 
@@ -53,6 +54,33 @@ async def test_the_waiting_room_has_chat_both_ways() -> None:
         shown = lambda: [line.text.rstrip() for line in log.lines]  # noqa: E731
         await _until(pilot, lambda: f"{CHAT_MARK}Joey: hello" in shown(), "Joey's line in the room")
         assert f"{CHAT_MARK}Hosty: hi all" in shown()  # the room's chat keeps both, marked as chat
+        await joey.close()
+
+
+async def test_what_was_said_in_the_waiting_room_stays_in_the_tables_log() -> None:
+    """The host starts the match (``s``) just after Joey said a line: the table that
+    replaces the room starts its log with the room's chat, so the line is not lost."""
+    app = UnoApp(Config(name="Hosty"), GameOptions(delay=0), menu=True, save_settings=False)
+    home = app.home
+    assert isinstance(home, MenuHome)
+    home.bind, home.port = "127.0.0.1", 0
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("down", "enter")  # Host a game on your network
+        await _until(pilot, lambda: isinstance(app.screen, WaitingScreen) and app.screen.room is not None,
+                     "the waiting room")
+        hosted = app.controller
+        assert isinstance(hosted, HostedGame)
+        joey = RemoteGame("127.0.0.1", hosted.port, name="Joey")
+        await joey.start()
+        joey.chat("gl hf")
+        await _until(pilot, lambda: "Joey: gl hf" in full_text(app), "Joey's line in the room")
+        await pilot.press("s")  # start: computer players fill the open seats
+        await _until(pilot, lambda: table_up(app), "the table")
+        table = next(s for s in app.screen_stack if isinstance(s, TableScreen))
+        log = table.query_one(GameLog)
+        shown = lambda: [line.text.rstrip() for line in log.lines]  # noqa: E731
+        await _until(pilot, lambda: f"{CHAT_MARK}Joey: gl hf" in shown(), "the room's chat in the table's log")
         await joey.close()
 
 

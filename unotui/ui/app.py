@@ -267,7 +267,10 @@ class UnoApp(App[int]):
         )
         table.match_note = ranking_note(mode.controller)
         mode.table = table
-        if waiting_room_on(self.screen_stack) is not None:
+        waiting = waiting_room_on(self.screen_stack)
+        if waiting is not None:
+            for line in waiting.said:  # the room's chat goes on in the table's log
+                table.chat(line)
             await self.switch_screen(table)
         else:
             await self.push_screen(table)

@@ -9,6 +9,7 @@ screen posts what the player wants up to the app; it never calls the controller.
 
 from __future__ import annotations
 
+from collections import deque
 from typing import ClassVar
 
 from rich.style import Style
@@ -23,6 +24,7 @@ from textual.widgets import Footer, Static
 from ...engine import Rules
 from ...net.room_info import RoomInfo
 from ...protocol import messages as m
+from ...protocol.text import CHAT_RECENT
 from ...table import SeatKind, TableStatus
 from ..game_log import SentenceLog
 from ..messages import LeaveTable, SendChat, StartMatch
@@ -144,6 +146,9 @@ class WaitingScreen(Screen[None]):
         self.note = note
         #: chat lines that came before the room was composed (written when it is)
         self._early_chat: list[m.ChatLine] = []
+        #: the last lines said here, as many as a host keeps: the table that replaces the
+        #: room starts its log with them (what was said just before the deal stays in view)
+        self.said: deque[m.ChatLine] = deque(maxlen=CHAT_RECENT)
 
     def compose(self) -> ComposeResult:
         with Vertical(id="waiting"):
@@ -213,6 +218,7 @@ class WaitingScreen(Screen[None]):
         if not dock or not log:
             self._early_chat.append(line)
             return
+        self.said.append(line)
         dock.first().display = True
         log.only_one(SentenceLog).chat(line)
 
