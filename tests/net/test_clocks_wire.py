@@ -26,6 +26,7 @@ from unotui.protocol.codec import decode_host
 from unotui.protocol.framing import FrameDecoder
 from unotui.ui.app import UnoApp
 from unotui.ui.game_log import GameLog
+from unotui.ui.screens.table import TableScreen
 
 pytestmark = [pytest.mark.timeout(60), pytest.mark.usefixtures("fast_keys")]
 
@@ -129,3 +130,24 @@ async def test_a_turn_timer_that_runs_out_is_said_in_the_log(size: tuple[int, in
             mine = rf"Time's up: the table {DID} for you\."
             await wait_for(pilot, lambda: re.search(mine, log_words(app)) is not None)
         await ann.game.close()
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_a_player_whose_turns_ran_out_is_told_and_b_takes_the_seat_back(size: tuple[int, int]) -> None:
+    """Cleo lets her turn timer run out three times: her own screen says a computer player
+    plays for her (not only the others'), marks her ``idle`` and offers ``b``; ``b`` gives
+    her the seat back at once, whoever's turn it is, and the screen says so."""
+    rules = RULES.with_(target_score=1000)
+    config = RoomConfig(seats=2, bots=1, autostart=True, rules=rules, turn_timer=0.5,
+                        **{**FAST, "bot_delay": 0.3})
+    async with hosted(config) as (_host, _room, port):
+        app = joined_app(port, name="Cleo")
+        async with app.run_test(size=size) as pilot:
+            told = "Your turns ran out three times: a computer player plays for you. b takes your seat back."
+            await wait_for(pilot, lambda: told in log_words(app))
+            await wait_for(pilot, lambda: isinstance(app.screen, TableScreen))  # (no dialog over it)
+            text = full_text(app)
+            assert re.search(r"Cleo\s+idle\b", panel_row(text, "Cleo")), text
+            assert re.search(r"\bb +Take seat back", text.splitlines()[-1]), text
+            await pilot.press("b")
+            await wait_for(pilot, lambda: "Your seat is yours again." in log_words(app))

@@ -81,3 +81,39 @@ def test_someone_admitted_mid_turn_is_told_the_clocks_running_now() -> None:
     assert clocks(watcher, "hold") == [m.Deadline("hold", boxes["bob"].seat, 115_000)]
     first_view = next(i for i, x in enumerate(watcher.sent) if isinstance(x, SeatView))
     assert watcher.sent.index(turn[0]) > first_view  # after the view it is about
+
+
+def test_a_seat_whose_turns_ran_out_is_told_a_computer_player_plays_for_it_and_when_it_is_back() -> None:
+    """Three timeouts in a row: ``bot`` goes to the idle seat's own connection too (not only
+    to the others), and its next move gives the seat back with ``back`` to it as well; a
+    ``joined`` or ``away`` is still never sent to the connection it is about."""
+    core, boxes, _ = two_seated(replace(TWO, turn_timer=5.0), now=100.0)
+    game = core.game
+    assert game is not None
+    seats = {box.seat: name for name, box in boxes.items()}
+    now = 100.0
+    told: dict[int, m.Presence] = {}
+    while not told and now < 400.0:
+        now += 5.0
+        core.tick(now)
+        core.tick(now + 0.01)  # (a drawn card kept by the table)
+        for box in boxes.values():
+            told.update({p.seat: p for p in box.sent if isinstance(p, m.Presence) and p.seat == box.seat})
+    assert told, "no seat was ever told a computer player plays for it"
+    [(seat, presence)] = told.items()
+    assert presence.state == "bot"
+    other = seats[1 - seat]
+    assert m.Presence(seat, "bot", presence.name) in boxes[other].sent  # the others, as before
+    me = boxes[seats[seat]]
+    for _ in range(20):  # the seat's person acts on its turn again: the seat is theirs
+        if game.actor == seat and game.phase == "play":
+            break
+        now += 5.0
+        core.tick(now)
+        core.tick(now + 0.01)
+    assert game.actor == seat
+    sent = len(me.sent)
+    core.receive(seats[seat], m.Intent(1, game.legal_actions(seat)[0]), now + 0.1)
+    assert m.Presence(seat, "back", presence.name) in me.sent[sent:]
+    assert not [p for p in me.sent if isinstance(p, m.Presence) and p.seat == seat
+                and p.state in ("joined", "away", "left")]

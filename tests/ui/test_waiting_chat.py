@@ -80,7 +80,7 @@ async def test_what_was_said_in_the_waiting_room_stays_in_the_tables_log() -> No
         table = next(s for s in app.screen_stack if isinstance(s, TableScreen))
         log = table.query_one(GameLog)
         shown = lambda: [line.text.rstrip() for line in log.lines]  # noqa: E731
-        await _until(pilot, lambda: f"{CHAT_MARK}Joey: gl hf" in shown(), "the room's chat in the table's log")
+        await _until(pilot, lambda: f"{CHAT_MARK}Joey: gl hf" in shown(), "the room's chat in the table")
         await joey.close()
 
 

@@ -30,16 +30,7 @@ from ..engine import Action, Game, Phase, seat_view
 from ..protocol import messages as m
 from ..protocol.events import HelloReceived
 from ..protocol.text import CHAT_RECENT
-from ..table import (
-    Decision,
-    Outcome,
-    Pacing,
-    PresenceChange,
-    PresenceState,
-    Referee,
-    SeatKind,
-    TableStatus,
-)
+from ..table import Decision, Outcome, Pacing, PresenceChange, PresenceState, Referee, SeatKind, TableStatus
 from .audience import Audience
 from .config import RoomConfig, config_from_dict, config_to_dict
 from .effects import (
@@ -493,7 +484,12 @@ class TableCore(Generic[K]):
     # ----- sending ----------------------------------------------------------------------------
 
     def _presence(self, seat: int, state: PresenceState) -> None:
-        self.audience.send_all(m.Presence(seat, state, self.book.seats[seat].name or "?"), but_seat=seat)
+        """To everyone else at the table; ``bot`` and ``back`` to the seat too: a person
+        still connected whose turns ran out is told a computer player plays for them, and
+        told when the seat is theirs again (SPEC: Presence and deadlines)."""
+        own = state in (PresenceState.BOT, PresenceState.BACK)
+        message = m.Presence(seat, state, self.book.seats[seat].name or "?")
+        self.audience.send_all(message, but_seat=None if own else seat)
 
     def _broadcast_table(self) -> None:
         """Send the seats' state (the waiting room; who is away) to everyone (after the

@@ -46,6 +46,13 @@ _PRESENCE: dict[str, str] = {  # a presence update's state -> its line
     PresenceState.BOT: "A computer player is playing for {name}.",
     PresenceState.LEFT: "{name} left the table.",
 }
+#: the lines for a presence update about this player's own seat (``bot`` after turns that
+#: ran out, ``back`` when a move or a reconnection ended it); the others as for anyone
+_OWN_PRESENCE: dict[str, str] = {
+    PresenceState.BOT: "Your turns ran out three times: a computer player plays for you. "
+                       "b takes your seat back.",
+    PresenceState.BACK: "Your seat is yours again.",
+}
 
 
 def hosted(config: RoomConfig, name: str, bind: str = "0.0.0.0", port: int = 7777) -> ControllerFactory:
@@ -134,8 +141,9 @@ def show_update(
     line = ""
     style = Style(italic=True)
     if isinstance(update, m.Presence):
-        template = _PRESENCE.get(update.state, "{name}: " + update.state)
-        line = template.format(name=display_name(update.name))
+        own = view is not None and update.seat == view.seat and update.state in _OWN_PRESENCE
+        template = _OWN_PRESENCE[update.state] if own else _PRESENCE.get(update.state, "{name}: {state}")
+        line = template.format(name=display_name(update.name), state=update.state)
     elif isinstance(update, m.ChatLine):  # marked as chat, in the log (ui/game_log.py)
         if table is not None:
             table.chat(update)

@@ -87,7 +87,9 @@ class Intent(Message):
 
 
 class NextRound(Message):
-    """The person has read the round summary: the next round may be dealt."""
+    """The person is at the keyboard: they have read the round summary (the next round may
+    be dealt), or they take their seat back from a computer player that stood in after
+    their turns ran out (the wire's ``ready`` is both)."""
 
 
 class Rematch(Message):

@@ -232,10 +232,12 @@ class PlayersView(Panel):
         self.draw()
 
     def mark(self, seat: int) -> str:
-        """The word after ``seat``'s name ("" for another person's seat)."""
+        """The word after ``seat``'s name ("" for another person's seat); one's own seat
+        is ``you``, or ``idle`` while a computer player plays it (``b`` takes it back)."""
         view, marks = self.view, self.marks
-        if view is not None and seat == view.seat:  # ("You  you": the solo name says it already)
-            return "" if view.names[seat].casefold() == "you" else "you"
+        idle = seat < len(marks) and marks[seat] is SeatMark.IDLE
+        if view is not None and seat == view.seat and not idle:
+            return "" if view.names[seat].casefold() == "you" else "you"  # ("You  you": said already)
         return marks[seat] if seat < len(marks) else ""
 
     def draw(self) -> None:

@@ -35,6 +35,7 @@ KEYS: tuple[tuple[str, str], ...] = (
     ("0-9", "choose a player by seat number (swap hands)"),
     ("s", "sort your hand: by colour or by rank (on a match's summary: save the match)"),
     ("/", "chat with the table (LAN games)"),
+    ("b", "take your seat back from a computer player (it plays after your turns ran out)"),
     ("n", "hint: what a computer player would do"),
     ("t", "switch colour theme: default, colourblind, mono"),
     ("? or F1", "this help"),

@@ -202,6 +202,11 @@ class TableScreen(GameKeys, Screen[None]):
     def validate_hand_order(self, order: str) -> str:
         return order if order in HAND_ORDERS else HAND_ORDERS[0]
 
+    def watch_marks(self) -> None:
+        """``b`` (take the seat back) is on the key bar while a computer player stands in."""
+        if self._up:
+            self.keys = self._key_bar()
+
     def watch_view(self, old: SeatView | None, view: SeatView | None) -> None:
         """A newer view: keep the same card selected (or go to the card just drawn),
         redraw what derives from it, and open what it calls for."""

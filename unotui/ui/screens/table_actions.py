@@ -12,7 +12,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ...engine import Action, Play, play
-from ..messages import CycleSort, CycleTheme, GoHome, HintRequest, Intent
+from ...net.room_info import SeatMark
+from ..messages import CycleSort, CycleTheme, GoHome, HintRequest, Intent, NextRound
 from .table_keys import CLOSED, WATCHING_NOTE, applies, closed_note, meaning, players_only
 
 if TYPE_CHECKING:
@@ -30,6 +31,7 @@ class GameKeys:
 
     if TYPE_CHECKING:  # the table screen's, read here
         view: SeatView | None
+        marks: tuple[SeatMark, ...]
         closed: str
         cursor: int
         order: tuple[int, ...]
@@ -47,7 +49,16 @@ class GameKeys:
         (at a closed game: only looking things up and leaving)."""
         if self.closed:
             return action in CLOSED
+        if action == "back":
+            return self.stood_in()
         return applies(action, self.view, self.can_chat)
+
+    def stood_in(self) -> bool:
+        """Whether a computer player plays this seat for its person, who is still here
+        (their turns ran out: the Players panel's ``idle``)."""
+        view = self.view
+        seat = view.seat if view is not None else None
+        return seat is not None and seat < len(self.marks) and self.marks[seat] is SeatMark.IDLE
 
     def game_closed(self) -> bool:
         """Whether the game is closed (then a game key says so, and does nothing)."""
@@ -155,6 +166,15 @@ class GameKeys:
 
         if self.view is not None:
             self.app.push_screen(HelpScreen(self.view.rules))
+
+    def action_back(self) -> None:
+        """``b``: take the seat back from the computer player that stands in after turns
+        ran out, at once (a move on one's turn does too, if made before the stand-in's)."""
+        if self.stood_in():
+            self.say("")
+            self.post_message(NextRound())  # the wire's ``ready``: the person is here
+        else:
+            self.say("b is for taking your seat back from a computer player: none plays it now.", warn=True)
 
     def action_leave(self) -> None:
         """Escape: leave the table for home (the app asks first during a match)."""

@@ -208,5 +208,6 @@ TABLE_BINDINGS: list[BindingType] = [
     Binding("question_mark,f1", "help", "Help"),
     Binding("t", "theme", "Theme", show=False),
     Binding("slash", "chat", "Chat", key_display="/"),
+    Binding("b", "back", "Take seat back"),
     Binding("escape", "leave", "Menu", key_display="Esc"),
 ]
