@@ -452,9 +452,10 @@ class TableCore(Generic[K]):
         for seq, seat, _action in outcome.accepted:
             if seq >= 0:
                 self.audience.send_seat(seat, m.Accepted(seq))
+        self.audience.send_clocks(outcome.timeouts, None, now)  # "time's up", then what it led to
         for seat, state in outcome.presence:
             self._presence(seat, state)
-        self.audience.send_clocks(outcome.timeouts, outcome.deadlines, now)
+        self.audience.send_clocks((), outcome.deadlines, now)
         game = self.game
         if game is not None and game.phase == Phase.MATCH_OVER and self.status == TableStatus.PLAYING:
             self.status = TableStatus.OVER
