@@ -78,6 +78,7 @@ class Decisions:
         self._answered = -1  # version of the view whose decision was just sent
         self._pause_for: tuple[int, str] = (0, "")  # the round end the pause was started for
         self._pause: Timer | None = None  # the last card on show before the summary
+        self._asking: tuple[Screen[Any], Phase] | None = None  # an open colour or target picker
 
     @property
     def pausing(self) -> bool:
@@ -99,6 +100,16 @@ class Decisions:
                     guilty = bool(view.log[i - 1].value)
                 self._reveals.append((view.names[e.seat], e.cards, guilty, colour_when_played(view.log, i)))
         self._seen_log = base + len(view.log)
+        # A picker whose decision was made without the person (the turn timer ran out, or
+        # a computer player stands in: the log says what was chosen) goes, or it would
+        # send a choice the table no longer asks for.  Only from the top (dismiss pops the
+        # top screen): under the help it goes with the next view after the help.
+        asking = self._asking
+        due = asking is not None and view.my_turn and view.phase == asking[1]
+        if asking is not None and not due and asking[0] is self._table.app.screen:
+            self._asking = None
+            asking[0].dismiss(None)
+            return
         self.next()
 
     def refused(self) -> None:
@@ -114,6 +125,7 @@ class Decisions:
     def closed(self) -> None:
         """The table's dialog was closed: open the next, if any."""
         self._open = False
+        self._asking = None
         self.next()
 
     def next(self) -> None:
@@ -147,17 +159,21 @@ class Decisions:
         elif not view.my_turn or view.version == self._answered:
             return  # not ours, or answered and waiting for the next view
         elif view.phase == Phase.COLOUR:
-            self.push(ColourPicker(view.hand, table.palette, colour_reason(view)), self._colour_done)
+            picker: Screen[Any] = ColourPicker(view.hand, table.palette, colour_reason(view))
+            self.push(picker, self._colour_done)
+            self._asking = (picker, view.phase)
         elif view.phase == Phase.TARGET:
             seats = [a.seat for a in view.legal if isinstance(a, ChooseTarget)]
-            self.push(TargetPicker(view.names, view.counts, seats), self._target_done)
+            picker = TargetPicker(view.names, view.counts, seats)
+            self.push(picker, self._target_done)
+            self._asking = (picker, view.phase)
 
     def _decided(self, action: Action | None) -> None:
         """A dialog's decision: send it, or (cancelled) ask again."""
         if action is None:
             self.closed()
             return
-        self._open = False
+        self._open, self._asking = False, None
         view = self._table.view
         self._answered = view.version if view is not None else -1
         self._table.send(action)
