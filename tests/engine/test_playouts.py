@@ -18,6 +18,7 @@ from typing import Any
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
+from tests.engine.uno_testkit import all_cards, full_deck
 from tests.seeds import rng_secret
 from unotui.engine import (
     ALL_CARDS,
@@ -39,7 +40,6 @@ from unotui.engine import (
     Rules,
     Scoring,
     Stacking,
-    build_deck,
     play,
     seat_view,
     spectator_view,
@@ -65,11 +65,8 @@ def _state(g: Game) -> tuple[Any, ...]:
     )
 
 
-def check_invariants(g: Game, deck: Counter[Card], log_from: int) -> None:
-    held: Counter[Card] = Counter(g.draw_pile) + Counter(g.discard)
-    for h in g.hands:
-        held.update(h)
-    assert held == deck, "cards were lost or duplicated"
+def check_invariants(g: Game, deck: list[Card], log_from: int) -> None:
+    assert all_cards(g) == deck, "cards were lost or duplicated"
     assert g.top is g.discard[-1]
     playing = g.phase not in OVER
     if playing:
@@ -153,7 +150,7 @@ def play_out(g: Game, seed: int, max_steps: int, uniform_steps: int = 1500, hoar
     catching) whenever that is possible, to run the piles dry.
     """
     rng = random.Random(seed)
-    deck = Counter(build_deck(g.rules))
+    deck = full_deck(g)
     stats = Stats()
     check_invariants(g, deck, 0)
     while not g.over and stats.steps < max_steps:

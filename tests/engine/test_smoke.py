@@ -1,19 +1,19 @@
 """The engine plays whole matches under every preset without breaking its invariants."""
 
 import random
-from collections import Counter
 
 import pytest
 
+from tests.engine.uno_testkit import all_cards, full_deck
 from tests.seeds import rng_secret
-from unotui.engine import PRESETS, Game, build_deck
+from unotui.engine import PRESETS, Game
 
 
 @pytest.mark.parametrize("preset", sorted(PRESETS))
 @pytest.mark.parametrize("players", [2, 4, 7])
 def test_random_match_conserves_cards(preset: str, players: int) -> None:
     rules = PRESETS[preset]
-    deck = Counter(build_deck(rules))
+    deck = full_deck(Game(players, rules))
     rng = random.Random(players)
     g = Game(players, rules, secret=rng_secret(7 * players))
     steps = 0
@@ -22,10 +22,7 @@ def test_random_match_conserves_cards(preset: str, players: int) -> None:
         g.apply(g.actor, actions[rng.randrange(len(actions))])
         steps += 1
         if g.phase != "round_over":
-            held = Counter(g.draw_pile) + Counter(g.discard)
-            for h in g.hands:
-                held.update(h)
-            assert held == deck
+            assert all_cards(g) == deck
     assert g.over
     assert max(g.scores) >= rules.target_score
 

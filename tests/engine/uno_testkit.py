@@ -6,7 +6,8 @@ directory's helper module: pytest puts each test directory on ``sys.path``.)
 
 from __future__ import annotations
 
-from collections import Counter
+from itertools import chain
+from operator import attrgetter
 from typing import Any
 
 from tests.seeds import rng_secret
@@ -93,12 +94,17 @@ def snapshot(g: Game) -> dict[str, Any]:
     }
 
 
-def all_cards(g: Game) -> Counter[Card]:
-    held: Counter[Card] = Counter(g.draw_pile) + Counter(g.discard)
-    for h in g.hands:
-        held.update(h)
-    return held
+_CODE = attrgetter("code")
 
 
-def full_deck(g: Game) -> Counter[Card]:
-    return Counter(build_deck(g.rules))
+def all_cards(g: Game) -> list[Card]:
+    """Every card in the game (both piles and every hand) in the order of their codes:
+    equal to :func:`full_deck` when none was lost or made.  Sorted lists, because the
+    random playouts check this after every step: sorting by code and comparing cards
+    (identity) run in C, where a Counter of cards calls ``Card.__hash__`` for each."""
+    return sorted(chain(g.draw_pile, g.discard, *g.hands), key=_CODE)
+
+
+def full_deck(g: Game) -> list[Card]:
+    """The game's deck in the order of the cards' codes (see :func:`all_cards`)."""
+    return sorted(build_deck(g.rules), key=_CODE)
