@@ -85,8 +85,9 @@ def test_someone_admitted_mid_turn_is_told_the_clocks_running_now() -> None:
 
 def test_a_seat_whose_turns_ran_out_is_told_a_computer_player_plays_for_it_and_when_it_is_back() -> None:
     """Three timeouts in a row: ``bot`` goes to the idle seat's own connection too (not only
-    to the others), and its next move gives the seat back with ``back`` to it as well; a
-    ``joined`` or ``away`` is still never sent to the connection it is about."""
+    to the others) and to anyone admitted while it lasts; ``ready`` (the table's ``b``)
+    gives the seat back, whoever's turn it is, with ``back`` to it as well; a ``joined``
+    or ``away`` is still never sent to the connection it is about."""
     core, boxes, _ = two_seated(replace(TWO, turn_timer=5.0), now=100.0)
     game = core.game
     assert game is not None
@@ -104,16 +105,16 @@ def test_a_seat_whose_turns_ran_out_is_told_a_computer_player_plays_for_it_and_w
     assert presence.state == "bot"
     other = seats[1 - seat]
     assert m.Presence(seat, "bot", presence.name) in boxes[other].sent  # the others, as before
+    eve = Box()  # someone arriving now is told too, after the view (no presence snapshot else)
+    core.admit("eve", eve, HelloReceived(m.Hello(1, 1, "Eve", spectate=True), 1), None, now)
+    first_view = next(i for i, x in enumerate(eve.sent) if isinstance(x, SeatView))
+    assert eve.sent.index(m.Presence(seat, "bot", presence.name)) > first_view
     me = boxes[seats[seat]]
-    for _ in range(20):  # the seat's person acts on its turn again: the seat is theirs
-        if game.actor == seat and game.phase == "play":
-            break
-        now += 5.0
-        core.tick(now)
-        core.tick(now + 0.01)
-    assert game.actor == seat
     sent = len(me.sent)
-    core.receive(seats[seat], m.Intent(1, game.legal_actions(seat)[0]), now + 0.1)
+    core.receive(seats[seat], m.Ready(), now + 0.1)  # the person is here (the table's b): whoever's turn
     assert m.Presence(seat, "back", presence.name) in me.sent[sent:]
+    cy = Box()  # and once it is back, nobody arriving is told of a stand-in
+    core.admit("cy", cy, HelloReceived(m.Hello(1, 1, "Cy", spectate=True), 1), None, now + 0.2)
+    assert not [p for p in cy.sent if isinstance(p, m.Presence) and p.seat == seat]
     assert not [p for p in me.sent if isinstance(p, m.Presence) and p.seat == seat
                 and p.state in ("joined", "away", "left")]

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Generic, TypeVar
 
 from ..engine import Game, seat_views
 from ..protocol import messages as m
-from ..table import DeadlineKind, Deadlines
+from ..table import DeadlineKind, Deadlines, PresenceState
 from .effects import Outbox
 
 if TYPE_CHECKING:
@@ -52,6 +52,8 @@ class Audience(Generic[K]):
         self.dirty: set[K] = set()
         #: the holds everyone was last told of (sent again only when one begins or ends)
         self._holds: tuple[tuple[int, float], ...] = ()
+        #: each seat a computer player plays for its person, and what everyone was told
+        self._stood_in: dict[int, m.Presence] = {}
 
     def __contains__(self, member: object) -> bool:
         return member in self.members
@@ -115,6 +117,21 @@ class Audience(Generic[K]):
                 box.send(message_for(seat))
                 self.dirty.add(member)
 
+    def send_presence(self, presence: m.Presence) -> None:
+        """A seat's presence, to everyone else at the table; ``bot`` and ``back`` to the
+        seat too (a person still connected whose turns ran out is told a computer player
+        plays for them, and told when the seat is theirs again: SPEC, Presence and
+        deadlines).  The seats a computer player stands in for are kept for newcomers
+        (:meth:`send_running`)."""
+        seat = presence.seat
+        assert seat is not None  # (this host sends presence for seats only)
+        if presence.state == PresenceState.BOT:
+            self._stood_in[seat] = presence
+        elif presence.state == PresenceState.BACK:
+            self._stood_in.pop(seat, None)
+        own = presence.state in (PresenceState.BOT, PresenceState.BACK)
+        self.send_all(presence, but_seat=None if own else seat)
+
     def send_views(self, game: Game) -> None:
         """Bring every member up to date with ``game``: the views of one moment, built
         together (each from the log entry its member already has)."""
@@ -154,9 +171,13 @@ class Audience(Generic[K]):
 
     def send_running(self, member: K, deadlines: Deadlines, now: float) -> None:
         """Tell a member just admitted (a spectator, a player back mid-turn) the clocks
-        running now, so its screen counts them down at once."""
+        running now, so its screen counts them down at once, and which other seats a
+        computer player plays for their person, so its Players panel marks them."""
         for kind, due in ((DeadlineKind.TURN, deadlines.turn), (DeadlineKind.CATCH, deadlines.catch)):
             if due is not None:
                 self.send(member, clock_message(kind, due, now))
         for due in deadlines.holds:
             self.send(member, clock_message(DeadlineKind.HOLD, due, now))
+        for seat, presence in self._stood_in.items():
+            if seat != self.members.get(member):  # (one's own: ``back`` follows a resume)
+                self.send(member, presence)

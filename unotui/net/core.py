@@ -485,12 +485,7 @@ class TableCore(Generic[K]):
     # ----- sending ----------------------------------------------------------------------------
 
     def _presence(self, seat: int, state: PresenceState) -> None:
-        """To everyone else at the table; ``bot`` and ``back`` to the seat too: a person
-        still connected whose turns ran out is told a computer player plays for them, and
-        told when the seat is theirs again (SPEC: Presence and deadlines)."""
-        own = state in (PresenceState.BOT, PresenceState.BACK)
-        message = m.Presence(seat, state, self.book.seats[seat].name or "?")
-        self.audience.send_all(message, but_seat=None if own else seat)
+        self.audience.send_presence(m.Presence(seat, state, self.book.seats[seat].name or "?"))
 
     def _broadcast_table(self) -> None:
         """Send the seats' state (the waiting room; who is away) to everyone (after the
