@@ -1,7 +1,8 @@
-"""A colour picker whose decision the table made without the person (the turn timer ran
-out, or a computer player stands in) closes with the view that says so, instead of
-staying open over a turn that has moved on (found playing a LAN table with a turn timer:
-"b" in the stale picker sent blue, refused as not your turn)."""
+"""Pickers and a person who is not deciding: a colour picker whose decision the table
+made without the person (the turn timer ran out, or a computer player stands in) closes
+with the view that says so, instead of staying open over a turn that has moved on (found
+playing a LAN table with a turn timer: "b" in the stale picker sent blue, refused as not
+your turn); and while a computer player stands in, no dialog opens over the table."""
 
 from __future__ import annotations
 
@@ -12,10 +13,11 @@ from textual.pilot import Pilot
 from textual.screen import Screen
 
 from unotui.engine import Action, ChooseColour, Colour, Game, Rules, deal_order, seat_view
+from unotui.net.room_info import SeatMark
 from unotui.ui.screens.dialogs import ColourPicker
 from unotui.ui.screens.table import TableScreen
 
-from .tui_support import showing
+from .tui_support import full_text, showing
 
 pytestmark = pytest.mark.usefixtures("fast_keys")
 
@@ -48,3 +50,24 @@ async def test_the_colour_picker_closes_when_the_table_named_the_colour(size: tu
         table.view = seat_view(game, 0)
         await pilot.pause(0.05)
         assert app.screen is table
+
+
+async def test_no_dialog_opens_while_a_computer_player_stands_in_and_b_brings_it() -> None:
+    """While my seat is ``idle`` (a computer player plays it after my turns ran out) my
+    colour decision opens no picker over the table: the stand-in makes it.  Once the seat
+    is mine again (the host's ``back``: the marks change), what is due opens."""
+    rules = Rules.preset("classic").with_(hand_size=3)
+    game = Game(["Me", "Ada"], rules, dealer=1, deck=deal_order(["W R5 G3", "B9 G2 Y1"], "R1", dealer=1),
+                seed=1)
+    game.apply(0, Action.parse("W"))
+    table = TableScreen(seat_view(game, 0), marks=(SeatMark.IDLE, SeatMark.BOT))
+    app = showing(table)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause(0.05)
+        assert app.screen is table and "Take seat back" in full_text(app)
+        table.marks = (SeatMark.PERSON, SeatMark.BOT)
+        for _ in range(100):
+            if isinstance(app.screen, ColourPicker):
+                break
+            await pilot.pause(0.01)
+        assert isinstance(app.screen, ColourPicker), app.screen

@@ -65,6 +65,8 @@ class DecidingTable(Protocol):
 
     def set_timer(self, delay: float, callback: Callable[[], None]) -> Timer: ...
 
+    def stood_in(self) -> bool: ...
+
 
 class Decisions:
     """The table's dialogs (see the module docstring)."""
@@ -136,6 +138,8 @@ class Decisions:
             return
         if not (self._reveals or view.phase in _DIALOG_PHASES):
             return
+        if table.stood_in() and view.phase != Phase.MATCH_OVER:
+            return  # a computer player decides for the person, away: what is due opens on b
         # Imported here: the first frame of the table does not wait for them.
         from .dialogs import ColourPicker, RevealScreen, TargetPicker, colour_reason
         from .results import MatchOverScreen, RoundOverScreen

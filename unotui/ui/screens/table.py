@@ -203,9 +203,11 @@ class TableScreen(GameKeys, Screen[None]):
         return order if order in HAND_ORDERS else HAND_ORDERS[0]
 
     def watch_marks(self) -> None:
-        """``b`` (take the seat back) is on the key bar while a computer player stands in."""
+        """``b`` (take the seat back) is on the key bar while a computer player stands in;
+        once the seat is the person's again, the dialog due meanwhile opens (a reveal)."""
         if self._up:
             self.keys = self._key_bar()
+            self.decisions.next()
 
     def watch_view(self, old: SeatView | None, view: SeatView | None) -> None:
         """A newer view: keep the same card selected (or go to the card just drawn),
