@@ -55,7 +55,7 @@ async def test_the_colour_picker_closes_when_the_table_named_the_colour(size: tu
 async def test_no_dialog_opens_while_a_computer_player_stands_in_and_b_brings_it() -> None:
     """While my seat is ``idle`` (a computer player plays it after my turns ran out) my
     colour decision opens no picker over the table: the stand-in makes it.  Once the seat
-    is mine again (the host's ``back``: the marks change), what is due opens."""
+    is mine again (the host's ``back``: the marks change), the decision still due opens."""
     rules = Rules.preset("classic").with_(hand_size=3)
     game = Game(["Me", "Ada"], rules, dealer=1, deck=deal_order(["W R5 G3", "B9 G2 Y1"], "R1", dealer=1),
                 seed=1)
@@ -71,3 +71,25 @@ async def test_no_dialog_opens_while_a_computer_player_stands_in_and_b_brings_it
                 break
             await pilot.pause(0.01)
         assert isinstance(app.screen, ColourPicker), app.screen
+
+
+async def test_a_hand_shown_while_a_computer_player_stood_in_does_not_open_later() -> None:
+    """The stand-in challenged a Wild Draw Four for me: Ann's hand was shown to my seat.
+    Coming back (``b``) does not bring up that old hand over the table (the log has the
+    verdict), where the turn timer may already be running."""
+    rules = Rules.preset("classic").with_(hand_size=3)
+    game = Game(["Ann", "Me"], rules, dealer=1, deck=deal_order(["W+4 R5 R6", "B1 B2 B3"], "G1", dealer=1),
+                seed=1)
+    game.apply(0, Action.parse("W+4"))
+    game.apply(0, Action.parse("colour R"))
+    table = TableScreen(seat_view(game, 1), marks=(SeatMark.PERSON, SeatMark.IDLE))
+    app = showing(table)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause(0.05)
+        game.apply(1, Action.parse("challenge"))  # the stand-in's (innocent: Ann held no green)
+        table.view = seat_view(game, 1)
+        await pilot.pause(0.05)
+        assert app.screen is table
+        table.marks = (SeatMark.PERSON, SeatMark.PERSON)
+        await pilot.pause(0.1)
+        assert app.screen is table, app.screen

@@ -92,7 +92,10 @@ class Decisions:
         base = view.log_start  # log indices are absolute (a remote view keeps the newest part)
         if base + len(view.log) < self._seen_log:
             self._seen_log = 0  # a new game
-        for i in range(max(0, self._seen_log - base), len(view.log)):
+        # A hand shown to the seat while a computer player stood in (its challenge) is not
+        # queued: it is old news when the person is back, and the log says the verdict.
+        shown = () if self._table.stood_in() else range(max(0, self._seen_log - base), len(view.log))
+        for i in shown:
             e = view.log[i]
             if e.kind == EventKind.REVEAL and e.target == view.seat and e.cards:
                 from .dialogs import colour_when_played

@@ -204,7 +204,7 @@ class TableScreen(GameKeys, Screen[None]):
 
     def watch_marks(self) -> None:
         """``b`` (take the seat back) is on the key bar while a computer player stands in;
-        once the seat is the person's again, the dialog due meanwhile opens (a reveal)."""
+        once the seat is the person's again, the dialog due now opens (a colour to name)."""
         if self._up:
             self.keys = self._key_bar()
             self.decisions.next()
