@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from textual.pilot import Pilot
 from textual.widgets import RichLog
 
 from tests.net.lan_support import until
@@ -26,19 +27,31 @@ from .tui_support import full_text, showing, table_up
 pytestmark = [pytest.mark.usefixtures("fast_keys"), pytest.mark.timeout(60)]
 
 
-async def test_the_waiting_room_has_chat_both_ways() -> None:
+def hosty() -> UnoApp:
+    """The menu of Hosty, whose Host entry listens on loopback (any free port)."""
     app = UnoApp(Config(name="Hosty"), GameOptions(delay=0), menu=True, save_settings=False)
     home = app.home
     assert isinstance(home, MenuHome)
     home.bind, home.port = "127.0.0.1", 0
+    return app
+
+
+async def hosting(pilot: Pilot[Any]) -> HostedGame:
+    """The menu's Host entry, by keys, until its waiting room is up; the hosted game."""
+    app = pilot.app
+    await pilot.pause()
+    await pilot.press("down", "enter")  # Host a game on your network
+    await _until(pilot, lambda: isinstance(app.screen, WaitingScreen) and app.screen.room is not None,
+                 "the waiting room")
+    assert isinstance(app, UnoApp) and isinstance(app.controller, HostedGame)
+    return app.controller
+
+
+async def test_the_waiting_room_has_chat_both_ways() -> None:
+    app = hosty()
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        await pilot.press("down", "enter")  # Host a game on your network
-        await _until(pilot, lambda: isinstance(app.screen, WaitingScreen) and app.screen.room is not None,
-                     "the waiting room")
+        hosted = await hosting(pilot)
         waiting = app.screen
-        hosted = app.controller
-        assert isinstance(hosted, HostedGame)
         joey = RemoteGame("127.0.0.1", hosted.port, name="Joey")
         heard: list[Any] = []
         joey.listen(heard.append)
@@ -60,17 +73,9 @@ async def test_the_waiting_room_has_chat_both_ways() -> None:
 async def test_what_was_said_in_the_waiting_room_stays_in_the_tables_log() -> None:
     """The host starts the match (``s``) just after Joey said a line: the table that
     replaces the room starts its log with the room's chat, so the line is not lost."""
-    app = UnoApp(Config(name="Hosty"), GameOptions(delay=0), menu=True, save_settings=False)
-    home = app.home
-    assert isinstance(home, MenuHome)
-    home.bind, home.port = "127.0.0.1", 0
+    app = hosty()
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        await pilot.press("down", "enter")  # Host a game on your network
-        await _until(pilot, lambda: isinstance(app.screen, WaitingScreen) and app.screen.room is not None,
-                     "the waiting room")
-        hosted = app.controller
-        assert isinstance(hosted, HostedGame)
+        hosted = await hosting(pilot)
         joey = RemoteGame("127.0.0.1", hosted.port, name="Joey")
         await joey.start()
         joey.chat("gl hf")
