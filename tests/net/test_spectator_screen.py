@@ -36,7 +36,7 @@ async def test_a_spectator_is_told_it_is_watching_and_offered_only_its_keys(size
             keys = " ".join(screen.splitlines()[-1].split())
             assert "? Help" in keys and "/ Chat" in keys and "^Q Quit" in keys
             assert not any(k in keys for k in ("Play", "Hint", "Move", "Draw", "Sort")), keys
-            for key in ("enter", "d", "n", "right", "s", "u"):
+            for key in ("enter", "d", "n", "right", "s", "u", "b"):
                 table = app.screen
                 assert isinstance(table, TableScreen)
                 table.say("")

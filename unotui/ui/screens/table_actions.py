@@ -167,6 +167,7 @@ class GameKeys:
         if self.view is not None:
             self.app.push_screen(HelpScreen(self.view.rules))
 
+    @players_only
     def action_back(self) -> None:
         """``b``: take the seat back from the computer player that stands in after turns
         ran out, at once (a move on one's turn does too, if made before the stand-in's)."""
