@@ -8,7 +8,6 @@ import pytest
 
 from unotui.engine import Rules
 from unotui.ui.app import UnoApp
-from unotui.ui.menu_home import MenuHome
 
 from .test_tui_playtest import _long_log_app, _open_house_rules
 from .tui_support import full_text, settle, words
@@ -46,19 +45,11 @@ async def test_menu_follows_the_settings_saved_on_the_house_rules_screen() -> No
 
 
 async def test_menu_host_opens_the_waiting_room_and_starts_with_computer_players() -> None:
-    from unotui.ui.screens.waiting import WaitingScreen
-    from unotui.ui.settings import Config, GameOptions
+    from .test_modes import hosting, menu_app
 
-    app = UnoApp(Config(), GameOptions(delay=0), menu=True, save_settings=False,
-                 home=MenuHome(bind="127.0.0.1", port=0))
+    app = menu_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        await pilot.press("down", "enter")  # Host a game on your network
-        for _ in range(100):
-            await pilot.pause(0.02)
-            if isinstance(app.screen, WaitingScreen) and app.screen.room is not None:
-                break
-        assert isinstance(app.screen, WaitingScreen)
+        await hosting(pilot)
         await pilot.pause(0.1)
         assert "Others join with:" in words(app) and "unotui join 127.0.0.1:" in words(app)
         await pilot.press("s")

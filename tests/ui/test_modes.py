@@ -14,6 +14,7 @@ from textual.widgets import OptionList
 
 from unotui.engine import Rules
 from unotui.net.config import RoomConfig
+from unotui.net.hosted import HostedGame
 from unotui.net.local import LocalGame
 from unotui.ui.app import UnoApp
 from unotui.ui.menu_home import MenuHome
@@ -64,14 +65,29 @@ async def _leave_for_the_menu_then_play_solo(pilot: Pilot[Any]) -> None:
     assert app.view.names[0] == app.config.name
 
 
+def menu_app(name: str = "") -> UnoApp:
+    """The menu (of ``name``, else the settings' default), whose Host entry listens on
+    loopback, on any free port."""
+    config = Config(name=name) if name else Config()
+    return UnoApp(config, GameOptions(delay=0), menu=True, save_settings=False,
+                  home=MenuHome(bind="127.0.0.1", port=0))
+
+
+async def hosting(pilot: Pilot[Any]) -> HostedGame:
+    """The menu's Host entry, by keys, until its waiting room is up; the hosted game."""
+    app = pilot.app
+    await pilot.pause()
+    await pilot.press("down", "enter")  # Host a game on your network
+    await _until(pilot, lambda: isinstance(app.screen, WaitingScreen) and app.screen.room is not None,
+                 "the waiting room")
+    assert isinstance(app, UnoApp) and isinstance(app.controller, HostedGame)
+    return app.controller
+
+
 async def test_after_hosting_a_match_the_menu_plays_solo() -> None:
-    app = UnoApp(Config(), GameOptions(delay=0), menu=True, save_settings=False,
-                 home=MenuHome(bind="127.0.0.1", port=0))
+    app = menu_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        await pilot.press("down", "enter")  # Host a game on your network
-        await _until(pilot, lambda: isinstance(app.screen, WaitingScreen) and app.screen.room is not None,
-                     "the waiting room")
+        await hosting(pilot)
         await pilot.press("s")  # start with computer players
         await _until(pilot, lambda: table_up(app), "the hosted table")
         hosted = app.controller
@@ -80,8 +96,6 @@ async def test_after_hosting_a_match_the_menu_plays_solo() -> None:
 
 
 async def test_after_joining_a_match_the_menu_plays_solo() -> None:
-    from unotui.net.hosted import HostedGame
-
     config = RoomConfig(seats=2, autostart=True, rules=Rules.preset("classic"), bot_delay=0.0)
     host = HostedGame(config, "Hostess", bind="127.0.0.1", port=0)
     await host.start()

@@ -6,49 +6,24 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from textual.pilot import Pilot
 from textual.widgets import RichLog
 
 from tests.net.lan_support import until
-from unotui.net.hosted import HostedGame
 from unotui.net.remote import RemoteGame
 from unotui.protocol import messages as m
-from unotui.ui.app import UnoApp
 from unotui.ui.game_log import CHAT_MARK, GameLog
-from unotui.ui.menu_home import MenuHome
 from unotui.ui.screens.chat import ChatScreen
 from unotui.ui.screens.table import TableScreen
 from unotui.ui.screens.waiting import WaitingScreen
-from unotui.ui.settings import Config, GameOptions
 
-from .test_modes import _until
+from .test_modes import _until, hosting, menu_app
 from .tui_support import full_text, showing, table_up
 
 pytestmark = [pytest.mark.usefixtures("fast_keys"), pytest.mark.timeout(60)]
 
 
-def hosty() -> UnoApp:
-    """The menu of Hosty, whose Host entry listens on loopback (any free port)."""
-    app = UnoApp(Config(name="Hosty"), GameOptions(delay=0), menu=True, save_settings=False)
-    home = app.home
-    assert isinstance(home, MenuHome)
-    home.bind, home.port = "127.0.0.1", 0
-    return app
-
-
-async def hosting(pilot: Pilot[Any]) -> HostedGame:
-    """The menu's Host entry, by keys, until its waiting room is up; the hosted game."""
-    app = pilot.app
-    await pilot.pause()
-    await pilot.press("down", "enter")  # Host a game on your network
-    await _until(pilot, lambda: isinstance(app.screen, WaitingScreen) and app.screen.room is not None,
-                 "the waiting room")
-    assert isinstance(app, UnoApp) and isinstance(app.controller, HostedGame)
-    return app.controller
-
-
 async def test_the_waiting_room_has_chat_both_ways() -> None:
-    app = hosty()
+    app = menu_app("Hosty")
     async with app.run_test(size=(80, 24)) as pilot:
         hosted = await hosting(pilot)
         waiting = app.screen
@@ -73,7 +48,7 @@ async def test_the_waiting_room_has_chat_both_ways() -> None:
 async def test_what_was_said_in_the_waiting_room_stays_in_the_tables_log() -> None:
     """The host starts the match (``s``) just after Joey said a line: the table that
     replaces the room starts its log with the room's chat, so the line is not lost."""
-    app = hosty()
+    app = menu_app("Hosty")
     async with app.run_test(size=(80, 24)) as pilot:
         hosted = await hosting(pilot)
         joey = RemoteGame("127.0.0.1", hosted.port, name="Joey")
