@@ -12,6 +12,10 @@ from tests.net.lan_support import FAST, hosted
 from tests.ui.tui_support import HandClock, full_text, showing
 from unotui.engine import DRAW, Game, Rules, seat_view
 from unotui.net.config import RoomConfig
+from unotui.net.room_info import SeatMark
+from unotui.protocol import messages as m
+from unotui.table import DeadlineKind
+from unotui.ui.lan import show_update
 from unotui.ui.screens.table import TableScreen
 
 pytestmark = [pytest.mark.timeout(60), pytest.mark.usefixtures("fast_keys")]
@@ -87,3 +91,24 @@ async def test_the_timer_stays_whole_beside_a_pending_draw_at_80_columns() -> No
         table.deadline = (me, 30.0)
         await pilot.pause()
         assert "Time left: 30 s" in full_text(app) and "Pending draw: +2" in full_text(app)
+
+
+async def test_the_turn_timer_line_is_for_a_person_not_for_the_computer_player_standing_in() -> None:
+    """"Turn timer: 30 s to decide" is said when my decision's clock starts, but not while
+    a computer player plays my seat (my row says idle): it decides, not me."""
+    game = Game(["Me", "Ada"], Rules.preset("classic"), seed=3)
+    me = game.actor
+    marks = [SeatMark.PERSON, SeatMark.PERSON]
+    marks[me] = SeatMark.IDLE
+    table = TableScreen(seat_view(game, me), marks=tuple(marks))
+    app = showing(table)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: "Draw pile" in full_text(app))
+        clock = m.Deadline(DeadlineKind.TURN, me, 30_000)
+        show_update(clock, table.view, table, None)
+        await pilot.pause()
+        assert "Turn timer" not in full_text(app)
+        marks[me] = SeatMark.PERSON
+        table.marks = tuple(marks)
+        show_update(clock, table.view, table, None)
+        await wait_for(pilot, lambda: "Turn timer: 30 s to decide" in full_text(app))

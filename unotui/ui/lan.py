@@ -166,7 +166,9 @@ def show_update(
                 table.deadline = (seat, seconds)  # counted down beside the pile
             # (a clock said again when another changed may have less than a second left:
             # the line is for a decision's start, not its last moment)
-            if seconds >= 1 and view is not None and seat == view.seat and table is not None:
+            # (not while a computer player decides for the seat: the line is for a person)
+            mine = view is not None and seat == view.seat and table is not None and not table.stood_in()
+            if seconds >= 1 and mine and table is not None:
                 table.say(f"Turn timer: {seconds:.0f} s to decide, or the table acts for you.")
             return
     if not line:
