@@ -445,7 +445,7 @@ async def test_enter_on_a_finished_table_says_it_is_over_not_started() -> None:
     over = m.LobbyTable("AB12C", "Done", 2, 2, 0, "over", "classic", None)
     playing = m.LobbyTable("CD34E", "Busy", 2, 2, 0, "playing", "classic", None)
 
-    app = showing(LobbyScreen(keyed=True))
+    app = showing(LobbyScreen())  # (a guest: a keyed player's Enter asks the table's host)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         screen = app.screen
@@ -488,3 +488,4 @@ async def test_the_lobby_chat_grows_with_the_terminal(tmp_path: Path, size: tupl
         async with app.run_test(size=size) as pilot:
             screen = await lobby_ready(pilot)
             assert screen.query_one("#lobby-log", RichLog).outer_size.height >= rows
+

@@ -149,6 +149,11 @@ class LobbyHome(AppSlot):
         if screen is None:
             return
         table = self.sitting
+        if code == "table_full" and table is not None and screen.started(table):
+            from .screens.lobby import started_text  # (the host words it for the command line)
+
+            screen.say(started_text(table), Style(bold=True))
+            return
         if code != "seat_in_use" or table is None:
             screen.say(f"Could not join: {why}", Style(bold=True))
             return

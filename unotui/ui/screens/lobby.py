@@ -30,7 +30,7 @@ from ..lobby_messages import CreateTable, JoinTable, LobbyChat, QuickMatch, Show
 from ..messages import CycleTheme
 from ..words import display_name
 
-__all__ = ["LobbyScreen", "held_text", "lobby_text", "quick_text"]
+__all__ = ["LobbyScreen", "held_text", "lobby_text", "quick_text", "started_text"]
 
 def players(table: LobbyTable) -> str:
     """``2/4 (+1 bot)``: people seated of the seats people may take, and the bots."""
@@ -44,6 +44,11 @@ def quick_text(seats: int) -> str:
     return (f"You get a seat at a table waiting for players, or else a new table of {seats} seats "
             f"where computer players take the other {seats - 1}: the classic rules, a match to "
             f"{target} points (many rounds). It starts as soon as its seats are filled.")
+
+
+def started_text(code: str) -> str:
+    """Why Enter does not seat the player at a table whose match has started."""
+    return f"The match at {code} has started: w watches it, q finds you a seat elsewhere."
 
 
 def held_text(code: str) -> str:
@@ -196,6 +201,11 @@ class LobbyScreen(Screen[None]):
 
     # ----- keys -----------------------------------------------------------------------------
 
+    def started(self, code: str) -> bool:
+        """Whether the lobby last listed table ``code`` as playing."""
+        tables = self.state.tables if self.state is not None else ()
+        return any(t.code == code and t.status == TableStatus.PLAYING for t in tables)
+
     def action_join(self) -> None:
         """Enter: sit at the highlighted table."""
         code = self.highlighted()
@@ -207,9 +217,10 @@ class LobbyScreen(Screen[None]):
         if row is not None and row.status != TableStatus.WAITING and (state is None or state.seat_at != code):
             if row.status == TableStatus.OVER:
                 self.say(f"The match at {code} is over: pick another table, or q finds you a seat.")
-            else:
-                self.say(f"The match at {code} has started: w watches it, q finds you a seat elsewhere.")
-            return
+                return
+            if not self.keyed:  # a guest has no seat at a started match; a key may have one,
+                self.say(started_text(code))  # in use in its other terminal (the lobby asks
+                return  # before taking it over): the table's host says which
         self.post_message(JoinTable(code))
 
     def action_watch(self) -> None:
