@@ -167,8 +167,8 @@ def show_update(
             # (a clock said again when another changed may have less than a second left:
             # the line is for a decision's start, not its last moment)
             # (not while a computer player decides for the seat: the line is for a person)
-            mine = view is not None and seat == view.seat and table is not None and not table.stood_in()
-            if seconds >= 1 and mine and table is not None:
+            if seconds >= 1 and table is not None and view is not None and seat == view.seat \
+                    and not table.stood_in():
                 table.say(f"Turn timer: {seconds:.0f} s to decide, or the table acts for you.")
             return
     if not line:
